@@ -1,0 +1,105 @@
+/**
+ * JSON:API documents as the platform API speaks them (spec: site-admin-api;
+ * wire-details §2 for pagination). Shared by every provider of a JSON:API
+ * kind, so that reading a page, following pagination and building a request
+ * body are written once.
+ */
+import { ConvergeError } from '../errors.ts';
+import type { Fields, Json } from '../reconcile/types.ts';
+import type { HttpClient, RequestOptions, Resource } from './types.ts';
+
+/** The largest page the platform serves; bigger sizes are a 422, not clamped (wire-details §2). */
+export const PAGE_SIZE = 100;
+
+/** A page cap that no real collection reaches: stops a server that always says there is a next page. */
+const MAX_PAGES = 10_000;
+
+type Query = NonNullable<RequestOptions['query']>;
+
+export interface RequestExtras {
+  signal?: AbortSignal;
+}
+
+/** The `data` resource of a single-resource document. */
+export async function getResource(client: HttpClient, path: string, extras: RequestExtras = {}): Promise<Resource> {
+  const response = await client.request({ method: 'GET', path, ...extras });
+  return resourceOf(response.body, `GET ${path}`);
+}
+
+/**
+ * Every resource of a collection, one request per page of 100: following
+ * `meta.pagination.next-page` until it is null, so N objects cost ceil(N/100)
+ * requests (one for an empty collection).
+ */
+export async function listResources(
+  client: HttpClient,
+  path: string,
+  query: Query = {},
+  extras: RequestExtras = {},
+): Promise<Resource[]> {
+  const resources: Resource[] = [];
+  let page: number | null = 1;
+  for (let count = 0; page !== null && count < MAX_PAGES; count++) {
+    const response = await client.request({
+      method: 'GET',
+      path,
+      query: { ...query, 'page[number]': page, 'page[size]': PAGE_SIZE },
+      ...extras,
+    });
+    const body = documentOf(response.body, `GET ${path}`);
+    if (!Array.isArray(body.data)) throw malformed(`GET ${path}`, 'data is not a list');
+    for (const item of body.data) resources.push(toResource(item, `GET ${path}`));
+    page = nextPage(body.meta, page);
+  }
+  return resources;
+}
+
+/** A request document: `{data: {type, id?, attributes}}`. */
+export function resourceBody(type: string, attributes: Fields, id?: string): { data: Fields } {
+  return { data: { type, ...(id !== undefined && { id }), attributes } };
+}
+
+/** A copy of a resource's attributes, so callers never change what was read. */
+export function attributesOf(resource: Resource): Fields {
+  return { ...resource.attributes };
+}
+
+/** The `data` resource of a response body, checked. */
+export function resourceOf(body: unknown, what: string): Resource {
+  return toResource(documentOf(body, what).data, what);
+}
+
+function documentOf(body: unknown, what: string): { data?: unknown; meta?: unknown } {
+  if (!isRecord(body)) throw malformed(what, 'the response is not a JSON:API document');
+  return body;
+}
+
+function toResource(value: unknown, what: string): Resource {
+  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.type !== 'string') {
+    throw malformed(what, 'a resource has no id or type');
+  }
+  const attributes = isRecord(value.attributes) ? (value.attributes as Fields) : {};
+  const resource: Resource = { id: value.id, type: value.type, attributes };
+  if (isRecord(value.relationships)) resource.relationships = value.relationships as Resource['relationships'];
+  if (isRecord(value.links)) resource.links = value.links as Record<string, Json>;
+  return resource;
+}
+
+/** The next page number, or null on the last page (or when the server sent no pagination at all). */
+function nextPage(meta: unknown, current: number): number | null {
+  if (!isRecord(meta) || !isRecord(meta.pagination)) return null;
+  const next = meta.pagination['next-page'];
+  const number = typeof next === 'string' ? Number(next) : next;
+  // a next page that does not move forward would loop forever
+  return typeof number === 'number' && Number.isInteger(number) && number > current ? number : null;
+}
+
+function malformed(what: string, reason: string): ConvergeError {
+  return new ConvergeError('API_ERROR', `${what}: unexpected response: ${reason}`, {
+    hint: 'check that the configured platform URL points at the platform API',
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

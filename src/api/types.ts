@@ -1,0 +1,61 @@
+/**
+ * The HTTP contract between providers and src/api. Providers never touch
+ * undici: they call `request` on the client of their API.
+ */
+import type { Fields, Json } from '../reconcile/types.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'LIST';
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Absolute path from the server root, e.g. `/api/v2/admin/general-settings` or `/v1/ssh/roles/web`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON-serialised unless it is a Buffer/Uint8Array (then sent as-is, e.g. a tar.gz upload). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Statuses returned instead of thrown (e.g. [404] to probe for existence). 2xx are always returned. */
+  accept?: number[];
+  /**
+   * The request is safe to repeat after an unknown outcome (a lost response).
+   * GET/LIST/PUT/DELETE default to true; POST/PATCH default to false, so a
+   * create whose answer was lost is recognised by reading back, not repeated.
+   */
+  idempotent?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the response is JSON, the text otherwise, undefined when empty. */
+  body: T;
+}
+
+export interface HttpClientStats {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+}
+
+export interface HttpClient {
+  readonly baseUrl: string;
+  request<T = unknown>(options: RequestOptions): Promise<HttpResponse<T>>;
+  readonly stats: HttpClientStats;
+  close(): Promise<void>;
+}
+
+/** A JSON:API resource object. */
+export interface Resource {
+  id: string;
+  type: string;
+  attributes: Fields;
+  relationships?: Record<string, { data?: Json }>;
+  links?: Record<string, Json>;
+}
+
+/** The API clients a provider may use; which one is given by Provider.api. */
+export interface ApiClients {
+  platform?: HttpClient;
+  secrets?: HttpClient;
+}

@@ -1,0 +1,109 @@
+/**
+ * Request and response encoding, pure: what goes on the wire for a
+ * RequestOptions, and what a response body becomes.
+ */
+import type { AuthScheme } from './errors.ts';
+import type { RequestOptions } from './types.ts';
+
+export interface Auth {
+  scheme: AuthScheme;
+  token: string;
+}
+
+export interface WireRequest {
+  /** Set only for a URL on another server (an upload link): sent there without our credentials. */
+  origin?: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path with the base URL's prefix and the encoded query. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+const USER_AGENT = 'converge';
+
+export interface Target {
+  origin: string;
+  basePath: string;
+}
+
+export function toWire(options: RequestOptions, target: Target, auth: Auth): WireRequest {
+  const link = /^https?:\/\//i.test(options.path) ? new URL(options.path) : undefined;
+  const foreign = link !== undefined && link.origin !== target.origin;
+  const path = link ? link.pathname + link.search : target.basePath + options.path;
+  const jsonType = (link?.pathname ?? options.path).startsWith('/api/v2')
+    ? 'application/vnd.api+json'
+    : 'application/json';
+  const query = { ...options.query };
+  // LIST is Vault's own verb; Vault takes `GET ?list=true` as the same request
+  // (wire-details §6), and Node-based servers cannot even parse a LIST line
+  if (options.method === 'LIST') query.list = 'true';
+  const headers: Record<string, string> = { accept: jsonType, 'user-agent': USER_AGENT };
+  let body: string | Uint8Array | undefined;
+  if (options.body instanceof Uint8Array) {
+    body = options.body;
+    headers['content-type'] = 'application/octet-stream';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = jsonType;
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  // an upload link carries its own authorization; our token never goes to another host
+  if (foreign) {
+    delete headers.authorization;
+    delete headers['x-vault-token'];
+  } else if (auth.scheme === 'vault') headers['x-vault-token'] = auth.token;
+  else headers.authorization = `Bearer ${auth.token}`;
+  return {
+    ...(foreign && { origin: link.origin }),
+    method: options.method === 'LIST' ? 'GET' : options.method,
+    path: withQuery(path, query),
+    headers,
+    ...(body !== undefined && { body }),
+  };
+}
+
+/**
+ * The path as errors and retry events show it: no origin, no query, and no
+ * upload object id (upload links carry their authorization in the URL).
+ */
+export function displayPath(path: string): string {
+  const bare = (/^https?:\/\//i.test(path) ? new URL(path).pathname : path).split('?')[0] ?? path;
+  return bare.replace(/\/object\/[^/]+/, '/object/***');
+}
+
+/** `page[size]` and friends are percent-encoded (`page%5Bsize%5D=100`), as the platform's own links are. */
+export function withQuery(path: string, query: RequestOptions['query']): string {
+  const pairs = Object.entries(query ?? {})
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
+    .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+  if (pairs.length === 0) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${pairs.join('&')}`;
+}
+
+export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** Parsed JSON for any JSON content type, text otherwise, undefined when empty. */
+export function decodeBody(bytes: Uint8Array, contentType: string | undefined): unknown {
+  if (bytes.length === 0) return undefined;
+  const text = new TextDecoder().decode(bytes);
+  if (text.trim() === '') return undefined;
+  if (!isJson(contentType)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // a proxy's error page labelled as JSON: keep the text, error messages still show it
+    return text;
+  }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || type.endsWith('+json');
+}

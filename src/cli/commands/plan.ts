@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import { addPlanFlags } from '../flags.ts';
+
+export function registerPlan(program: Command): void {
+  addPlanFlags(
+    program
+      .command('plan')
+      .description('read live state and show what apply would change (changes nothing)')
+      .argument('<paths...>', 'manifest files or directories'),
+  )
+    .option('-o, --out <file>', 'save the plan (no secret values) for `converge apply FILE`')
+    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none, 1 on error', false)
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success, 1 error, 2 changes present (with --detailed-exitcode).\n' +
+        'Example:\n  converge plan manifests/ --out plan.json --detailed-exitcode',
+    )
+    .action(async (paths: string[], flags) => {
+      const { runPlan } = await import('../run/plan.ts');
+      process.exitCode = await runPlan(paths, flags);
+    });
+}

@@ -1,0 +1,53 @@
+/**
+ * Flags shared by the commands that plan (plan, apply, later drift), declared
+ * once so that they read the same everywhere.
+ */
+import { type Command, Option } from 'commander';
+
+export interface CommonFlags {
+  config?: string;
+  color: boolean;
+  target: string[];
+  selector: string[];
+  prune: boolean;
+  parallelism?: number;
+  resendSecrets: boolean;
+  json: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+export function addConfigFlags(command: Command): Command {
+  return command
+    .option('-c, --config <file>', 'configuration file (default: found by searching up from the current directory)')
+    .option('--no-color', 'plain output without colour (also NO_COLOR)');
+}
+
+export function addPlanFlags(command: Command): Command {
+  return addConfigFlags(command)
+    .option('-t, --target <kind/name>', 'only this object, or every object of a kind (repeatable)', collect, [])
+    .option('-l, --selector <key=value>', 'only objects whose metadata.labels match (repeatable)', collect, [])
+    .option('--prune', 'delete live objects in no manifest, inside the configured ownership scopes', false)
+    .addOption(
+      new Option('-p, --parallelism <n>', 'concurrent requests (default 10, or the config)').argParser(positiveInt),
+    )
+    .option('--resend-secrets', 'send every write-only field again, whatever the fingerprint store says', false)
+    .option('--json', 'machine-readable JSON output', false);
+}
+
+/** `key=value` pairs into a record; a malformed one is a usage error. */
+export function parseSelectors(values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq < 1) throw new Error(`--selector expects key=value, got "${v}"`);
+    out[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { CommanderError } from 'commander';
+import { ConvergeError, InputError } from '../errors.ts';
+
+/** Exit codes of DESIGN §1. */
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_CHANGES = 2;
+
+/**
+ * The one top-level handler: user-fixable errors print their message and hint
+ * and exit 1; anything else is a bug and prints its stack.
+ */
+export async function runMain(program: Command, argv: string[]): Promise<void> {
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    process.exitCode = reportError(error);
+  }
+}
+
+export function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // commander already printed help, the version or the usage error
+    return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
+  }
+  if (error instanceof InputError) {
+    for (const p of error.problems) process.stderr.write(`${p.file}:${p.line}:${p.col}: ${p.message}\n`);
+    process.stderr.write(`${error.problems.length} problem(s); nothing was sent to any API\n`);
+    return EXIT_ERROR;
+  }
+  if (ConvergeError.is(error)) {
+    process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    return EXIT_ERROR;
+  }
+  process.stderr.write(
+    `converge hit a bug: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return EXIT_ERROR;
+}

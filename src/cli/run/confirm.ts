@@ -1,0 +1,40 @@
+/**
+ * Consent before changing anything: on a terminal, ask; without one, refuse
+ * unless the flag that stands for consent was given.
+ */
+import { createInterface } from 'node:readline/promises';
+import { ConvergeError } from '../../errors.ts';
+
+export function isInteractive(): boolean {
+  return process.stdin.isTTY === true && process.stderr.isTTY === true;
+}
+
+export async function ask(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+export async function confirmApply(changes: number, autoApprove: boolean): Promise<void> {
+  if (autoApprove) return;
+  if (!isInteractive()) {
+    throw new ConvergeError('GUARD_REFUSED', 'apply needs approval and there is no terminal to ask on', {
+      hint: 'review the plan above, then pass --auto-approve (or apply a saved plan file)',
+    });
+  }
+  const answer = await ask(`\nApply these ${changes} change(s)? Only "yes" is accepted: `);
+  if (answer !== 'yes') throw new ConvergeError('GUARD_REFUSED', 'apply cancelled; nothing was changed');
+}
+
+/** The mass-delete guard: more deletes than the configured limit need explicit consent. */
+export async function guardDeletes(deletes: number, limit: number, allow: boolean): Promise<void> {
+  if (deletes <= limit || allow) return;
+  const message = `this plan deletes ${deletes} objects, more than the limit of ${limit}`;
+  const hint = 'check the plan; pass --allow-mass-delete, or raise guard.maxDeletes in the configuration';
+  if (!isInteractive()) throw new ConvergeError('GUARD_REFUSED', message, { hint });
+  const answer = await ask(`\n${message}. Type the number of deletes (${deletes}) to go on: `);
+  if (answer !== String(deletes)) throw new ConvergeError('GUARD_REFUSED', `${message}; nothing was changed`, { hint });
+}

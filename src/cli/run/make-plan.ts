@@ -1,0 +1,45 @@
+/**
+ * The planning half shared by plan and apply: connect, read live state, build
+ * the plan. The caller closes the clients.
+ */
+import type { ApiClients } from '../../api/types.ts';
+import { type PlanRun, planRun } from '../../reconcile/engine.ts';
+import type { EventStream } from '../../reconcile/events.ts';
+import type { FingerprintStore } from '../../reconcile/fingerprint-store.ts';
+import type { CommonFlags } from '../flags.ts';
+import { connect, type Inputs, planProblemsError, secretPolicy } from '../session.ts';
+
+export interface Planned {
+  run: PlanRun;
+  clients: ApiClients;
+  store: FingerprintStore | undefined;
+}
+
+export async function makePlan(
+  inputs: Inputs,
+  flags: CommonFlags,
+  events: EventStream,
+  signal: AbortSignal,
+): Promise<Planned> {
+  const kinds = new Set(inputs.desired.map((d) => d.kind));
+  const clients = connect(inputs.config, kinds, events);
+  try {
+    const { policy, store } = await secretPolicy(inputs.config, flags.resendSecrets);
+    const run = await planRun({
+      desired: inputs.desired,
+      providers: inputs.providers,
+      context: { api: clients, signal },
+      parallelism: flags.parallelism ?? inputs.config.parallelism,
+      events,
+      prune: flags.prune,
+      ownership: inputs.config.ownership,
+      secrets: policy,
+      selection: inputs.selection,
+    });
+    if (run.problems.length > 0) throw planProblemsError(run.problems);
+    return { run, clients, store };
+  } catch (error) {
+    await Promise.all(Object.values(clients).map((c) => c.close()));
+    throw error;
+  }
+}

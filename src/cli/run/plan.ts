@@ -1,0 +1,70 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { EventStream } from '../../reconcile/events.ts';
+import { hasChanges } from '../../reconcile/plan.ts';
+import {
+  desiredDigest,
+  liveFingerprint,
+  PLAN_FORMAT,
+  PLAN_VERSION,
+  type SavedPlan,
+} from '../../reconcile/plan-file.ts';
+import { colorsFor } from '../../ui/colors.ts';
+import { formatPlan } from '../../ui/format-plan.ts';
+import { processOutput } from '../../ui/output.ts';
+import { plainReporter } from '../../ui/plain-reporter.ts';
+import type { CommonFlags } from '../flags.ts';
+import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
+import { closeClients, loadInputs } from '../session.ts';
+import { VERSION } from '../version.ts';
+import { makePlan } from './make-plan.ts';
+
+export interface PlanFlags extends CommonFlags {
+  out?: string;
+  detailedExitcode: boolean;
+}
+
+export async function runPlan(paths: string[], flags: PlanFlags): Promise<number> {
+  const output = processOutput();
+  const colors = colorsFor(process.stdout, flags.color);
+  const inputs = await loadInputs(paths, flags);
+  const events = new EventStream();
+  if (!flags.json) events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
+  const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);
+  await closeClients(clients);
+
+  if (flags.out) {
+    const saved: SavedPlan = {
+      format: PLAN_FORMAT,
+      version: PLAN_VERSION,
+      createdAt: new Date().toISOString(),
+      converge: VERSION,
+      manifests: paths.map((p) => resolve(p)),
+      ...(inputs.config.file && { config: inputs.config.file }),
+      options: {
+        prune: flags.prune,
+        targets: flags.target,
+        selectors: inputs.selection.selectors as Record<string, string>,
+        resendSecrets: flags.resendSecrets,
+      },
+      desiredDigest: desiredDigest(run.desiredByKey, inputs.providers),
+      live: Object.fromEntries(
+        run.plan.actions
+          .filter((a) => a.action !== 'noop')
+          .map((a) => {
+            const live = run.liveByKey.get(a.key);
+            return [a.key, liveFingerprint(live, inputs.providers.get(a.kind))];
+          }),
+      ),
+      plan: run.plan,
+    };
+    await writeFile(flags.out, `${JSON.stringify(saved, null, 2)}\n`);
+  }
+
+  if (flags.json) output.out(JSON.stringify({ plan: run.plan }, null, 2));
+  else {
+    for (const line of formatPlan(run.plan, colors)) output.out(line);
+    if (flags.out) output.out(`Saved the plan to ${flags.out}; apply it with: converge apply ${flags.out}`);
+  }
+  return flags.detailedExitcode && hasChanges(run.plan) ? EXIT_CHANGES : EXIT_OK;
+}

@@ -1,0 +1,147 @@
+/**
+ * Everything a planning command needs, built in one place and in a safe
+ * order: configuration and manifests are validated completely (offline)
+ * before any client is created, so bad input never reaches an API.
+ */
+import { createHttpClient } from '../api/client.ts';
+import { registerSecret } from '../api/redact.ts';
+import type { ApiClients, HttpClient } from '../api/types.ts';
+import { type ConvergeConfig, loadConfig } from '../config/load.ts';
+import { ConvergeError } from '../errors.ts';
+import { loadManifests } from '../manifest/load.ts';
+import { catalog, providers } from '../providers/index.ts';
+import { EventStream } from '../reconcile/events.ts';
+import { FingerprintStore } from '../reconcile/fingerprint-store.ts';
+import type { Provider } from '../reconcile/provider.ts';
+import type { SecretPolicy } from '../reconcile/secrets.ts';
+import type { Selection } from '../reconcile/selection.ts';
+import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
+import { type CommonFlags, parseSelectors } from './flags.ts';
+
+export interface Inputs {
+  config: ConvergeConfig;
+  desired: DesiredObject[];
+  selection: Selection;
+  providers: ReadonlyMap<string, Provider>;
+}
+
+export const providerMap: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
+
+/** Loads and validates configuration, manifests and flags. Throws before any request. */
+export async function loadInputs(paths: readonly string[], flags: CommonFlags): Promise<Inputs> {
+  if (paths.length === 0) {
+    throw new ConvergeError('INPUT_INVALID', 'no manifest paths given', { hint: 'pass files or directories' });
+  }
+  const config = await loadConfig({
+    cwd: process.cwd(),
+    env: process.env,
+    ...(flags.config && { file: flags.config }),
+  });
+  let selectors: Record<string, string>;
+  try {
+    selectors = parseSelectors(flags.selector);
+  } catch (error) {
+    throw new ConvergeError('INPUT_INVALID', (error as Error).message);
+  }
+  for (const target of flags.target) {
+    const kind = target.split('/')[0] ?? '';
+    if (!providerMap.has(kind)) {
+      throw new ConvergeError('INPUT_INVALID', `--target ${target}: unknown kind "${kind}"`, {
+        hint: `kinds: ${[...providerMap.keys()].join(', ')}`,
+      });
+    }
+  }
+  for (const rule of config.ownership) {
+    if (!providerMap.has(rule.kind)) {
+      throw new ConvergeError(
+        'CONFIG_INVALID',
+        `${config.file ?? 'configuration'}: ownership names unknown kind "${rule.kind}"`,
+        {
+          hint: `kinds: ${[...providerMap.keys()].join(', ')}`,
+        },
+      );
+    }
+  }
+  if (flags.prune && Object.keys(selectors).length > 0) {
+    throw new ConvergeError('INPUT_INVALID', '--prune cannot be combined with --selector', {
+      hint: 'live objects carry no labels, so a selector cannot say which of them to prune',
+    });
+  }
+  const desired = await loadManifests([...paths], catalog, { env: process.env, cwd: process.cwd() });
+  registerDesiredSecrets(desired);
+  return { config, desired, selection: { targets: flags.target, selectors }, providers: providerMap };
+}
+
+/** Write-only and interpolated values join the redactor before anything can print them. */
+function registerDesiredSecrets(desired: readonly DesiredObject[]): void {
+  for (const d of desired) {
+    const provider = providerMap.get(d.kind);
+    const secretKeys = new Set([...d.secretFields, ...(provider?.writeOnly ?? [])]);
+    for (const key of secretKeys) registerValue(d.spec[key]);
+  }
+}
+
+function registerValue(value: unknown): void {
+  if (typeof value === 'string') registerSecret(value);
+  else if (Array.isArray(value)) value.forEach(registerValue);
+  else if (value && typeof value === 'object') Object.values(value).forEach(registerValue);
+}
+
+/** Clients for the APIs the given kinds use; a missing URL or token is a configuration error. */
+export function connect(config: ConvergeConfig, kinds: Iterable<string>, events: EventStream): ApiClients {
+  const needed = new Set([...kinds].map((k) => providerMap.get(k)?.api).filter((a) => a !== undefined));
+  const clients: ApiClients = {};
+  for (const api of needed) {
+    const conn = config[api];
+    const upper = api.toUpperCase();
+    if (!conn) {
+      throw new ConvergeError('CONFIG_INVALID', `no URL for the ${api} API`, {
+        hint: `set CONVERGE_${upper}_URL or \`${api}.url\` in the configuration file`,
+      });
+    }
+    if (!conn.token) {
+      throw new ConvergeError('CONFIG_INVALID', `no token for the ${api} API`, {
+        hint: `set the environment variable ${conn.tokenEnv}`,
+      });
+    }
+    registerSecret(conn.token);
+    const client: HttpClient = createHttpClient({
+      baseUrl: conn.url,
+      auth: { scheme: api === 'secrets' ? 'vault' : 'bearer', token: conn.token },
+      ...(conn.rateLimit !== undefined && { rateLimit: conn.rateLimit }),
+      ...(conn.requestTimeoutMs !== undefined && { requestTimeoutMs: conn.requestTimeoutMs }),
+      onRetry: (info) => events.emit({ type: 'retry', ...info }),
+    });
+    clients[api] = client;
+  }
+  return clients;
+}
+
+export async function closeClients(clients: ApiClients): Promise<void> {
+  await Promise.all(Object.values(clients).map((c: HttpClient) => c.close()));
+}
+
+export async function secretPolicy(
+  config: ConvergeConfig,
+  resend: boolean,
+): Promise<{
+  policy: SecretPolicy;
+  store: FingerprintStore | undefined;
+}> {
+  if (!config.fingerprints) return { policy: { lookup: undefined, resend }, store: undefined };
+  const namespace = [config.platform?.url, config.secrets?.url].filter(Boolean).join(',');
+  const store = await FingerprintStore.open(config.fingerprints, namespace);
+  return { policy: { lookup: store.lookup, resend }, store };
+}
+
+/** Plan problems (a declared user that does not exist) name the manifest place; nothing was changed. */
+export function planProblemsError(problems: readonly PlanProblem[]): ConvergeError {
+  const lines = problems.map((p) =>
+    p.source ? `${p.source.file}:${p.source.line}:${p.source.col}: ${p.message}` : `${p.key}: ${p.message}`,
+  );
+  return new ConvergeError('PLAN_INVALID', `the plan cannot be made:\n${lines.join('\n')}`, {
+    hint: 'fix the manifests above; nothing was changed',
+  });
+}
+
+export { EventStream };

@@ -1,0 +1,81 @@
+/**
+ * One parsed YAML document -> one DesiredObject, or the problems that stop it:
+ * shape, kind, interpolation, schema. Every problem of the document is found,
+ * not just the first.
+ */
+import type { InputProblem } from '../errors.ts';
+import type { DesiredObject, Fields, Metadata } from '../reconcile/types.ts';
+import type { KindCatalog } from './catalog.ts';
+import { describeValue } from './describe.ts';
+import { positionOf, type SourceDocument } from './documents.ts';
+import { type InterpolationContext, interpolateSpec, type PathProblem, unescapeMetadata } from './interpolate.ts';
+import type { SchemaSet } from './schemas.ts';
+import { didYouMean } from './suggest.ts';
+import { validateDocument } from './validate.ts';
+
+export interface DocumentContext extends Omit<InterpolationContext, 'typesAt'> {
+  catalog: KindCatalog;
+  schemas: SchemaSet;
+}
+
+export function buildObject(
+  doc: SourceDocument,
+  ctx: DocumentContext,
+): { object?: DesiredObject; problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  const report = (path: string, message: string, atKey = false) =>
+    problems.push({ ...positionOf(doc, path, atKey), message });
+  const data = doc.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    report('', `a document must be a mapping with kind, metadata and spec (got ${describeValue(data, false)})`);
+    return { problems };
+  }
+  const fields = data as Record<string, unknown>;
+  const kind = fields.kind;
+  if (kind === undefined) {
+    report('', 'missing required field "kind"');
+    return { problems };
+  }
+  if (typeof kind !== 'string' || !ctx.catalog.kinds.includes(kind)) {
+    report('kind', unknownKind(kind, ctx.catalog.kinds));
+    return { problems };
+  }
+
+  const pathProblems: PathProblem[] = [];
+  const metadata = unescapeMetadata(fields.metadata, 'metadata', pathProblems);
+  const validate = ctx.schemas.validator(kind);
+  const interpolated = interpolateSpec(fields.spec, {
+    ...ctx,
+    typesAt: (path) => ctx.schemas.typesAt(kind, path),
+  });
+  pathProblems.push(...interpolated.problems);
+  for (const p of pathProblems) report(p.path, p.message);
+
+  const candidate: Record<string, unknown> = { ...fields };
+  if ('metadata' in fields) candidate.metadata = metadata;
+  if ('spec' in fields) candidate.spec = interpolated.spec;
+  // A value whose placeholder failed already has its problem; its schema errors would only echo it.
+  const failed = new Set(pathProblems.map((p) => p.path));
+  const { validated, problems: invalid } = validateDocument(validate, candidate, interpolated.secretPaths);
+  for (const p of invalid) if (!failed.has(p.path)) report(p.path, p.message, p.atKey);
+  if (problems.length > 0) return { problems };
+
+  const validMetadata = (validated.metadata ?? {}) as Metadata;
+  const object: DesiredObject = {
+    kind,
+    id: ctx.catalog.singleton(kind) ? '' : ctx.catalog.identity(kind, validMetadata),
+    metadata: validMetadata,
+    ensure: validated.ensure === 'absent' ? 'absent' : 'present',
+    spec: (interpolated.spec ?? {}) as Fields,
+    secretFields: interpolated.secretFields,
+    source: doc.start,
+    positions: doc.values,
+  };
+  return { object, problems };
+}
+
+function unknownKind(kind: unknown, kinds: readonly string[]): string {
+  if (typeof kind !== 'string') return `kind must be a string (got ${describeValue(kind, false)})`;
+  const hint = didYouMean(kind, kinds) || `; expected one of: ${[...kinds].sort().join(', ')}`;
+  return `unknown kind "${kind}"${hint}`;
+}

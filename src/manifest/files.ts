@@ -1,0 +1,105 @@
+/**
+ * Which files the given paths name. Directories are walked recursively for
+ * `.yaml`/`.yml` in sorted order, so that load order (and so problem order and
+ * "also declared at") is the same on every machine.
+ */
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import type { InputProblem } from '../errors.ts';
+
+export interface ManifestFile {
+  /** Absolute path, for reading. */
+  path: string;
+  /** As the user gave it (or relative to cwd), for messages. */
+  name: string;
+}
+
+const MANIFEST_EXTENSION = /\.ya?ml$/;
+/** The configuration file is YAML too, but never a manifest. */
+const NOT_MANIFESTS = new Set(['converge.config.yaml', 'converge.config.yml']);
+
+export async function findManifestFiles(
+  paths: readonly string[],
+  cwd: string,
+): Promise<{ files: ManifestFile[]; problems: InputProblem[] }> {
+  const files: ManifestFile[] = [];
+  const problems: InputProblem[] = [];
+  const seen = new Set<string>();
+  const add = (file: ManifestFile): void => {
+    if (seen.has(file.path)) return;
+    seen.add(file.path);
+    files.push(file);
+  };
+  for (const given of paths) {
+    const path = resolve(cwd, given);
+    const name = displayName(given, path, cwd);
+    const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+    if (info instanceof Error) {
+      problems.push({ file: name, line: 1, col: 1, message: describeFsError(info) });
+    } else if (info.isDirectory()) {
+      const found: ManifestFile[] = [];
+      await walk(path, name, found, new Set());
+      if (found.length === 0) problems.push({ file: name, line: 1, col: 1, message: 'no .yaml or .yml files here' });
+      found.forEach(add);
+    } else {
+      add({ path, name });
+    }
+  }
+  return { files, problems };
+}
+
+async function walk(dir: string, name: string, out: ManifestFile[], visited: Set<string>): Promise<void> {
+  // Symlinked directories may loop back; real paths say where we have been.
+  const real = await realpath(dir);
+  if (visited.has(real)) return;
+  visited.add(real);
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => compare(a.name, b.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    const childName = join(name, entry.name);
+    const kind = await entryKind(entry, path);
+    if (kind === 'dir') await walk(path, childName, out, visited);
+    else if (kind === 'file' && MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name)) {
+      out.push({ path, name: childName });
+    }
+  }
+}
+
+async function entryKind(entry: Dirent, path: string): Promise<'dir' | 'file' | 'other'> {
+  if (entry.isDirectory()) return 'dir';
+  if (entry.isFile()) return 'file';
+  if (!entry.isSymbolicLink()) return 'other';
+  const target = await stat(path).catch(() => undefined);
+  if (target?.isDirectory()) return 'dir';
+  return target?.isFile() ? 'file' : 'other';
+}
+
+function displayName(given: string, path: string, cwd: string): string {
+  return isAbsolute(given) ? shownPath(path, cwd) : normalize(given);
+}
+
+/** An absolute path as messages show it: relative to cwd when inside it. */
+export function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel) ? rel : path;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function describeFsError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return error.code ?? error.message;
+  }
+}

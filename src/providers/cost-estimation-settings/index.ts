@@ -1,0 +1,22 @@
+import { flag, writeOnly } from '../shared/rules.ts';
+import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
+
+/**
+ * Cost estimation settings (spec: site-admin-api). Every credential is
+ * write-only: some servers echo them back, but converge never compares nor
+ * exports them, so a secret never travels further than the request.
+ */
+export const costEstimationSettings = singletonSettingsProvider({
+  kind: 'CostEstimationSettings',
+  name: 'cost-estimation',
+  fields: {
+    enabled: flag(false),
+    'cloud-a-access-key-id': writeOnly(),
+    'cloud-a-secret-key': writeOnly(),
+    'cloud-b-credentials': writeOnly(),
+    'cloud-c-client-id': writeOnly(),
+    'cloud-c-client-secret': writeOnly(),
+    'cloud-c-subscription-id': writeOnly(),
+    'cloud-c-tenant-id': writeOnly(),
+  },
+});

@@ -1,0 +1,16 @@
+import { text } from '../shared/rules.ts';
+import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
+
+/** Customization settings (spec: site-admin-api). */
+export const customizationSettings = singletonSettingsProvider({
+  kind: 'CustomizationSettings',
+  name: 'customization',
+  fields: {
+    // deprecated: its default is a non-functional address, so it is compared only when given
+    'support-email-address': text(),
+    'login-help': text(''),
+    footer: text(''),
+    error: text(''),
+    'new-user': text(''),
+  },
+});

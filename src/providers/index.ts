@@ -1,0 +1,43 @@
+/**
+ * The provider registry: one line per kind. The manifest loader sees it only
+ * through `catalog`, so it never depends on providers.
+ */
+import type { KindCatalog } from '../manifest/catalog.ts';
+import type { Provider } from '../reconcile/provider.ts';
+import { adminUser } from './admin-user/index.ts';
+import { costEstimationSettings } from './cost-estimation-settings/index.ts';
+import { customizationSettings } from './customization-settings/index.ts';
+import { generalSettings } from './general-settings/index.ts';
+import { policyVersion } from './policy-version/index.ts';
+import { samlSettings } from './saml-settings/index.ts';
+import { smsSettings } from './sms-settings/index.ts';
+import { smtpSettings } from './smtp-settings/index.ts';
+import { toolVersion } from './tool-version/index.ts';
+
+export const providers: readonly Provider[] = [
+  generalSettings,
+  costEstimationSettings,
+  samlSettings,
+  smtpSettings,
+  smsSettings,
+  customizationSettings,
+  toolVersion,
+  policyVersion,
+  adminUser,
+];
+
+const byKind: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
+
+export function providerFor(kind: string): Provider | undefined {
+  return byKind.get(kind);
+}
+
+export const catalog: KindCatalog = {
+  kinds: providers.map((p) => p.kind),
+  identity(kind, metadata) {
+    const provider = byKind.get(kind);
+    if (!provider) throw new Error(`no provider for kind ${kind}`);
+    return provider.identity(metadata);
+  },
+  singleton: (kind) => byKind.get(kind)?.singleton ?? false,
+};

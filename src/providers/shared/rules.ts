@@ -1,0 +1,41 @@
+/**
+ * Field rules by value type, so that a kind's table reads like the spec's
+ * attribute table: `'plan-timeout': stringDuration('2h')`.
+ */
+import type { Json } from '../../reconcile/types.ts';
+import type { FieldRule } from './fields.ts';
+import * as normalize from './normalize.ts';
+
+const withDefault = (rule: FieldRule, value: Json | undefined): FieldRule =>
+  value === undefined ? rule : { ...rule, default: value };
+
+export const flag = (value?: boolean): FieldRule => withDefault({ normalize: normalize.boolean }, value);
+
+export const integer = (value?: number): FieldRule => withDefault({ normalize: normalize.integer }, value);
+
+export const text = (value?: string): FieldRule => withDefault({}, value);
+
+/** A string or null, where an empty string means null. */
+export const optionalText = (value?: string | null): FieldRule =>
+  withDefault({ normalize: normalize.nullIfEmpty }, value);
+
+/** A duration the API keeps as a string (`2h`): compared in seconds, sent as the user wrote it. */
+export const stringDuration = (value?: string): FieldRule =>
+  withDefault(
+    {
+      normalize: normalize.duration,
+      wire: normalize.durationString,
+      export: (seconds) => (typeof seconds === 'number' ? normalize.formatDuration(seconds) : seconds),
+    },
+    value,
+  );
+
+/** A duration the API keeps as an integer number of seconds. */
+export const secondsDuration = (value?: number): FieldRule => withDefault({ normalize: normalize.duration }, value);
+
+export const pemCertificate = (): FieldRule => ({ normalize: normalize.pem });
+
+export const checksum = (): FieldRule => ({ normalize: normalize.lowerCase });
+
+/** A field that cannot be read back: compared through the fingerprint store only. */
+export const writeOnly = (): FieldRule => ({ writeOnly: true });

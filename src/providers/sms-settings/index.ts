@@ -1,0 +1,14 @@
+import { flag, text, writeOnly } from '../shared/rules.ts';
+import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
+
+/** SMS settings (spec: site-admin-api; the real service calls them twilio-settings). */
+export const smsSettings = singletonSettingsProvider({
+  kind: 'SMSSettings',
+  name: 'sms',
+  fields: {
+    enabled: flag(false),
+    'account-sid': text(),
+    'auth-token': writeOnly(),
+    'from-number': text(),
+  },
+});

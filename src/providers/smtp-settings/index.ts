@@ -1,0 +1,18 @@
+import { flag, integer, text, writeOnly } from '../shared/rules.ts';
+import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
+
+/** SMTP settings (spec: site-admin-api). The password is never returned; the test address is not even stored. */
+export const smtpSettings = singletonSettingsProvider({
+  kind: 'SMTPSettings',
+  name: 'smtp',
+  fields: {
+    enabled: flag(false),
+    host: text(),
+    port: integer(),
+    sender: text(),
+    auth: text('none'),
+    username: text(),
+    password: writeOnly(),
+    'test-email-address': writeOnly(),
+  },
+});

@@ -1,0 +1,218 @@
+/**
+ * The executor: runs a plan's actions concurrently in dependency order. A
+ * failed action fails only the actions that depend on it; the rest go on.
+ * An interrupt stops new work, lets requests in flight finish, and the
+ * summary says what was and was not done.
+ */
+import PQueue from 'p-queue';
+import { ConvergeError } from '../errors.ts';
+import { diffFields, fieldsToSend } from './diff.ts';
+import type { ActionFailure, ApplySummary, EventStream } from './events.ts';
+import type { FingerprintStore } from './fingerprint-store.ts';
+import type { Provider, ProviderContext } from './provider.ts';
+import { readOne } from './read.ts';
+import type { DesiredObject, FieldChange, Fields, LiveObject, Plan, PlannedAction } from './types.ts';
+
+export interface ApplyContext {
+  providers: ReadonlyMap<string, Provider>;
+  desired: ReadonlyMap<string, DesiredObject>;
+  live: ReadonlyMap<string, LiveObject>;
+  provider: ProviderContext;
+  parallelism: number;
+  events: EventStream;
+  /** Aborted on Ctrl-C: no new action starts. */
+  interrupt: AbortSignal;
+  fingerprints?: FingerprintStore;
+}
+
+type Outcome = 'done' | 'failed' | 'skipped';
+
+export async function applyPlan(plan: Plan, context: ApplyContext): Promise<ApplySummary> {
+  const started = Date.now();
+  const queue = new PQueue({ concurrency: context.parallelism });
+  const summary: ApplySummary = { done: {}, failed: [], skipped: [], interrupted: false, elapsedMs: 0 };
+  const outcomes = new Map<string, Promise<Outcome>>();
+  const todo = plan.actions.filter((a) => a.action !== 'noop');
+  context.events.emit({ type: 'apply-start', total: todo.length });
+  const onInterrupt = () => {
+    summary.interrupted = true;
+    context.events.emit({ type: 'interrupt' });
+  };
+  context.interrupt.addEventListener('abort', onInterrupt, { once: true });
+
+  const run = async (action: PlannedAction): Promise<Outcome> => {
+    const deps = await Promise.all(action.dependsOn.map((k) => outcomes.get(k) ?? Promise.resolve<Outcome>('done')));
+    const failedDep = action.dependsOn.find((_, i) => deps[i] !== 'done');
+    if (failedDep) return skip(action, 'dependency-failed', failedDep);
+    return queue.add(async () => {
+      if (context.interrupt.aborted) return skip(action, 'interrupted');
+      context.events.emit({ type: 'action-start', action });
+      const t0 = Date.now();
+      try {
+        const recovered = await execute(action, context);
+        summary.done[action.action] = (summary.done[action.action] ?? 0) + 1;
+        context.events.emit({
+          type: 'action-done',
+          action,
+          elapsedMs: Date.now() - t0,
+          ...(recovered && { recovered }),
+        });
+        return 'done';
+      } catch (error) {
+        const failure = toFailure(error);
+        summary.failed.push({ key: action.key, action: action.action, error: failure });
+        context.events.emit({ type: 'action-failed', action, error: failure });
+        return 'failed';
+      }
+    }) as Promise<Outcome>;
+  };
+
+  const skip = (action: PlannedAction, reason: 'dependency-failed' | 'interrupted', cause?: string): Outcome => {
+    summary.skipped.push({ key: action.key, action: action.action, reason, ...(cause && { cause }) });
+    context.events.emit({ type: 'action-skipped', action, reason, ...(cause && { cause }) });
+    return 'skipped';
+  };
+
+  // actions are in dependency order, so every dependency's promise exists before it is awaited
+  for (const action of todo) outcomes.set(action.key, run(action));
+  await Promise.all(outcomes.values());
+  context.interrupt.removeEventListener('abort', onInterrupt);
+  await context.fingerprints?.save();
+  summary.elapsedMs = Date.now() - started;
+  context.events.emit({ type: 'apply-done', summary });
+  return summary;
+}
+
+/** Runs one action; returns true when a lost answer was recovered by reading back. */
+async function execute(action: PlannedAction, context: ApplyContext): Promise<boolean> {
+  const provider = context.providers.get(action.kind);
+  if (!provider) throw new ConvergeError('PLAN_INVALID', `no provider for kind ${action.kind}`);
+  const desired = context.desired.get(action.key);
+  const live = context.live.get(action.key);
+  switch (action.action) {
+    case 'create':
+      return create(provider, need(desired, action), action, context);
+    case 'update':
+      return update(provider, need(desired, action), need(live, action), action, context);
+    case 'replace':
+      await remove(provider, need(live, action), context);
+      return create(provider, need(desired, action), action, context);
+    case 'delete':
+      await remove(provider, need(live, action), context);
+      return false;
+    default:
+      return false;
+  }
+}
+
+async function create(provider: Provider, desired: DesiredObject, action: PlannedAction, context: ApplyContext) {
+  const fields = provider.canonicalDesired(desired.spec);
+  let recovered = false;
+  try {
+    await provider.create(context.provider, desired, fields);
+  } catch (error) {
+    if (!isUnknownOutcome(error)) throw error;
+    // the answer was lost: the object may exist now; read back instead of creating it twice
+    const found = await readOne(provider, context.provider, provider.scope(desired.metadata), desired.id);
+    if (!found) await provider.create(context.provider, desired, fields);
+    recovered = true;
+  }
+  recordSecrets(provider, action.key, fields, action.changes, context, true);
+  return recovered;
+}
+
+async function update(
+  provider: Provider,
+  desired: DesiredObject,
+  live: LiveObject,
+  action: PlannedAction,
+  context: ApplyContext,
+) {
+  const fields = provider.canonicalDesired(desired.spec);
+  let recovered = false;
+  try {
+    await provider.update(context.provider, desired, live, fieldsToSend(fields, action.changes));
+  } catch (error) {
+    if (!isUnknownOutcome(error)) throw error;
+    // read back and send only what is still different (actions like grant_admin are not repeatable)
+    const now = await readOne(provider, context.provider, provider.scope(desired.metadata), desired.id);
+    if (!now?.fields) throw error;
+    const remaining = remainingChanges(provider, desired, fields, now.fields, action.changes);
+    if (remaining.length > 0) await provider.update(context.provider, desired, now, fieldsToSend(fields, remaining));
+    recovered = true;
+  }
+  recordSecrets(provider, action.key, fields, action.changes, context, false);
+  return recovered;
+}
+
+function remainingChanges(
+  provider: Provider,
+  desired: DesiredObject,
+  fields: Fields,
+  liveFields: Fields,
+  planned: readonly FieldChange[],
+): FieldChange[] {
+  const secretsSent = planned.filter((c) => c.secret && provider.writeOnly.includes(c.path));
+  const readable = diffFields(fields, provider.canonicalLive(liveFields), {
+    writeOnly: new Set(provider.writeOnly),
+    immutable: new Set(provider.immutable),
+    secret: new Set(desired.secretFields),
+    sendSecrets: new Map(),
+  });
+  // a write-only field cannot be read back: resend it, setting a secret twice is harmless
+  return [...readable, ...secretsSent];
+}
+
+async function remove(provider: Provider, live: LiveObject, context: ApplyContext) {
+  try {
+    await provider.delete(context.provider, live);
+  } catch (error) {
+    // already gone (deleted by someone else, or our answer was lost): the goal is reached
+    if (!(isStatus(error, 404) || isUnknownOutcome(error))) throw error;
+    if (isUnknownOutcome(error)) {
+      const still = await readOne(provider, context.provider, live.scope ?? '', live.id);
+      if (still) await provider.delete(context.provider, still);
+    }
+  }
+  context.fingerprints?.forget(`${live.kind}${live.id === '' ? '' : `/${live.id}`}`);
+}
+
+function recordSecrets(
+  provider: Provider,
+  key: string,
+  fields: Fields,
+  changes: readonly FieldChange[],
+  context: ApplyContext,
+  all: boolean,
+) {
+  const store = context.fingerprints;
+  if (!store) return;
+  for (const field of provider.writeOnly) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    if (all || changes.some((c) => c.path === field && c.secret)) store.record(key, field, value);
+  }
+}
+
+function need<T>(value: T | undefined, action: PlannedAction): T {
+  if (value === undefined) {
+    throw new ConvergeError('PLAN_INVALID', `${action.key}: the plan refers to an object that is not loaded`);
+  }
+  return value;
+}
+
+function isUnknownOutcome(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { outcome?: string }).outcome === 'unknown';
+}
+
+function isStatus(error: unknown, status: number): boolean {
+  return typeof error === 'object' && error !== null && (error as { status?: number }).status === status;
+}
+
+function toFailure(error: unknown): ActionFailure {
+  if (error instanceof Error) {
+    const { status, code } = error as Error & { status?: number; code?: string };
+    return { message: error.message, ...(typeof status === 'number' && { status }), ...(code && { code }) };
+  }
+  return { message: String(error) };
+}

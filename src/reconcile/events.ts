@@ -1,0 +1,56 @@
+/**
+ * The typed event stream between the engine and the UI. The engine never
+ * prints: it emits these, and a reporter (Ink, plain lines, JSON lines)
+ * renders them. Every event carries a sequence number and a timestamp.
+ */
+import type { Action, Plan, PlannedAction } from './types.ts';
+
+export interface ActionFailure {
+  message: string;
+  status?: number;
+  code?: string;
+}
+
+export interface ApplySummary {
+  done: Partial<Record<Action, number>>;
+  failed: Array<{ key: string; action: Action; error: ActionFailure }>;
+  skipped: Array<{ key: string; action: Action; reason: 'dependency-failed' | 'interrupted'; cause?: string }>;
+  interrupted: boolean;
+  elapsedMs: number;
+}
+
+export type ReconcileEventBody =
+  | { type: 'read-start'; kinds: string[] }
+  | { type: 'read-progress'; kind: string; objects: number }
+  | { type: 'read-done'; objects: number; elapsedMs: number }
+  | { type: 'plan-ready'; plan: Plan }
+  | { type: 'apply-start'; total: number }
+  | { type: 'action-start'; action: PlannedAction }
+  | { type: 'action-done'; action: PlannedAction; elapsedMs: number; recovered?: boolean }
+  | { type: 'action-failed'; action: PlannedAction; error: ActionFailure }
+  | { type: 'action-skipped'; action: PlannedAction; reason: 'dependency-failed' | 'interrupted'; cause?: string }
+  | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string }
+  | { type: 'interrupt' }
+  | { type: 'apply-done'; summary: ApplySummary };
+
+export type ReconcileEvent = ReconcileEventBody & { seq: number; time: number };
+
+export type EventListener = (event: ReconcileEvent) => void;
+
+/** A minimal typed emitter: the engine emits, reporters listen. */
+export class EventStream {
+  #seq = 0;
+  #listeners: EventListener[] = [];
+
+  on(listener: EventListener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  emit(body: ReconcileEventBody): void {
+    const event = { ...body, seq: ++this.#seq, time: Date.now() } as ReconcileEvent;
+    for (const listener of this.#listeners) listener(event);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Decides which write-only fields an action sends (DESIGN §4). A write-only
+ * field cannot be read back, so it is sent on create, and afterwards only when
+ * the fingerprint store says its value changed since converge last sent it, or
+ * when the user asks with --resend-secrets. Pure: the store is a lookup.
+ */
+import type { Fields, Json } from './types.ts';
+
+export type FingerprintVerdict = 'same' | 'changed' | 'unknown';
+
+/** Compares a value with the fingerprint recorded for an object's field. */
+export type FingerprintLookup = (objectKey: string, field: string, value: Json) => FingerprintVerdict;
+
+export interface SecretPolicy {
+  /** Undefined when no fingerprint store is configured. */
+  lookup: FingerprintLookup | undefined;
+  resend: boolean;
+}
+
+export interface SecretDecision {
+  /** Fields to send, each with the reason shown in the plan. */
+  send: Map<string, string>;
+  /** Plan notes for fields that are not sent and not compared. */
+  notes: string[];
+}
+
+export function decideSecrets(
+  objectKey: string,
+  desired: Fields,
+  writeOnly: readonly string[],
+  creating: boolean,
+  policy: SecretPolicy,
+): SecretDecision {
+  const send = new Map<string, string>();
+  const notes: string[] = [];
+  for (const field of writeOnly) {
+    const value = desired[field];
+    if (value === undefined) continue;
+    if (creating) {
+      send.set(field, 'sent on create');
+    } else if (policy.resend) {
+      send.set(field, 'sent again (--resend-secrets)');
+    } else if (!policy.lookup) {
+      notes.push(`${field} is write-only and not compared: no fingerprint store (--resend-secrets sends it)`);
+    } else {
+      const verdict = policy.lookup(objectKey, field, value);
+      if (verdict === 'changed') send.set(field, 'changed since last apply');
+      else if (verdict === 'unknown') send.set(field, 'never sent by converge');
+    }
+  }
+  return { send, notes };
+}

@@ -1,0 +1,122 @@
+/**
+ * The plain data that flows through converge:
+ *
+ *   manifests -> DesiredObject -> (providers read) LiveObject -> canonical pair
+ *             -> pure diff -> Plan -> executor -> ReconcileEvent -> reporter
+ *
+ * Everything here is plain JSON-compatible data so that plans can be saved,
+ * diffed and tested without a network.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Fields = { [key: string]: Json };
+
+/** A place in a manifest file; lines and columns start at 1. */
+export interface Position {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface Metadata {
+  name?: string;
+  mount?: string;
+  organization?: string;
+  module?: string;
+  provider?: string;
+  registry?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+}
+
+/** One YAML document of a manifest, validated and interpolated. */
+export interface DesiredObject {
+  kind: string;
+  /** Identity within the kind (see Provider.identity): '' for singletons. */
+  id: string;
+  metadata: Metadata;
+  ensure: 'present' | 'absent';
+  /** The spec as written, after interpolation; not yet normalized. */
+  spec: Fields;
+  /**
+   * Top-level spec fields whose value came from `${env:...}` or `${file:...}`.
+   * They are secrets like write-only fields: never printed, never saved.
+   */
+  secretFields: string[];
+  /** Where the document starts. */
+  source: Position;
+  /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
+  positions: Record<string, Position>;
+}
+
+/** An object as the API holds it. */
+export interface LiveObject {
+  kind: string;
+  id: string;
+  /** The API's own handle for the object (`tool-3Fk...`, a username); opaque to the engine. */
+  ref: string;
+  /** Ownership scope (organization, mount); omitted for global kinds. */
+  scope?: string;
+  /**
+   * The API's fields, as read. Undefined when the list endpoint gave only names
+   * (LIST-style APIs): the engine then calls Provider.read for the objects it needs.
+   */
+  fields?: Fields;
+}
+
+export type Action = 'create' | 'update' | 'replace' | 'delete' | 'noop';
+
+/** One field that differs. Secret values are never held here: only markers. */
+export interface FieldChange {
+  /** Dotted path inside spec. */
+  path: string;
+  before?: Json;
+  after?: Json;
+  /** The value is a secret: before/after are omitted and only `note` explains. */
+  secret?: boolean;
+  /** The API cannot change this field in place: the object is replaced. */
+  replace?: boolean;
+  /** Why a secret is (or is not) sent: `changed since last apply`, `not compared`... */
+  note?: string;
+}
+
+export interface PlannedAction {
+  /** `${kind}/${id}`, unique in a plan. */
+  key: string;
+  kind: string;
+  id: string;
+  action: Action;
+  changes: FieldChange[];
+  /** Keys of actions that must succeed before this one runs. */
+  dependsOn: string[];
+  /** The manifest document that asked for it (absent for prunes). */
+  source?: Position;
+  /** The live object's API handle, when it exists. */
+  ref?: string;
+  /** Short explanation (`pruned: not in any manifest`, `ensure: absent`). */
+  reason?: string;
+  /** Things the user should know that are not changes (`SMTP password not compared: no fingerprint store`). */
+  notes?: string[];
+}
+
+export interface UnmanagedObject {
+  kind: string;
+  id: string;
+  /** True when the ownership scopes cover it, so `--prune` would delete it. */
+  prunable: boolean;
+}
+
+export type ActionCounts = Partial<Record<Action, number>>;
+
+export interface Plan {
+  actions: PlannedAction[];
+  unmanaged: UnmanagedObject[];
+  counts: ActionCounts;
+}
+
+/** A plan problem found while planning (not bad YAML): e.g. a declared user that does not exist. */
+export interface PlanProblem {
+  key: string;
+  source?: Position;
+  message: string;
+}

@@ -1,0 +1,55 @@
+/**
+ * A plan as text for people: a summary line, one block per change with its
+ * fields, the unmanaged objects, and notes. Pure: returns lines.
+ */
+import type { Action, Plan, PlannedAction, PlanProblem } from '../reconcile/types.ts';
+import type { Colors } from './colors.ts';
+import { formatChange } from './format-value.ts';
+
+const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ' };
+
+export function summaryLine(plan: Plan): string {
+  const c = plan.counts;
+  return (
+    `${c.create ?? 0} to create, ${c.update ?? 0} to update, ${c.replace ?? 0} to replace, ` +
+    `${c.delete ?? 0} to delete, ${c.noop ?? 0} unchanged`
+  );
+}
+
+export function formatPlan(plan: Plan, colors: Colors): string[] {
+  const paint: Record<Action, (s: string) => string> = {
+    create: colors.green,
+    update: colors.yellow,
+    replace: colors.magenta,
+    delete: colors.red,
+    noop: colors.dim,
+  };
+  const lines: string[] = [];
+  const changes = plan.actions.filter((a) => a.action !== 'noop');
+  if (changes.length === 0) lines.push(colors.green('No changes: live state matches the manifests.'));
+  for (const action of changes) lines.push(...formatAction(action, paint[action.action]));
+  if (plan.unmanaged.length > 0) {
+    lines.push('', colors.bold(`Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions`));
+    for (const u of plan.unmanaged) {
+      const mark = u.prunable ? colors.red(' (in an ownership scope: --prune deletes it)') : '';
+      lines.push(`  ? ${u.kind}${u.id === '' ? '' : `/${u.id}`}${mark}`);
+    }
+  }
+  const notes = plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.key}: ${n}`));
+  if (notes.length > 0) lines.push('', colors.bold('Notes'), ...notes.map((n) => `  ${n}`));
+  lines.push('', colors.bold(`Plan: ${summaryLine(plan)}.`));
+  return lines;
+}
+
+function formatAction(action: PlannedAction, paint: (s: string) => string): string[] {
+  const reason = action.reason ? ` (${action.reason})` : '';
+  const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${action.key}`) + reason;
+  const body = action.changes.map((c) => `        ${formatChange(c, action.action === 'create' ? 'create' : 'other')}`);
+  return [head, ...body];
+}
+
+export function formatProblems(problems: readonly PlanProblem[]): string[] {
+  return problems.map((p) =>
+    p.source ? `${p.source.file}:${p.source.line}:${p.source.col}: ${p.message}` : `${p.key}: ${p.message}`,
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * Plain lines for CI, pipes and --no-progress: one line per finished action,
+ * retries and interrupts as they happen, and a summary at the end.
+ */
+import type { ApplySummary, ReconcileEvent } from '../reconcile/events.ts';
+import type { Colors } from './colors.ts';
+import type { Output } from './output.ts';
+
+const PAST: Record<string, string> = {
+  create: 'created',
+  update: 'updated',
+  replace: 'replaced',
+  delete: 'deleted',
+  noop: 'unchanged',
+};
+
+export function plainReporter(output: Output, colors: Colors): (event: ReconcileEvent) => void {
+  let total = 0;
+  let finished = 0;
+  return (event) => {
+    switch (event.type) {
+      case 'read-done':
+        output.err(colors.dim(`Read ${event.objects} live object(s) in ${event.elapsedMs} ms`));
+        break;
+      case 'apply-start':
+        total = event.total;
+        break;
+      case 'action-done':
+        finished++;
+        output.out(
+          `[${finished}/${total}] ${colors.green(PAST[event.action.action] ?? event.action.action)} ${event.action.key} ` +
+            colors.dim(`(${event.elapsedMs} ms${event.recovered ? ', recovered after a lost answer' : ''})`),
+        );
+        break;
+      case 'action-failed':
+        finished++;
+        output.out(
+          `[${finished}/${total}] ${colors.red(`failed to ${event.action.action}`)} ${event.action.key}: ${event.error.message}`,
+        );
+        break;
+      case 'action-skipped':
+        finished++;
+        output.out(
+          `[${finished}/${total}] ${colors.yellow('skipped')} ${event.action.key}: ` +
+            (event.reason === 'interrupted' ? 'interrupted' : `depends on ${event.cause} which failed`),
+        );
+        break;
+      case 'retry':
+        output.err(colors.dim(`retrying ${event.method} ${event.path} in ${event.delayMs} ms (${event.reason})`));
+        break;
+      case 'interrupt':
+        output.err(colors.yellow('Interrupted: no new work starts; waiting for requests in flight…'));
+        break;
+      case 'apply-done':
+        for (const line of formatSummary(event.summary, colors)) output.out(line);
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+export function formatSummary(summary: ApplySummary, colors: Colors): string[] {
+  const done = Object.entries(summary.done)
+    .map(([action, n]) => `${n} ${PAST[action] ?? action}`)
+    .join(', ');
+  const lines = [
+    '',
+    colors.bold(
+      `Apply ${summary.interrupted ? 'interrupted' : summary.failed.length > 0 ? 'finished with failures' : 'complete'}: ` +
+        `${done || 'nothing done'}; ${summary.failed.length} failed; ${summary.skipped.length} skipped ` +
+        `(${(summary.elapsedMs / 1000).toFixed(1)} s)`,
+    ),
+  ];
+  for (const f of summary.failed) lines.push(colors.red(`  failed  ${f.key} (${f.action}): ${f.error.message}`));
+  for (const s of summary.skipped) {
+    lines.push(
+      colors.yellow(
+        `  skipped ${s.key} (${s.action}): ${s.reason === 'interrupted' ? 'not started' : `${s.cause} failed`}`,
+      ),
+    );
+  }
+  return lines;
+}

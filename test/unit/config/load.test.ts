@@ -1,0 +1,75 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/load.ts';
+
+async function dirWith(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'converge-config-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+describe('loadConfig', () => {
+  it('uses defaults and the CONVERGE_* variables without a file', async () => {
+    const cwd = await dirWith({});
+    const config = await loadConfig({
+      cwd,
+      env: { CONVERGE_PLATFORM_URL: 'http://127.0.0.1:9/', CONVERGE_PLATFORM_TOKEN: 't0ken' },
+    });
+    expect(config.platform).toEqual({
+      url: 'http://127.0.0.1:9',
+      token: 't0ken',
+      tokenEnv: 'CONVERGE_PLATFORM_TOKEN',
+      rateLimit: 30,
+      requestTimeoutMs: undefined,
+    });
+    expect(config.secrets).toBeUndefined();
+    expect(config.parallelism).toBe(10);
+    expect(config.maxDeletes).toBe(10);
+    expect(config.fingerprints).toBe(join(cwd, '.converge/fingerprints.json'));
+  });
+
+  it('reads a YAML file, its token variable and ownership scopes', async () => {
+    const cwd = await dirWith({
+      'converge.config.yaml': [
+        'platform: {url: "https://tfe.example.com", tokenEnv: TFE_TOKEN}',
+        'parallelism: 4',
+        'ownership: [{kind: ToolVersion, name: "1.*"}]',
+        'guard: {maxDeletes: 2}',
+        'fingerprints: false',
+      ].join('\n'),
+    });
+    const config = await loadConfig({ cwd, env: { TFE_TOKEN: 'abc' } });
+    expect(config.platform?.token).toBe('abc');
+    expect(config.platform?.tokenEnv).toBe('TFE_TOKEN');
+    expect(config.parallelism).toBe(4);
+    expect(config.ownership).toEqual([{ kind: 'ToolVersion', name: '1.*' }]);
+    expect(config.maxDeletes).toBe(2);
+    expect(config.fingerprints).toBeUndefined();
+  });
+
+  it('lets the environment override the file', async () => {
+    const cwd = await dirWith({ '.convergerc.json': JSON.stringify({ platform: { url: 'https://a.example.com' } }) });
+    const config = await loadConfig({
+      cwd,
+      env: { CONVERGE_PLATFORM_URL: 'https://b.example.com', CONVERGE_FINGERPRINTS: 'off' },
+    });
+    expect(config.platform?.url).toBe('https://b.example.com');
+    expect(config.fingerprints).toBeUndefined();
+  });
+
+  it('rejects unknown keys with the file and the key named', async () => {
+    const cwd = await dirWith({ 'converge.config.yaml': 'paralelism: 4\n' });
+    await expect(loadConfig({ cwd, env: {} })).rejects.toThrow(
+      /converge\.config\.yaml: \(top level\) must NOT have additional properties "paralelism"/,
+    );
+  });
+
+  it('rejects a token in the file', async () => {
+    const cwd = await dirWith({ 'converge.config.yaml': 'platform: {url: "https://x.example.com", token: "leak"}\n' });
+    const error = await loadConfig({ cwd, env: {} }).catch((e: Error) => e);
+    expect(String(error)).toMatch(/additional properties "token"/);
+    expect(String(error)).not.toContain('leak');
+  });
+});

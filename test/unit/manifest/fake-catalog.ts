@@ -1,0 +1,19 @@
+import type { KindCatalog } from '../../../src/manifest/catalog.ts';
+import type { Metadata } from '../../../src/reconcile/types.ts';
+
+const SINGLETONS = [
+  'GeneralSettings',
+  'CostEstimationSettings',
+  'SAMLSettings',
+  'SMTPSettings',
+  'SMSSettings',
+  'CustomizationSettings',
+];
+const NAMED = ['ToolVersion', 'PolicyVersion', 'AdminUser'];
+
+/** The admin kinds, as the provider registry will describe them. */
+export const fakeCatalog: KindCatalog = {
+  kinds: [...SINGLETONS, ...NAMED],
+  identity: (kind: string, metadata: Metadata) => (SINGLETONS.includes(kind) ? '' : (metadata.name ?? '')),
+  singleton: (kind: string) => SINGLETONS.includes(kind),
+};

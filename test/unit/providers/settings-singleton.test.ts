@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConvergeError } from '../../../src/errors.ts';
+import { costEstimationSettings } from '../../../src/providers/cost-estimation-settings/index.ts';
+import { customizationSettings } from '../../../src/providers/customization-settings/index.ts';
+import { generalSettings } from '../../../src/providers/general-settings/index.ts';
+import { samlSettings } from '../../../src/providers/saml-settings/index.ts';
+import { smsSettings } from '../../../src/providers/sms-settings/index.ts';
+import { smtpSettings } from '../../../src/providers/smtp-settings/index.ts';
+import { diffFields, fieldsToSend } from '../../../src/reconcile/diff.ts';
+import type { Provider } from '../../../src/reconcile/provider.ts';
+import type { Fields } from '../../../src/reconcile/types.ts';
+import { desired } from './builders.ts';
+import { contextFor, FakeClient, settingsServer } from './fake-client.ts';
+
+const cert = readFileSync(new URL('../../fixtures/idp-rotated.pem', import.meta.url), 'utf8');
+
+interface Case {
+  provider: Provider;
+  type: string;
+  id: string;
+  /** The live document before the apply, in the API's own forms. */
+  before: Fields;
+  /** A manifest spec using the natural forms a person writes. */
+  spec: Fields;
+}
+
+const cases: Case[] = [
+  {
+    provider: generalSettings,
+    type: 'general-settings',
+    id: 'general',
+    before: {
+      'api-rate-limit': 30,
+      'plan-timeout': '2h',
+      'apply-timeout': '24h',
+      'engine-build-worker-plan-timeout': '2h',
+    },
+    spec: {
+      'api-rate-limit': '60',
+      'plan-timeout': '1h30m',
+      'apply-timeout': 36000,
+      'engine-build-worker-plan-timeout': '5400',
+    },
+  },
+  {
+    provider: costEstimationSettings,
+    type: 'cost-estimation-settings',
+    id: 'cost-estimation',
+    before: { enabled: false },
+    spec: { enabled: true, 'cloud-a-access-key-id': 'AKIAEXAMPLE', 'cloud-a-secret-key': 'secret-a' },
+  },
+  {
+    provider: samlSettings,
+    type: 'saml-settings',
+    id: 'saml',
+    before: { enabled: false, 'old-idp-cert': null, 'acs-consumer-url': 'https://tfe.example.com/users/saml/auth' },
+    spec: {
+      enabled: true,
+      'idp-cert': `${cert.replaceAll('\n', '\r\n')}\n`,
+      'sso-endpoint-url': 'https://idp.example.com/sso',
+      'sso-api-token-session-timeout': '168h',
+    },
+  },
+  {
+    provider: smtpSettings,
+    type: 'smtp-settings',
+    id: 'smtp',
+    before: { enabled: false, auth: 'none', host: null, port: null },
+    spec: { enabled: true, host: 'smtp.example.com', port: 587, auth: 'login', username: 'u', password: 'pw' },
+  },
+  {
+    provider: smsSettings,
+    type: 'sms-settings',
+    id: 'sms',
+    before: { enabled: false },
+    spec: { enabled: true, 'account-sid': 'AC1', 'auth-token': 'tok', 'from-number': '+15550100' },
+  },
+  {
+    provider: customizationSettings,
+    type: 'customization-settings',
+    id: 'customization',
+    before: { 'support-email-address': 'support@example.com', footer: '' },
+    spec: { footer: '<p>IT</p>', 'support-email-address': 'help@example.com' },
+  },
+];
+
+function plan(provider: Provider, spec: Fields, liveFields: Fields, sendSecrets: Map<string, string>) {
+  return diffFields(provider.canonicalDesired(spec), provider.canonicalLive(liveFields), {
+    writeOnly: new Set(provider.writeOnly),
+    immutable: new Set(),
+    secret: new Set(),
+    sendSecrets,
+  });
+}
+
+describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) => {
+  it('is a singleton that is only updated', () => {
+    expect(provider).toMatchObject({ singleton: true, creatable: false, deletePolicy: 'never', api: 'platform' });
+    expect(provider.identity({})).toBe('');
+    expect(provider.scope({})).toBe('');
+  });
+
+  it('lists exactly one object, with id "" and the settings id as ref, in one request', async () => {
+    const client = new FakeClient();
+    settingsServer(client, type, id, before);
+    const listed = await provider.list(contextFor(client), '');
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ kind: provider.kind, id: '', ref: id });
+    expect(client.lines).toEqual([`GET /api/v2/admin/${type}`]);
+  });
+
+  it('converges: after an apply, a plan shows no change', async () => {
+    const client = new FakeClient();
+    settingsServer(client, type, id, before, provider.writeOnly);
+    const ctx = contextFor(client);
+    const d = desired(provider.kind, '', spec);
+    const secrets = new Map(provider.writeOnly.filter((f) => f in spec).map((f) => [f, 'sent']));
+
+    const [current] = await provider.list(ctx, '');
+    const changes = plan(provider, spec, current!.fields!, secrets);
+    expect(changes.length).toBeGreaterThan(0);
+    await provider.update(ctx, d, current!, fieldsToSend(provider.canonicalDesired(spec), changes));
+
+    const [after] = await provider.list(ctx, '');
+    expect(plan(provider, spec, after!.fields!, new Map())).toEqual([]);
+  });
+
+  it('sends only the fields it is given, as a JSON:API document without an id', async () => {
+    const client = new FakeClient();
+    settingsServer(client, type, id, before);
+    const [current] = await provider.list(contextFor(client), '');
+    const field = Object.keys(provider.canonicalDesired(spec)).find((k) => !provider.writeOnly.includes(k))!;
+    const value = provider.canonicalDesired(spec)[field]!;
+    await provider.update(contextFor(client), desired(provider.kind, '', spec), current!, { [field]: value });
+    const body = client.requests[1]?.body as { data: { type: string; attributes: Fields } };
+    expect(body.data.type).toBe(type);
+    expect(Object.keys(body.data.attributes)).toEqual([field]);
+    expect(body.data).not.toHaveProperty('id');
+  });
+
+  it('refuses to create or delete, without sending anything', async () => {
+    const client = new FakeClient();
+    const ctx = contextFor(client);
+    const create = provider.create(ctx, desired(provider.kind, '', spec), {}).catch((e: unknown) => e);
+    expect(ConvergeError.is(await create)).toBe(true);
+    await expect(provider.delete(ctx, { kind: provider.kind, id: '', ref: id })).rejects.toThrow(/only updated/);
+    expect(client.requests).toEqual([]);
+  });
+});
+
+describe('settings updates', () => {
+  it('send nothing when there is nothing to change', async () => {
+    const client = new FakeClient();
+    await generalSettings.update(
+      contextFor(client),
+      desired('GeneralSettings', '', {}),
+      { kind: 'GeneralSettings', id: '', ref: 'general' },
+      {},
+    );
+    expect(client.requests).toEqual([]);
+  });
+
+  it('fail with a configuration error when no platform connection exists', async () => {
+    const ctx = { api: {}, signal: new AbortController().signal };
+    await expect(generalSettings.list(ctx, '')).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+  });
+});

@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlan, type KindSnapshot, type PlanOptions } from '../../../src/reconcile/plan.ts';
+import type { LiveObject } from '../../../src/reconcile/types.ts';
+import { desired, live, memoryProvider } from './builders.ts';
+
+const options: PlanOptions = { prune: false, ownership: [], secrets: { lookup: undefined, resend: false } };
+
+function liveMap(...objects: LiveObject[]) {
+  return new Map(objects.map((o) => [o.id, o]));
+}
+
+describe('buildPlan', () => {
+  it('creates what is missing, updates what differs, leaves the rest', () => {
+    const provider = memoryProvider('ToolVersion');
+    const snapshot: KindSnapshot = {
+      provider,
+      desired: [
+        desired('ToolVersion', 'a', { url: 'u1' }),
+        desired('ToolVersion', 'b', { url: 'u2' }),
+        desired('ToolVersion', 'c', { url: 'u3' }),
+      ],
+      live: liveMap(
+        live('ToolVersion', 'b', { url: 'old', enabled: true }),
+        live('ToolVersion', 'c', { url: 'u3', enabled: true }),
+      ),
+    };
+    const { plan, problems } = buildPlan([snapshot], options);
+    expect(problems).toEqual([]);
+    expect(plan.actions.map((a) => [a.key, a.action])).toEqual([
+      ['ToolVersion/a', 'create'],
+      ['ToolVersion/b', 'update'],
+      ['ToolVersion/c', 'noop'],
+    ]);
+    expect(plan.actions[1]?.changes).toEqual([{ path: 'url', before: 'old', after: 'u2' }]);
+    expect(plan.counts).toEqual({ create: 1, update: 1, noop: 1 });
+  });
+
+  it('lists live objects no manifest mentions as unmanaged and never deletes them by default', () => {
+    const provider = memoryProvider('ToolVersion');
+    const { plan } = buildPlan([{ provider, desired: [], live: liveMap(live('ToolVersion', 'x', {})) }], {
+      ...options,
+      ownership: [{ kind: 'ToolVersion' }],
+    });
+    expect(plan.actions).toEqual([]);
+    expect(plan.unmanaged).toEqual([{ kind: 'ToolVersion', id: 'x', prunable: true }]);
+  });
+
+  it('prunes only inside ownership scopes', () => {
+    const provider = memoryProvider('ToolVersion');
+    const { plan } = buildPlan(
+      [{ provider, desired: [], live: liveMap(live('ToolVersion', '1.2.0', {}), live('ToolVersion', '2.0.0', {})) }],
+      { ...options, prune: true, ownership: [{ kind: 'ToolVersion', name: '1.*' }] },
+    );
+    expect(plan.actions.map((a) => [a.key, a.action])).toEqual([['ToolVersion/1.2.0', 'delete']]);
+    expect(plan.unmanaged).toEqual([{ kind: 'ToolVersion', id: '2.0.0', prunable: false }]);
+  });
+
+  it('never prunes a kind whose objects can only be deleted by ensure: absent', () => {
+    const provider = memoryProvider('AdminUser', { deletePolicy: 'absent-only' });
+    const { plan } = buildPlan([{ provider, desired: [], live: liveMap(live('AdminUser', 'bob', {})) }], {
+      ...options,
+      prune: true,
+      ownership: [{ kind: 'AdminUser' }],
+    });
+    expect(plan.actions).toEqual([]);
+    expect(plan.unmanaged).toEqual([{ kind: 'AdminUser', id: 'bob', prunable: false }]);
+  });
+
+  it('deletes with ensure: absent and is a no-op when already absent', () => {
+    const provider = memoryProvider('AdminUser', { deletePolicy: 'absent-only' });
+    const { plan } = buildPlan(
+      [
+        {
+          provider,
+          desired: [
+            desired('AdminUser', 'bob', {}, { ensure: 'absent' }),
+            desired('AdminUser', 'gone', {}, { ensure: 'absent' }),
+          ],
+          live: liveMap(live('AdminUser', 'bob', {})),
+        },
+      ],
+      options,
+    );
+    expect(plan.actions.map((a) => [a.key, a.action])).toEqual([
+      ['AdminUser/gone', 'noop'],
+      ['AdminUser/bob', 'delete'],
+    ]);
+  });
+
+  it('is a plan problem, with the manifest position, to declare an object the API cannot create', () => {
+    const provider = memoryProvider('AdminUser', { creatable: false });
+    const { problems } = buildPlan(
+      [{ provider, desired: [desired('AdminUser', 'nobody', { 'is-admin': true })], live: new Map() }],
+      options,
+    );
+    expect(problems).toEqual([
+      {
+        key: 'AdminUser/nobody',
+        source: { file: 'm.yaml', line: 1, col: 1 },
+        message: 'AdminUser/nobody does not exist, and the API does not create AdminUser objects',
+      },
+    ]);
+  });
+
+  it('plans a replacement when an immutable field changes, resending write-only fields', () => {
+    const provider = memoryProvider('LDAPStaticRole', { immutable: ['dn'], writeOnly: ['password'] });
+    const { plan } = buildPlan(
+      [
+        {
+          provider,
+          desired: [desired('LDAPStaticRole', 'r', { dn: 'cn=b', password: 'pw' })],
+          live: liveMap(live('LDAPStaticRole', 'r', { dn: 'cn=a', enabled: true })),
+        },
+      ],
+      options,
+    );
+    expect(plan.actions[0]?.action).toBe('replace');
+    expect(plan.actions[0]?.changes).toEqual([
+      { path: 'dn', before: 'cn=a', after: 'cn=b', replace: true },
+      { path: 'password', secret: true, note: 'sent on create' },
+    ]);
+  });
+
+  it('sends a write-only field only when the fingerprint store says it changed', () => {
+    const provider = memoryProvider('SMTPSettings', { writeOnly: ['password'], singleton: true });
+    const snapshot = (lookupVerdict: 'same' | 'changed' | 'unknown') =>
+      buildPlan(
+        [
+          {
+            provider,
+            desired: [desired('SMTPSettings', '', { password: 'pw' })],
+            live: liveMap(live('SMTPSettings', '', { enabled: true })),
+          },
+        ],
+        { ...options, secrets: { lookup: () => lookupVerdict, resend: false } },
+      ).plan.actions[0];
+    expect(snapshot('same')?.action).toBe('noop');
+    expect(snapshot('changed')?.changes).toEqual([
+      { path: 'password', secret: true, note: 'changed since last apply' },
+    ]);
+    expect(snapshot('unknown')?.changes).toEqual([{ path: 'password', secret: true, note: 'never sent by converge' }]);
+  });
+
+  it('says a write-only field is not compared when there is no fingerprint store', () => {
+    const provider = memoryProvider('SMTPSettings', { writeOnly: ['password'], singleton: true });
+    const { plan } = buildPlan(
+      [
+        {
+          provider,
+          desired: [desired('SMTPSettings', '', { password: 'pw' })],
+          live: liveMap(live('SMTPSettings', '', { enabled: true })),
+        },
+      ],
+      options,
+    );
+    expect(plan.actions[0]?.action).toBe('noop');
+    expect(plan.actions[0]?.notes?.[0]).toMatch(/not compared/);
+  });
+
+  it('orders creates by kind dependency and deletes in reverse', () => {
+    const modules = memoryProvider('RegistryModule');
+    const variables = memoryProvider('ModuleTestVariable', {
+      dependsOn: ['RegistryModule'],
+      references: (d) => [{ kind: 'RegistryModule', id: String(d.spec.module) }],
+    });
+    const { plan } = buildPlan(
+      [
+        {
+          provider: variables,
+          desired: [desired('ModuleTestVariable', 'v', { module: 'm' })],
+          live: liveMap(live('ModuleTestVariable', 'old', {})),
+        },
+        {
+          provider: modules,
+          desired: [desired('RegistryModule', 'm', {})],
+          live: liveMap(live('RegistryModule', 'gone', {})),
+        },
+      ],
+      { ...options, prune: true, ownership: [{ kind: 'RegistryModule' }, { kind: 'ModuleTestVariable' }] },
+    );
+    expect(plan.actions.map((a) => a.key)).toEqual([
+      'RegistryModule/m',
+      'ModuleTestVariable/v',
+      'ModuleTestVariable/old',
+      'RegistryModule/gone',
+    ]);
+    expect(plan.actions[1]?.dependsOn).toEqual(['RegistryModule/m']);
+    expect(plan.actions[3]?.dependsOn).toEqual(['ModuleTestVariable/old']);
+  });
+
+  it('leaves live objects outside a --target out of the unmanaged list', () => {
+    const provider = memoryProvider('ToolVersion');
+    const { plan } = buildPlan([{ provider, desired: [], live: liveMap(live('ToolVersion', 'x', {})) }], {
+      ...options,
+      inTarget: () => false,
+    });
+    expect(plan.unmanaged).toEqual([]);
+  });
+});
