@@ -4,6 +4,8 @@
  * errors that say whether a failed request may have been applied.
  */
 import { Agent, type Dispatcher, Pool } from 'undici';
+import type { Sample } from './concurrency.ts';
+import { ConcurrencyWindow } from './concurrency.ts';
 import { errorMessages } from './error-messages.ts';
 import { ApiError, NetworkError } from './errors.ts';
 import { type Exchange, exchange } from './exchange.ts';
@@ -43,8 +45,13 @@ export interface HttpClientOptions {
   maxRetries?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** Keep-alive connections in the pool. */
+  /** Keep-alive connections in the pool (at least `concurrency.max`). */
   connections?: number;
+  /**
+   * Requests in flight: an adaptive window starting at `initial` and never
+   * above `max` (equal values: fixed). Default: fixed at 10.
+   */
+  concurrency?: { initial: number; max: number };
   /** Told about every retry before its wait; carries no token and no body. */
   onRetry?: (info: RetryInfo) => void;
 }
@@ -55,6 +62,7 @@ type Step =
   | { kind: 'retry'; delayMs: number; reason: string; state: RetryState; global: boolean };
 
 const PLATFORM_MIN_RATE_LIMIT = 30;
+const DEFAULT_CONCURRENCY = 10;
 
 const DEFAULTS = {
   connectTimeoutMs: 10_000,
@@ -72,8 +80,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const auth = options.auth;
   registerSecret(auth.token);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
+  const concurrency = options.concurrency ?? { initial: DEFAULT_CONCURRENCY, max: DEFAULT_CONCURRENCY };
+  const window = new ConcurrencyWindow(concurrency);
   const poolOptions = {
-    connections: options.connections ?? DEFAULTS.connections,
+    connections: Math.max(options.connections ?? DEFAULTS.connections, concurrency.max),
     connect: { timeout: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs },
     headersTimeout: requestTimeoutMs,
     bodyTimeout: requestTimeoutMs,
@@ -105,22 +115,33 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let state: RetryState = { failures: 0, rateLimited: 0 };
     for (;;) {
       req.signal?.throwIfAborted();
-      const permit = await limiter.acquire(req.signal);
+      const release = await window.acquire(req.signal);
+      let permit: Awaited<ReturnType<RateLimiter['acquire']>>;
+      try {
+        permit = await limiter.acquire(req.signal);
+      } catch (error) {
+        release();
+        throw error;
+      }
       let step: Step;
+      let sample: Sample | undefined;
       try {
         stats.requests++;
+        const sent = performance.now();
         const result = await exchange(dispatcherFor(wire), wire, {
           origin: wire.origin ?? origin,
           timeoutMs: requestTimeoutMs,
           ...(req.signal && { signal: req.signal }),
           onHeaders: (status, headers) => permit.observe(status, headers),
         });
+        sample = { overloaded: overloaded(result), latencyMs: performance.now() - sent };
         step = judge(result, req, path, idempotent, state);
         // a wait the server asked for, or any 429, holds every request of this client;
         // set before the permit is released so no queued request slips out first
         if (step.kind === 'retry' && step.global) limiter.pause(step.delayMs);
       } finally {
         permit.release();
+        release(sample);
       }
       if (step.kind === 'done') return step.response as HttpResponse<T>;
       if (step.kind === 'fail') throw step.error;
@@ -172,10 +193,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     baseUrl: origin + basePath,
+    get concurrency() {
+      return window.limit;
+    },
     stats,
     request,
     close: async () => {
       await Promise.all([pool.close(), elsewhere?.close()]);
     },
   };
+}
+
+/** Answers that say the server is past what it can take: the window narrows on them. */
+function overloaded(result: Exchange): boolean {
+  if (result.kind === 'network') return true;
+  return result.status === 429 || result.status === 503;
 }

@@ -27,9 +27,11 @@ export async function getResource(client: HttpClient, path: string, extras: Requ
 }
 
 /**
- * Every resource of a collection, one request per page of 100: following
- * `meta.pagination.next-page` until it is null, so N objects cost ceil(N/100)
- * requests (one for an empty collection).
+ * Every resource of a collection, one request per page of 100 (so N objects
+ * cost ceil(N/100) requests, one for an empty collection). The first page
+ * tells `total-pages`; the rest are asked for at once, and the client's
+ * window decides how many fly together. Pages that appear while we read
+ * (`next-page` past the total) are followed one by one.
  */
 export async function listResources(
   client: HttpClient,
@@ -37,21 +39,30 @@ export async function listResources(
   query: Query = {},
   extras: RequestExtras = {},
 ): Promise<Resource[]> {
-  const resources: Resource[] = [];
-  let page: number | null = 1;
-  for (let count = 0; page !== null && count < MAX_PAGES; count++) {
+  const readPage = async (number: number) => {
     const response = await client.request({
       method: 'GET',
       path,
-      query: { ...query, 'page[number]': page, 'page[size]': PAGE_SIZE },
+      query: { ...query, 'page[number]': number, 'page[size]': PAGE_SIZE },
       ...extras,
     });
     const body = documentOf(response.body, `GET ${path}`);
     if (!Array.isArray(body.data)) throw malformed(`GET ${path}`, 'data is not a list');
-    for (const item of body.data) resources.push(toResource(item, `GET ${path}`));
-    page = nextPage(body.meta, page);
+    return { resources: body.data.map((item) => toResource(item, `GET ${path}`)), meta: body.meta };
+  };
+  const first = await readPage(1);
+  const total = Math.min(totalPages(first.meta), MAX_PAGES);
+  const rest = await Promise.all(Array.from({ length: Math.max(0, total - 1) }, (_, i) => readPage(i + 2)));
+  const pages = [first, ...rest];
+  let last = pages.length;
+  let next = nextPage(pages[last - 1]?.meta, last);
+  while (next !== null && last < MAX_PAGES) {
+    const page = await readPage(next);
+    pages.push(page);
+    last = next;
+    next = nextPage(page.meta, last);
   }
-  return resources;
+  return pages.flatMap((page) => page.resources);
 }
 
 /** A request document: `{data: {type, id?, attributes}}`. */
@@ -83,6 +94,13 @@ function toResource(value: unknown, what: string): Resource {
   if (isRecord(value.relationships)) resource.relationships = value.relationships as Resource['relationships'];
   if (isRecord(value.links)) resource.links = value.links as Record<string, Json>;
   return resource;
+}
+
+/** `meta.pagination.total-pages`, or 1 when the server does not say. */
+function totalPages(meta: unknown): number {
+  if (!isRecord(meta) || !isRecord(meta.pagination)) return 1;
+  const total = Number(meta.pagination['total-pages']);
+  return Number.isInteger(total) && total > 1 ? total : 1;
 }
 
 /** The next page number, or null on the last page (or when the server sent no pagination at all). */

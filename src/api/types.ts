@@ -42,6 +42,8 @@ export interface HttpClient {
   readonly baseUrl: string;
   request<T = unknown>(options: RequestOptions): Promise<HttpResponse<T>>;
   readonly stats: HttpClientStats;
+  /** Requests this client lets into flight at the moment (its adaptive window). */
+  readonly concurrency: number;
   close(): Promise<void>;
 }
 

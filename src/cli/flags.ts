@@ -35,7 +35,10 @@ export function addPlanFlags(command: Command): Command {
     .option('-l, --selector <key=value>', 'only objects whose metadata.labels match (repeatable)', collect, [])
     .option('--prune', 'delete live objects in no manifest, inside the configured ownership scopes', false)
     .addOption(
-      new Option('-p, --parallelism <n>', 'concurrent requests (default 10, or the config)').argParser(positiveInt),
+      new Option(
+        '-p, --parallelism <n>',
+        'fixed number of concurrent requests per API (default: adaptive, from 10 up to 64, or the config)',
+      ).argParser(positiveInt),
     )
     .option('--resend-secrets', 'send every write-only field again, whatever the fingerprint store says', false)
     .option('--json', 'machine-readable JSON output', false);

@@ -87,8 +87,25 @@ function registerValue(value: unknown): void {
   else if (value && typeof value === 'object') Object.values(value).forEach(registerValue);
 }
 
+/**
+ * Requests in flight per API: `--parallelism N` fixes it at N; otherwise an
+ * adaptive window starts at the configured `parallelism` and grows while the
+ * server answers well, up to `maxParallelism` (see src/api/concurrency.ts).
+ */
+export function concurrencyOf(config: ConvergeConfig, flags: Pick<CommonFlags, 'parallelism'>) {
+  const fixed = flags.parallelism;
+  return fixed !== undefined
+    ? { initial: fixed, max: fixed }
+    : { initial: config.parallelism, max: config.maxParallelism };
+}
+
 /** Clients for the APIs the given kinds use; a missing URL or token is a configuration error. */
-export function connect(config: ConvergeConfig, kinds: Iterable<string>, events: EventStream): ApiClients {
+export function connect(
+  config: ConvergeConfig,
+  kinds: Iterable<string>,
+  events: EventStream,
+  concurrency: { initial: number; max: number } = concurrencyOf(config, {}),
+): ApiClients {
   const needed = new Set([...kinds].map((k) => providerMap.get(k)?.api).filter((a) => a !== undefined));
   const clients: ApiClients = {};
   for (const api of needed) {
@@ -110,6 +127,7 @@ export function connect(config: ConvergeConfig, kinds: Iterable<string>, events:
       auth: { scheme: api === 'secrets' ? 'vault' : 'bearer', token: conn.token },
       ...(conn.rateLimit !== undefined && { rateLimit: conn.rateLimit }),
       ...(conn.requestTimeoutMs !== undefined && { requestTimeoutMs: conn.requestTimeoutMs }),
+      concurrency,
       onRetry: (info) => events.emit({ type: 'retry', ...info }),
     });
     clients[api] = client;

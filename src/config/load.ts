@@ -24,7 +24,9 @@ export interface ConvergeConfig {
   file: string | undefined;
   platform: Connection | undefined;
   secrets: Connection | undefined;
+  /** Requests in flight per API at the start; the window adapts up to maxParallelism. */
   parallelism: number;
+  maxParallelism: number;
   ownership: OwnershipRule[];
   maxDeletes: number;
   /** Absolute path of the fingerprint store, or undefined when disabled. */
@@ -42,6 +44,7 @@ interface ConfigFile {
   platform?: ConnectionFile;
   secrets?: ConnectionFile;
   parallelism?: number;
+  maxParallelism?: number;
   ownership?: OwnershipRule[];
   guard?: { maxDeletes?: number };
   fingerprints?: false | { path: string };
@@ -50,8 +53,8 @@ interface ConfigFile {
 export const DEFAULT_PARALLELISM = 10;
 export const DEFAULT_MAX_DELETES = 10;
 export const DEFAULT_FINGERPRINTS = '.converge/fingerprints.json';
-/** The admin API's own default limit (site-admin spec: 30 requests per second). */
-export const DEFAULT_PLATFORM_RATE_LIMIT = 30;
+/** How far the adaptive window may grow (`parallelism` is where it starts). */
+export const DEFAULT_MAX_PARALLELISM = 64;
 
 export async function loadConfig(options: {
   cwd: string;
@@ -89,9 +92,10 @@ export async function loadConfig(options: {
   const env = options.env;
   return {
     file: found?.filepath,
-    platform: connection(raw.platform, env, 'PLATFORM', DEFAULT_PLATFORM_RATE_LIMIT),
-    secrets: connection(raw.secrets, env, 'SECRETS', undefined),
+    platform: connection(raw.platform, env, 'PLATFORM'),
+    secrets: connection(raw.secrets, env, 'SECRETS'),
     parallelism: raw.parallelism ?? DEFAULT_PARALLELISM,
+    maxParallelism: Math.max(raw.maxParallelism ?? DEFAULT_MAX_PARALLELISM, raw.parallelism ?? DEFAULT_PARALLELISM),
     ownership: raw.ownership ?? [],
     maxDeletes: raw.guard?.maxDeletes ?? DEFAULT_MAX_DELETES,
     fingerprints: fingerprintsPath(raw, env, base, options.cwd),
@@ -116,7 +120,6 @@ function connection(
   file: ConnectionFile | undefined,
   env: Record<string, string | undefined>,
   name: 'PLATFORM' | 'SECRETS',
-  defaultRateLimit: number | undefined,
 ): Connection | undefined {
   const url = env[`CONVERGE_${name}_URL`] || file?.url;
   if (!url) return undefined;
@@ -126,7 +129,9 @@ function connection(
     url: url.replace(/\/+$/, ''),
     token,
     tokenEnv,
-    rateLimit: file?.rateLimit ?? defaultRateLimit,
+    // no default here: until the server advertises its limit, the client assumes the platform's
+    // documented minimum (30/s); a configured value would cap it even on a server that allows more
+    rateLimit: file?.rateLimit,
     requestTimeoutMs: file?.requestTimeoutMs,
   };
 }

@@ -6,6 +6,7 @@ export const configSchema = {
     platform: { $ref: '#/$defs/connection' },
     secrets: { $ref: '#/$defs/connection' },
     parallelism: { type: 'integer', minimum: 1, maximum: 256 },
+    maxParallelism: { type: 'integer', minimum: 1, maximum: 256 },
     ownership: {
       type: 'array',
       items: {

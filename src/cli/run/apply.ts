@@ -12,7 +12,7 @@ import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
-import { closeClients, type Inputs, loadInputs } from '../session.ts';
+import { closeClients, concurrencyOf, type Inputs, loadInputs } from '../session.ts';
 import { confirmApply, guardDeletes } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
 
@@ -55,7 +55,7 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
         desired: run.desiredByKey,
         live: run.liveByKey,
         provider: { api: clients, signal: new AbortController().signal },
-        parallelism: effective.parallelism ?? inputs.config.parallelism,
+        parallelism: concurrencyOf(inputs.config, effective).max,
         events,
         interrupt: interrupt.signal,
         ...(store && { fingerprints: store }),

@@ -7,7 +7,7 @@ import { type PlanRun, planRun } from '../../reconcile/engine.ts';
 import type { EventStream } from '../../reconcile/events.ts';
 import type { FingerprintStore } from '../../reconcile/fingerprint-store.ts';
 import type { CommonFlags } from '../flags.ts';
-import { connect, type Inputs, planProblemsError, secretPolicy } from '../session.ts';
+import { concurrencyOf, connect, type Inputs, planProblemsError, secretPolicy } from '../session.ts';
 
 export interface Planned {
   run: PlanRun;
@@ -22,14 +22,16 @@ export async function makePlan(
   signal: AbortSignal,
 ): Promise<Planned> {
   const kinds = new Set(inputs.desired.map((d) => d.kind));
-  const clients = connect(inputs.config, kinds, events);
+  const concurrency = concurrencyOf(inputs.config, flags);
+  const clients = connect(inputs.config, kinds, events, concurrency);
   try {
     const { policy, store } = await secretPolicy(inputs.config, flags.resendSecrets);
     const run = await planRun({
       desired: inputs.desired,
       providers: inputs.providers,
       context: { api: clients, signal },
-      parallelism: flags.parallelism ?? inputs.config.parallelism,
+      // the clients' windows decide how many requests fly; the queue only must not be the bottleneck
+      parallelism: concurrency.max,
       events,
       prune: flags.prune,
       ownership: inputs.config.ownership,

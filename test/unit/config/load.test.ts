@@ -21,11 +21,12 @@ describe('loadConfig', () => {
       url: 'http://127.0.0.1:9',
       token: 't0ken',
       tokenEnv: 'CONVERGE_PLATFORM_TOKEN',
-      rateLimit: 30,
+      rateLimit: undefined,
       requestTimeoutMs: undefined,
     });
     expect(config.secrets).toBeUndefined();
     expect(config.parallelism).toBe(10);
+    expect(config.maxParallelism).toBe(64);
     expect(config.maxDeletes).toBe(10);
     expect(config.fingerprints).toBe(join(cwd, '.converge/fingerprints.json'));
   });

@@ -25,6 +25,7 @@ interface Route {
 export class FakeClient implements HttpClient {
   readonly baseUrl = 'http://platform.test';
   readonly stats = { requests: 0, retries: 0, rateLimited: 0 };
+  readonly concurrency = 1;
   readonly requests: RequestOptions[] = [];
   readonly #routes: Route[] = [];
 

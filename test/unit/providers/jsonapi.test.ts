@@ -22,6 +22,44 @@ describe('listResources', () => {
     ]);
   });
 
+  it('asks for every page after the first at once, and keeps the order of the pages', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const paged = pagedCollection(() => versions(450));
+    const client = new FakeClient().on('GET', '/c', paged);
+    const request = client.request.bind(client);
+    // answers arrive in reverse order: the result must still be in page order
+    client.request = async (options) => {
+      const page = Number(options.query?.['page[number]']);
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 50 - page * 5));
+      try {
+        return await request(options);
+      } finally {
+        inFlight--;
+      }
+    };
+    const all = await listResources(client, '/c');
+    expect(all.map((r) => r.id)).toEqual(versions(450).map((r) => r.id));
+    expect(client.requests).toHaveLength(5);
+    // pages 2 to 5 were all in flight together
+    expect(most).toBe(4);
+  });
+
+  it('follows pages that appear while the collection is read', async () => {
+    let size = 150;
+    const paged = pagedCollection(() => versions(size));
+    const client = new FakeClient().on('GET', '/c', (request, params) => {
+      const reply = paged(request, params);
+      size = 250; // someone creates 100 more after the first page
+      return reply;
+    });
+    const all = await listResources(client, '/c');
+    expect(all).toHaveLength(250);
+    expect(client.requests).toHaveLength(3);
+  });
+
   it('reads an empty collection, and one of exactly 100, in one request', async () => {
     for (const n of [0, 100]) {
       const client = new FakeClient().on(

@@ -1,0 +1,130 @@
+/**
+ * How many requests of one client may be in flight: an AIMD window, as TCP
+ * does it. A fixed parallelism is either too low for a fast server (10,000
+ * reads at 20 ms take 20 s at 10) or too high for a struggling one; the
+ * window finds the level the server sustains.
+ *
+ * - Slow start: until the first sign of overload, every good answer widens
+ *   the window by one (it doubles per round trip).
+ * - Additive increase: afterwards, a whole window of good answers widens it
+ *   by one.
+ * - Multiplicative decrease: a 429, a 503, a timeout or dropped connection,
+ *   or a round trip well above the quietest one seen narrows it to 70 %,
+ *   at most once per round trip, so one burst of bad answers counts once.
+ *
+ * The window stays between `min` and `max`; `initial === max` is a fixed
+ * parallelism (what `--parallelism N` asks for).
+ */
+import { until } from './sleep.ts';
+
+export interface WindowOptions {
+  initial: number;
+  max: number;
+  min?: number;
+  now?: () => number;
+}
+
+/** What one exchange told about the server's health. */
+export interface Sample {
+  /** The server said it is overloaded (429, 503) or did not answer (timeout, dropped connection). */
+  overloaded: boolean;
+  latencyMs: number;
+}
+
+const DECREASE = 0.7;
+/** A round trip this many times the quietest one, plus the slack below, means a queue is building. */
+const LATENCY_FACTOR = 2;
+const LATENCY_SLACK_MS = 10;
+/** Weight of the newest sample in the smoothed round trip. */
+const SMOOTHING = 0.125;
+/** The quietest round trip is forgotten slowly, so a server that got slower for good is learnt. */
+const BASELINE_DRIFT = 1.001;
+
+export class ConcurrencyWindow {
+  readonly #max: number;
+  readonly #min: number;
+  readonly #now: () => number;
+  #limit: number;
+  #inFlight = 0;
+  #slowStart = true;
+  #smoothed: number | undefined;
+  #baseline: number | undefined;
+  #lastDecrease = Number.NEGATIVE_INFINITY;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(options: WindowOptions) {
+    this.#max = Math.max(1, Math.floor(options.max));
+    this.#min = Math.max(1, Math.min(this.#max, Math.floor(options.min ?? 1)));
+    this.#limit = Math.min(this.#max, Math.max(this.#min, Math.floor(options.initial)));
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The current window, in requests. */
+  get limit(): number {
+    return Math.floor(this.#limit);
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Waits for room in the window; the returned function gives it back with what the exchange showed. */
+  async acquire(signal?: AbortSignal): Promise<(sample?: Sample) => void> {
+    while (this.#inFlight >= this.limit) {
+      let wake = () => {};
+      const turn = new Promise<void>((resolve) => {
+        wake = resolve;
+        this.#waiting.push(resolve);
+      });
+      try {
+        await until(turn, signal);
+      } catch (error) {
+        const index = this.#waiting.indexOf(wake);
+        if (index >= 0) this.#waiting.splice(index, 1);
+        // else our wake-up was already spent on us: pass it on
+        else this.#wake();
+        throw error;
+      }
+    }
+    this.#inFlight++;
+    const started = this.#now();
+    let released = false;
+    return (sample) => {
+      if (released) return;
+      released = true;
+      this.#inFlight--;
+      if (sample) this.#learn(sample, started);
+      this.#wake();
+    };
+  }
+
+  #learn(sample: Sample, started: number): void {
+    const latency = Math.max(0, sample.latencyMs);
+    this.#smoothed = this.#smoothed === undefined ? latency : this.#smoothed + SMOOTHING * (latency - this.#smoothed);
+    this.#baseline = this.#baseline === undefined ? latency : Math.min(latency, this.#baseline * BASELINE_DRIFT);
+    const congested = this.#smoothed > this.#baseline * LATENCY_FACTOR + LATENCY_SLACK_MS;
+    if (sample.overloaded || congested) this.#decrease(started);
+    else this.#increase();
+  }
+
+  #decrease(started: number): void {
+    // requests sent before the last cut saw the old window: they say nothing new
+    if (started < this.#lastDecrease) return;
+    this.#lastDecrease = this.#now();
+    this.#slowStart = false;
+    this.#limit = Math.max(this.#min, this.#limit * DECREASE);
+  }
+
+  #increase(): void {
+    const step = this.#slowStart ? 1 : 1 / this.#limit;
+    this.#limit = Math.min(this.#max, this.#limit + step);
+  }
+
+  #wake(): void {
+    let room = this.limit - this.#inFlight;
+    while (room > 0 && this.#waiting.length > 0) {
+      this.#waiting.shift()?.();
+      room--;
+    }
+  }
+}
