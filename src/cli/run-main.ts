@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
+import { redact } from '../api/redact.ts';
 import { ConvergeError, InputError } from '../errors.ts';
 
 /** Exit codes of DESIGN §1. */
@@ -21,22 +22,22 @@ export async function runMain(program: Command, argv: string[]): Promise<void> {
 }
 
 export function reportError(error: unknown): number {
+  // an API's error text may quote what was sent: it passes the redactor like every other line
+  const write = (line: string) => process.stderr.write(`${redact(line)}\n`);
   if (error instanceof CommanderError) {
     // commander already printed help, the version or the usage error
     return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
   }
   if (error instanceof InputError) {
-    for (const p of error.problems) process.stderr.write(`${p.file}:${p.line}:${p.col}: ${p.message}\n`);
-    process.stderr.write(`${error.problems.length} problem(s); nothing was sent to any API\n`);
+    for (const p of error.problems) write(`${p.file}:${p.line}:${p.col}: ${p.message}`);
+    write(`${error.problems.length} problem(s); nothing was sent to any API`);
     return EXIT_ERROR;
   }
   if (ConvergeError.is(error)) {
-    process.stderr.write(`error [${error.code}]: ${error.message}\n`);
-    if (error.hint) process.stderr.write(`hint: ${error.hint}\n`);
+    write(`error [${error.code}]: ${error.message}`);
+    if (error.hint) write(`hint: ${error.hint}`);
     return EXIT_ERROR;
   }
-  process.stderr.write(
-    `converge hit a bug: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  write(`converge hit a bug: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return EXIT_ERROR;
 }

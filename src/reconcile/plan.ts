@@ -109,7 +109,7 @@ function planObject(
         },
       };
     }
-    const secrets = decideSecrets(key, desiredFields, provider.writeOnly, true, options.secrets);
+    const secrets = decideSecrets(key, desiredFields, provider.writeOnly, 'create', options.secrets);
     return { ...base, action: 'create', changes: createChanges(provider, desired, desiredFields, secrets.send) };
   }
 
@@ -117,7 +117,7 @@ function planObject(
     return { problem: { key, source: desired.source, message: `${key} was listed but could not be read` } };
   }
   const liveFields = provider.canonicalLive(live.fields);
-  let secrets = decideSecrets(key, desiredFields, provider.writeOnly, false, options.secrets);
+  let secrets = decideSecrets(key, desiredFields, provider.writeOnly, 'update', options.secrets);
   const diffOptions = {
     writeOnly: new Set(provider.writeOnly),
     immutable: new Set(provider.immutable),
@@ -126,9 +126,11 @@ function planObject(
   };
   let changes = diffFields(desiredFields, liveFields, diffOptions);
   const replacing = changes.some((c) => c.replace);
-  if (replacing) {
-    // a replacement creates the object anew, so every write-only field goes with it
-    secrets = decideSecrets(key, desiredFields, provider.writeOnly, true, options.secrets);
+  // a replacement creates the object anew, so every write-only field goes with it;
+  // an update goes out anyway, and may carry secrets the store cannot vouch for
+  const occasion = replacing ? 'create' : changes.length > 0 ? 'rewrite' : 'update';
+  if (occasion !== 'update') {
+    secrets = decideSecrets(key, desiredFields, provider.writeOnly, occasion, options.secrets);
     changes = diffFields(desiredFields, liveFields, { ...diffOptions, sendSecrets: secrets.send });
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';

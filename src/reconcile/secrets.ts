@@ -24,11 +24,17 @@ export interface SecretDecision {
   notes: string[];
 }
 
+/**
+ * `create`: the object is new (or replaced). `update`: it exists. `rewrite`:
+ * it exists and is being written anyway, for other fields.
+ */
+export type SecretOccasion = 'create' | 'update' | 'rewrite';
+
 export function decideSecrets(
   objectKey: string,
   desired: Fields,
   writeOnly: readonly string[],
-  creating: boolean,
+  occasion: SecretOccasion,
   policy: SecretPolicy,
 ): SecretDecision {
   const send = new Map<string, string>();
@@ -36,10 +42,15 @@ export function decideSecrets(
   for (const field of writeOnly) {
     const value = desired[field];
     if (value === undefined) continue;
-    if (creating) {
+    if (occasion === 'create') {
       send.set(field, 'sent on create');
     } else if (policy.resend) {
       send.set(field, 'sent again (--resend-secrets)');
+    } else if (!policy.lookup && occasion === 'rewrite') {
+      // without a store nothing says whether the server holds this value; an object written
+      // anyway gets its secrets with it, so a first apply of a setting is complete (an
+      // enabled SMTP setting needs its password) and no secret alone causes a perpetual diff
+      send.set(field, 'sent with the other changes (no fingerprint store to compare)');
     } else if (!policy.lookup) {
       notes.push(`${field} is write-only and not compared: no fingerprint store (--resend-secrets sends it)`);
     } else {

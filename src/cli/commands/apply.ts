@@ -10,6 +10,7 @@ export function registerApply(program: Command): void {
   )
     .option('-y, --auto-approve', 'apply without asking (required when there is no terminal)', false)
     .option('--allow-mass-delete', 'allow more deletes than guard.maxDeletes (default 10)', false)
+    .option('--no-progress', 'plain progress lines instead of the live view (also without a terminal, CI or TERM=dumb)')
     .addHelpText(
       'after',
       '\nOn a terminal apply shows the plan and asks; without one it refuses unless --auto-approve.\n' +

@@ -5,11 +5,10 @@ import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import { desiredDigest, PLAN_FORMAT, PLAN_VERSION, type SavedPlan, staleObjects } from '../../reconcile/plan-file.ts';
 import type { Plan } from '../../reconcile/types.ts';
+import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
-import { jsonReporter } from '../../ui/json-reporter.ts';
 import { processOutput } from '../../ui/output.ts';
-import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, type Inputs, loadInputs } from '../session.ts';
@@ -19,6 +18,8 @@ import { makePlan } from './make-plan.ts';
 export interface ApplyFlags extends CommonFlags {
   autoApprove: boolean;
   allowMassDelete: boolean;
+  /** False for --no-progress: plain lines even on a terminal. */
+  progress: boolean;
 }
 
 export async function runApply(paths: string[], flags: ApplyFlags): Promise<number> {
@@ -28,7 +29,15 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
   const effective = saved ? savedFlags(saved, flags) : flags;
   const inputs = await loadInputs(saved ? saved.manifests : paths, effective);
   const events = new EventStream();
-  events.on(flags.json ? jsonReporter(output) : plainReporter(output, colors));
+  const reporter = await chooseReporter({
+    json: flags.json,
+    progress: flags.progress,
+    stream: process.stdout,
+    env: process.env,
+    output,
+    colors,
+  });
+  events.on(reporter.listener);
 
   const interrupt = new AbortController();
   const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
@@ -65,6 +74,7 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
       process.off('SIGINT', onSigint);
     }
   } finally {
+    await reporter.close();
     await closeClients(clients);
   }
 }

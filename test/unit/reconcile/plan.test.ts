@@ -157,6 +157,26 @@ describe('buildPlan', () => {
     expect(plan.actions[0]?.notes?.[0]).toMatch(/not compared/);
   });
 
+  it('without a fingerprint store, sends write-only fields with an update that goes out anyway', () => {
+    const provider = memoryProvider('SMTPSettings', { writeOnly: ['password'], singleton: true });
+    const { plan } = buildPlan(
+      [
+        {
+          provider,
+          desired: [desired('SMTPSettings', '', { enabled: true, password: 'pw' })],
+          live: liveMap(live('SMTPSettings', '', { enabled: false })),
+        },
+      ],
+      options,
+    );
+    expect(plan.actions[0]?.action).toBe('update');
+    expect(plan.actions[0]?.changes).toEqual([
+      { path: 'enabled', before: false, after: true },
+      { path: 'password', secret: true, note: 'sent with the other changes (no fingerprint store to compare)' },
+    ]);
+    expect(plan.actions[0]?.notes).toBeUndefined();
+  });
+
   it('orders creates by kind dependency and deletes in reverse', () => {
     const modules = memoryProvider('RegistryModule');
     const variables = memoryProvider('ModuleTestVariable', {

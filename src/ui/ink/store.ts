@@ -1,0 +1,344 @@
+/**
+ * The apply view's state, outside React: folds ReconcileEvents into counts,
+ * the actions in flight, failures and the finished rows not yet printed, and
+ * publishes an immutable snapshot at most once per interval. Folding is O(1)
+ * per event and a snapshot costs O(visible rows), so 5,000 actions cost a few
+ * dozen renders, not 5,000. Every string is redacted here, before any
+ * component can see it.
+ */
+import { redact } from '../../api/redact.ts';
+import type { ApplySummary, ReconcileEvent } from '../../reconcile/events.ts';
+import type { Action, ActionCounts, PlannedAction } from '../../reconcile/types.ts';
+
+export interface InFlightRow {
+  key: string;
+  kind: string;
+  action: Action;
+  startedAt: number;
+}
+
+export interface FinishedRow {
+  outcome: 'done' | 'failed' | 'skipped';
+  action: Action;
+  key: string;
+  elapsedMs?: number;
+  recovered?: boolean;
+  /** The API's message for a failure; the failed dependency for a skip. */
+  message?: string;
+}
+
+/** What `<Static>` prints once: the plan header, then batches of finished rows. */
+export type StaticItem =
+  | { id: string; type: 'header'; total: number; counts: ActionCounts }
+  | { id: string; type: 'rows'; rows: FinishedRow[] };
+
+export interface KindGroup {
+  kind: string;
+  /** Non-noop actions of this kind in the plan; undefined when no plan was seen. */
+  total: number | undefined;
+  finished: number;
+  running: number;
+  /** The visible in-flight rows (capped across all groups). */
+  rows: InFlightRow[];
+}
+
+export interface FailureRow {
+  key: string;
+  action: Action;
+  message: string;
+}
+
+export interface ViewSnapshot {
+  phase: 'waiting' | 'applying' | 'done';
+  now: number;
+  elapsedMs: number;
+  /** Finished actions per second since apply started. */
+  throughput: number;
+  total: number;
+  finished: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  running: number;
+  doneByAction: ActionCounts;
+  groups: KindGroup[];
+  /** In-flight rows not shown because of the row cap. */
+  hiddenRunning: number;
+  /** The most recent failures (the rest are in the static log above). */
+  failures: FailureRow[];
+  hiddenFailures: number;
+  staticItems: StaticItem[];
+  retries: number;
+  lastRetry: string | undefined;
+  interrupted: boolean;
+  /** The engine's summary, redacted; set on apply-done. */
+  summary: ApplySummary | undefined;
+}
+
+export interface StoreOptions {
+  /** Minimum time between two snapshots (default 100 ms). */
+  intervalMs?: number;
+  /** In-flight rows shown at most (default 8). */
+  maxRows?: number;
+  /** Failure rows shown at most in the live region (default 3). */
+  maxFailures?: number;
+  now?: () => number;
+}
+
+interface KindCounts {
+  total: number | undefined;
+  finished: number;
+  running: Map<string, InFlightRow>;
+}
+
+export class ApplyViewStore {
+  readonly #intervalMs: number;
+  readonly #maxRows: number;
+  readonly #maxFailures: number;
+  readonly #now: () => number;
+  readonly #listeners = new Set<() => void>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #dirty = false;
+
+  #phase: ViewSnapshot['phase'] = 'waiting';
+  #startedAt = 0;
+  #endedAt: number | undefined;
+  #total = 0;
+  #planCounts: ActionCounts = {};
+  #kinds = new Map<string, KindCounts>();
+  #running = 0;
+  #done = 0;
+  #failedCount = 0;
+  #skipped = 0;
+  #doneByAction: ActionCounts = {};
+  #failures: FailureRow[] = [];
+  #pending: FinishedRow[] = [];
+  #staticItems: StaticItem[] = [];
+  #retries = 0;
+  #lastRetry: string | undefined;
+  #interrupted = false;
+  #summary: ApplySummary | undefined;
+  #snapshot: ViewSnapshot;
+
+  constructor(options: StoreOptions = {}) {
+    this.#intervalMs = options.intervalMs ?? 100;
+    this.#maxRows = options.maxRows ?? 8;
+    this.#maxFailures = options.maxFailures ?? 3;
+    this.#now = options.now ?? (() => Date.now());
+    this.#snapshot = this.#build();
+  }
+
+  /** Folds one event. Never renders: a snapshot is published on the next tick. */
+  fold = (event: ReconcileEvent): void => {
+    switch (event.type) {
+      case 'plan-ready':
+        this.#planned(event.plan.actions);
+        break;
+      case 'apply-start':
+        this.#start(event.total);
+        break;
+      case 'action-start':
+        this.#kind(event.action.kind).running.set(event.action.key, {
+          key: redact(event.action.key),
+          kind: event.action.kind,
+          action: event.action.action,
+          startedAt: this.#now(),
+        });
+        this.#running++;
+        break;
+      case 'action-done':
+        this.#finish(event.action);
+        this.#done++;
+        this.#doneByAction[event.action.action] = (this.#doneByAction[event.action.action] ?? 0) + 1;
+        this.#pending.push({
+          outcome: 'done',
+          action: event.action.action,
+          key: redact(event.action.key),
+          elapsedMs: event.elapsedMs,
+          ...(event.recovered && { recovered: true }),
+        });
+        break;
+      case 'action-failed': {
+        this.#finish(event.action);
+        this.#failedCount++;
+        const failure = {
+          key: redact(event.action.key),
+          action: event.action.action,
+          message: redact(event.error.message),
+        };
+        this.#failures.push(failure);
+        this.#pending.push({ outcome: 'failed', ...failure });
+        break;
+      }
+      case 'action-skipped':
+        this.#kind(event.action.kind).finished++;
+        this.#skipped++;
+        // an interrupt skips everything not started: counted in the summary, not listed row by row
+        if (event.reason === 'dependency-failed') {
+          this.#pending.push({
+            outcome: 'skipped',
+            action: event.action.action,
+            key: redact(event.action.key),
+            message: redact(`depends on ${event.cause ?? 'an action'} which failed`),
+          });
+        }
+        break;
+      case 'retry':
+        this.#retries++;
+        this.#lastRetry = redact(`${event.method} ${event.path}: ${event.reason}`);
+        break;
+      case 'interrupt':
+        this.#interrupted = true;
+        break;
+      case 'apply-done':
+        this.#summary = redactSummary(event.summary);
+        this.#interrupted = event.summary.interrupted;
+        this.#phase = 'done';
+        this.#endedAt = this.#now();
+        this.#stop();
+        this.#dirty = true;
+        this.#publish();
+        return;
+      default:
+        return;
+    }
+    this.#dirty = true;
+  };
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getSnapshot = (): ViewSnapshot => this.#snapshot;
+
+  /** Stops the ticker (the view is going away). */
+  dispose(): void {
+    this.#stop();
+  }
+
+  #planned(actions: readonly PlannedAction[]): void {
+    this.#planCounts = {};
+    for (const a of actions) {
+      if (a.action === 'noop') continue;
+      this.#planCounts[a.action] = (this.#planCounts[a.action] ?? 0) + 1;
+      const kind = this.#kind(a.kind);
+      kind.total = (kind.total ?? 0) + 1;
+    }
+  }
+
+  #start(total: number): void {
+    this.#phase = 'applying';
+    this.#total = total;
+    this.#startedAt = this.#now();
+    // retries while reading were printed as lines already; the view counts those of the apply
+    this.#retries = 0;
+    this.#lastRetry = undefined;
+    this.#staticItems = [{ id: 'header', type: 'header', total, counts: this.#planCounts }];
+    this.#stop();
+    this.#timer = setInterval(this.#tick, this.#intervalMs);
+    this.#timer.unref?.();
+  }
+
+  #kind(kind: string): KindCounts {
+    let counts = this.#kinds.get(kind);
+    if (!counts) {
+      counts = { total: undefined, finished: 0, running: new Map() };
+      this.#kinds.set(kind, counts);
+    }
+    return counts;
+  }
+
+  #finish(action: PlannedAction): void {
+    const kind = this.#kind(action.kind);
+    if (kind.running.delete(action.key)) this.#running--;
+    kind.finished++;
+  }
+
+  #tick = (): void => {
+    // while something runs, its spinner and elapsed time move even without events
+    if (this.#dirty || this.#running > 0) this.#publish();
+  };
+
+  #stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #publish(): void {
+    if (this.#pending.length > 0) {
+      this.#staticItems = [
+        ...this.#staticItems,
+        { id: `rows-${this.#staticItems.length}`, type: 'rows', rows: this.#pending },
+      ];
+      this.#pending = [];
+    }
+    this.#dirty = false;
+    this.#snapshot = this.#build();
+    for (const listener of this.#listeners) listener();
+  }
+
+  #build(): ViewSnapshot {
+    const now = this.#endedAt ?? this.#now();
+    const elapsedMs = this.#phase === 'waiting' ? 0 : Math.max(0, now - this.#startedAt);
+    const finished = this.#done + this.#failedCount + this.#skipped;
+    const groups: KindGroup[] = [];
+    let room = this.#maxRows;
+    for (const [kind, counts] of this.#kinds) {
+      if (counts.running.size === 0) continue;
+      const rows: InFlightRow[] = [];
+      for (const row of counts.running.values()) {
+        if (room === 0) break;
+        rows.push(row);
+        room--;
+      }
+      groups.push({
+        kind: redact(kind),
+        total: counts.total,
+        finished: counts.finished,
+        running: counts.running.size,
+        rows,
+      });
+    }
+    const shown = this.#maxRows - room;
+    return {
+      phase: this.#phase,
+      now,
+      elapsedMs,
+      throughput: elapsedMs > 0 ? (finished * 1000) / elapsedMs : 0,
+      total: this.#total,
+      finished,
+      done: this.#done,
+      failed: this.#failedCount,
+      skipped: this.#skipped,
+      running: this.#running,
+      doneByAction: { ...this.#doneByAction },
+      groups,
+      hiddenRunning: this.#running - shown,
+      failures: this.#failures.slice(-this.#maxFailures),
+      hiddenFailures: Math.max(0, this.#failures.length - this.#maxFailures),
+      staticItems: this.#staticItems,
+      retries: this.#retries,
+      lastRetry: this.#lastRetry,
+      interrupted: this.#interrupted,
+      summary: this.#summary,
+    };
+  }
+}
+
+function redactSummary(summary: ApplySummary): ApplySummary {
+  return {
+    ...summary,
+    failed: summary.failed.map((f) => ({
+      key: redact(f.key),
+      action: f.action,
+      error: { ...f.error, message: redact(f.error.message) },
+    })),
+    skipped: summary.skipped.map((s) => ({
+      key: redact(s.key),
+      action: s.action,
+      reason: s.reason,
+      ...(s.cause !== undefined && { cause: redact(s.cause) }),
+    })),
+  };
+}

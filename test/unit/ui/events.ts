@@ -1,0 +1,30 @@
+/** Builders for reporter tests: planned actions and events with seq and time. */
+import type { ApplySummary, ReconcileEvent, ReconcileEventBody } from '../../../src/reconcile/events.ts';
+import type { Action, Plan, PlannedAction } from '../../../src/reconcile/types.ts';
+
+export function planned(key: string, action: Action = 'update'): PlannedAction {
+  const [kind = key, id = ''] = key.split('/');
+  return { key, kind, id, action, changes: [], dependsOn: [] };
+}
+
+export function planOf(actions: PlannedAction[]): Plan {
+  const counts: Plan['counts'] = {};
+  for (const a of actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
+  return { actions, unmanaged: [], counts };
+}
+
+let seq = 0;
+export function ev(body: ReconcileEventBody): ReconcileEvent {
+  seq++;
+  return { ...body, seq, time: Date.now() } as ReconcileEvent;
+}
+
+export function summary(extra: Partial<ApplySummary> = {}): ApplySummary {
+  return { done: {}, failed: [], skipped: [], interrupted: false, elapsedMs: 0, ...extra };
+}
+
+/** Removes ANSI escape sequences (colour, cursor) from a frame. */
+export function unstyled(text: string | undefined): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
+  return (text ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+}
