@@ -22,6 +22,9 @@ export function parseTemplate(value: string): { parts: TemplatePart[] } | { erro
       if (end === -1) return { error: `unterminated "\${" in a string value; ${PLACEHOLDER_HELP}` };
       const source = value.slice(i, end + 1);
       const inner = value.slice(i + 2, end);
+      if (inner.includes('${')) {
+        return { error: `a placeholder cannot contain another one ("${source}}"); ${PLACEHOLDER_HELP}` };
+      }
       const colon = inner.indexOf(':');
       if (colon <= 0 || colon === inner.length - 1) {
         return { error: `"${source}" is not a placeholder; ${PLACEHOLDER_HELP}` };

@@ -1,7 +1,21 @@
 import type { Command } from 'commander';
 import { registerApply } from './apply.ts';
+import { registerDemo } from './demo.ts';
+import { registerDrift } from './drift.ts';
+import { registerEmulator } from './emulator.ts';
+import { registerExport } from './export.ts';
 import { registerPlan } from './plan.ts';
+import { registerSchema } from './schema.ts';
 import { registerValidate } from './validate.ts';
 
 /** Every command, in the order `--help` lists them. One line per command. */
-export const commands: Array<(program: Command) => void> = [registerValidate, registerPlan, registerApply];
+export const commands: Array<(program: Command) => void> = [
+  registerValidate,
+  registerPlan,
+  registerApply,
+  registerDrift,
+  registerExport,
+  registerSchema,
+  registerEmulator,
+  registerDemo,
+];

@@ -8,7 +8,7 @@ import { ConvergeError } from '../../errors.ts';
 import type { Provider } from '../../reconcile/provider.ts';
 import type { LiveObject } from '../../reconcile/types.ts';
 import { canonicalForms } from '../shared/fields.ts';
-import { ADMIN_PATH, platformClient } from '../shared/platform.ts';
+import { ADMIN_PATH, deleteMember, platformClient } from '../shared/platform.ts';
 import { flag } from '../shared/rules.ts';
 import { userActions } from './actions.ts';
 
@@ -60,11 +60,7 @@ export const adminUser: Provider = {
   },
 
   async delete(ctx, live) {
-    await platformClient(ctx).request({
-      method: 'DELETE',
-      path: `${path}/${encodeURIComponent(live.ref)}`,
-      signal: ctx.signal,
-    });
+    await deleteMember(ctx, path, live.ref);
   },
 
   toManifest(live) {

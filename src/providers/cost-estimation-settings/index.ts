@@ -4,7 +4,11 @@ import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 /**
  * Cost estimation settings (spec: site-admin-api). Every credential is
  * write-only: some servers echo them back, but converge never compares nor
- * exports them, so a secret never travels further than the request.
+ * exports them, so a secret never travels further than the request. The
+ * identifiers (key id, client, tenant, subscription) are treated so too: they
+ * come from the same secret store as their keys, and an export must not
+ * write them into a Git repository. Drift in them shows through the
+ * fingerprint store, like the keys.
  */
 export const costEstimationSettings = singletonSettingsProvider({
   kind: 'CostEstimationSettings',

@@ -70,7 +70,12 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     writeOnly,
     desired(spec) {
       const withDefaults: Fields = {};
-      for (const [key, rule] of rules) if (rule.default !== undefined) withDefaults[key] = rule.default;
+      for (const [key, rule] of rules) {
+        if (rule.default === undefined) continue;
+        // a deprecated alias written instead of its successor sets the successor: the default would contradict it
+        const aliased = rules.some(([alias, other]) => other.aliasOf === key && spec[alias] !== undefined);
+        if (!aliased) withDefaults[key] = rule.default;
+      }
       return finish(normalized({ ...withDefaults, ...spec }, managed));
     },
     live,
@@ -88,6 +93,9 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
       for (const [key, value] of Object.entries(canonical)) {
         const rule = config.fields[key];
         if (rule?.aliasOf !== undefined && value === canonical[rule.aliasOf]) continue;
+        // null without a documented default is "not set": left out, it is not managed, where
+        // writing it would fail the kind's schema (`host: null` of an unconfigured SMTP)
+        if (value === null && rule?.default === undefined) continue;
         out[key] = rule?.export ? rule.export(value) : value;
       }
       return out;

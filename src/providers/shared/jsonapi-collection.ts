@@ -9,7 +9,7 @@ import type { Resource } from '../../api/types.ts';
 import type { Provider } from '../../reconcile/provider.ts';
 import type { LiveObject } from '../../reconcile/types.ts';
 import { canonicalForms, type FieldsConfig } from './fields.ts';
-import { ADMIN_PATH, platformClient } from './platform.ts';
+import { ADMIN_PATH, deleteMember, platformClient } from './platform.ts';
 
 export interface CollectionConfig extends FieldsConfig {
   kind: string;
@@ -71,11 +71,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
     },
 
     async delete(ctx, live) {
-      await platformClient(ctx).request({
-        method: 'DELETE',
-        path: `${path}/${encodeURIComponent(live.ref)}`,
-        signal: ctx.signal,
-      });
+      await deleteMember(ctx, path, live.ref);
     },
 
     toManifest(live) {

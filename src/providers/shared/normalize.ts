@@ -49,10 +49,12 @@ export function formatDuration(seconds: number): string {
 
 /**
  * The wire form of a duration the API stores as a string: the user's own
- * string when they wrote one with a unit (the API keeps what it is sent), a
- * unit form otherwise, because the API wants a number plus a unit suffix.
+ * string when they wrote one number with one unit (the API keeps what it is
+ * sent), a unit form otherwise, because the API wants a number plus a unit
+ * suffix (`1h30m` and `5400` both go as `90m`).
  */
 export function durationString(canonical: Json, written: Json | undefined): Json {
-  if (typeof written === 'string' && /[hms]\s*$/.test(written)) return written.trim();
+  // the API takes one number and one unit: `1h30m` is sent as `90m`
+  if (typeof written === 'string' && /^\d+(?:\.\d+)?[hms]$/.test(written.trim())) return written.trim();
   return typeof canonical === 'number' ? formatDuration(canonical) : canonical;
 }

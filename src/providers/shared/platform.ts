@@ -15,3 +15,12 @@ export function platformClient(ctx: ProviderContext): HttpClient {
 
 /** The API's base path for site administration (spec: site-admin-api). */
 export const ADMIN_PATH = '/api/v2/admin';
+
+/** DELETE of one member of a collection, by its API id. */
+export async function deleteMember(ctx: ProviderContext, collection: string, ref: string): Promise<void> {
+  await platformClient(ctx).request({
+    method: 'DELETE',
+    path: `${collection}/${encodeURIComponent(ref)}`,
+    signal: ctx.signal,
+  });
+}

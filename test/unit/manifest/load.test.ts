@@ -113,8 +113,13 @@ describe('loadManifests on a good directory', () => {
 
   it('loads the example repository', async () => {
     const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
-    const objects = await loadManifests(['manifests'], fakeCatalog, { cwd: examples, env: { SMTP_PASSWORD: 'x' } });
-    expect(objects.length).toBeGreaterThanOrEqual(9);
+    for (const environment of ['staging', 'production']) {
+      const objects = await loadManifests(['base', `environments/${environment}`], fakeCatalog, {
+        cwd: examples,
+        env: { SMTP_PASSWORD: 'x', SMS_AUTH_TOKEN: 'y' },
+      });
+      expect(objects.length).toBeGreaterThanOrEqual(9);
+    }
   });
 });
 

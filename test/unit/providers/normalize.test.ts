@@ -54,9 +54,14 @@ describe('duration', () => {
 });
 
 describe('durationString (the wire form of string-typed durations)', () => {
-  it('sends the string the user wrote', () => {
+  it('sends the string the user wrote when it is one number and one unit', () => {
     expect(durationString(10800, '180m')).toBe('180m');
-    expect(durationString(5400, '1h30m')).toBe('1h30m');
+    expect(durationString(5400, '1.5h')).toBe('1.5h');
+  });
+
+  it('sends a compound duration as one unit, which is all the API takes', () => {
+    expect(durationString(5400, '1h30m')).toBe('90m');
+    expect(durationString(10800, '2h60m')).toBe('3h');
   });
 
   it('adds a unit to a bare number of seconds, and formats defaults', () => {

@@ -1,0 +1,57 @@
+import { type Command, Option } from 'commander';
+import { addConfigFlags } from '../flags.ts';
+
+/** `--kind A --kind B` and `--kind A,B` both work (DESIGN writes `--kinds A,B`). */
+const collectList = (value: string, previous: string[] = []) => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+export function registerExport(program: Command): void {
+  addConfigFlags(
+    program
+      .command('export')
+      .description('write live objects as manifests (a starting point for managing existing configuration)'),
+  )
+    .requiredOption('-o, --out <dir>', 'directory to write the manifests to (created if missing)')
+    .option('-k, --kind <kind>', 'only this kind (repeatable, or comma-separated; default every kind)', collectList, [])
+    .addOption(new Option('--kinds <list>', 'same as --kind').argParser(collectList).default([]).hideHelp())
+    .option(
+      '-s, --scope <scope>',
+      'organization or mount to export, for kinds that have scopes (repeatable)',
+      collectList,
+      [],
+    )
+    .option('--split', 'one file per object (<out>/<kind>/<name>.yaml) instead of one per kind', false)
+    .option('--no-placeholders', 'leave write-only fields out (not managed) instead of writing placeholders')
+    .option('-f, --force', 'overwrite files that already exist', false)
+    .option(
+      '--schema-ref <dir|url>',
+      "where the files' yaml-language-server modelines point (default: converge's schemas/)",
+    )
+    .addOption(
+      new Option('-p, --parallelism <n>', 'concurrent requests (default 10, or the config)').argParser(positiveInt),
+    )
+    .addHelpText(
+      'after',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax, shown to users
+      '\nWrite-only fields (passwords, keys) cannot be read back: they are written as ${env:NAME}\n' +
+        'placeholders, and <out>/.env.example lists every NAME. Needs a connection, no manifests.\n' +
+        'Examples:\n' +
+        '  converge export --out imported/\n' +
+        '  converge export --kind ToolVersion,PolicyVersion --out versions/ --split',
+    )
+    .action(async (flags) => {
+      const { runExport } = await import('../run/export.ts');
+      process.exitCode = await runExport(flags);
+    });
+}

@@ -1,0 +1,65 @@
+/**
+ * `converge drift`: the plan, read as a report of how live state differs from
+ * the manifests. Sends no change; exits 2 when anything differs.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { redact } from '../../api/redact.ts';
+import { ConvergeError } from '../../errors.ts';
+import { EventStream } from '../../reconcile/events.ts';
+import { colorsFor } from '../../ui/colors.ts';
+import { buildDriftReport, type DriftFormat, displayUrl, renderDrift, summarize } from '../../ui/drift/index.ts';
+import { processOutput } from '../../ui/output.ts';
+import { plainReporter } from '../../ui/plain-reporter.ts';
+import type { CommonFlags } from '../flags.ts';
+import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
+import { closeClients, loadInputs, providerMap } from '../session.ts';
+import { VERSION } from '../version.ts';
+import { makePlan } from './make-plan.ts';
+
+export interface DriftFlags extends CommonFlags {
+  format: DriftFormat;
+  output?: string;
+  failOnUnmanaged: boolean;
+}
+
+export async function runDrift(paths: string[], flags: DriftFlags): Promise<number> {
+  if (flags.resendSecrets) {
+    throw new ConvergeError('INPUT_INVALID', '--resend-secrets does not apply to drift: drift sends nothing');
+  }
+  const format: DriftFormat = flags.json ? 'json' : flags.format;
+  const output = processOutput();
+  const inputs = await loadInputs(paths, flags);
+  const events = new EventStream();
+  events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
+  const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);
+  await closeClients(clients);
+
+  const apis = new Set([...run.desiredByKey.values()].map((d) => providerMap.get(d.kind)?.api));
+  const servers: Record<string, string> = {};
+  for (const api of ['platform', 'secrets'] as const) {
+    const url = inputs.config[api]?.url;
+    if (url && apis.has(api)) servers[api] = displayUrl(url);
+  }
+  const report = buildDriftReport(run.plan, {
+    generatedAt: new Date().toISOString(),
+    converge: VERSION,
+    servers,
+    unmanagedIsDrift: flags.failOnUnmanaged,
+  });
+  // colour only for text on a terminal; a file never gets escape codes
+  const colors = colorsFor(process.stdout, flags.color && !flags.output && format === 'text');
+  const text = renderDrift(format, report, colors);
+
+  if (flags.output) {
+    const file = resolve(flags.output);
+    await mkdir(dirname(file), { recursive: true });
+    // the report holds no secret values (only markers); redaction is the second line of defence
+    await writeFile(file, redact(text));
+    output.out(`${summarize(report)} Report (${format}) written to ${flags.output}.`);
+  } else {
+    output.out(text.replace(/\n$/, ''));
+    if (format !== 'text') output.err(summarize(report));
+  }
+  return report.inSync ? EXIT_OK : EXIT_CHANGES;
+}

@@ -1,0 +1,183 @@
+/**
+ * `converge export`: live objects of the chosen kinds and scopes, written as
+ * manifests that validate and plan clean against the same server. Reads only.
+ */
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import PQueue from 'p-queue';
+import { loadConfig } from '../../config/load.ts';
+import { ConvergeError } from '../../errors.ts';
+import { buildExport, ENV_EXAMPLE, type ExportInput } from '../../export/build.ts';
+import { DEFAULT_SCHEMA_DIR } from '../../manifest/schemas.ts';
+import { didYouMean } from '../../manifest/suggest.ts';
+import { providers } from '../../providers/index.ts';
+import { EventStream } from '../../reconcile/events.ts';
+import type { Provider } from '../../reconcile/provider.ts';
+import { type ReadRequest, readLive } from '../../reconcile/read.ts';
+import { colorsFor } from '../../ui/colors.ts';
+import { processOutput } from '../../ui/output.ts';
+import { plainReporter } from '../../ui/plain-reporter.ts';
+import { EXIT_OK } from '../run-main.ts';
+import { closeClients, connect } from '../session.ts';
+
+export interface ExportFlags {
+  config?: string;
+  color: boolean;
+  out: string;
+  kind: string[];
+  kinds: string[];
+  scope: string[];
+  split: boolean;
+  placeholders: boolean;
+  force: boolean;
+  schemaRef?: string;
+  parallelism?: number;
+}
+
+export async function runExport(flags: ExportFlags): Promise<number> {
+  const output = processOutput();
+  const named = [...flags.kind, ...flags.kinds];
+  let chosen = chooseProviders(named);
+  const config = await loadConfig({
+    cwd: process.cwd(),
+    env: process.env,
+    ...(flags.config && { file: flags.config }),
+  });
+  if (named.length === 0) {
+    // every kind means every kind of the APIs configured; a named kind needs its API
+    const reachable = chosen.filter((p) => config[p.api]);
+    const skipped = chosen.filter((p) => !config[p.api]);
+    if (reachable.length > 0 && skipped.length > 0) {
+      output.err(`Skipping ${skipped.map((p) => p.kind).join(', ')}: no connection configured for their API.`);
+      chosen = reachable;
+    }
+  }
+  const requests = readRequests(chosen, flags.scope);
+  const outDir = resolve(flags.out);
+  const schemaRef = schemaReference(flags.schemaRef, outDir);
+
+  const events = new EventStream();
+  events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
+  const clients = connect(
+    config,
+    chosen.map((p) => p.kind),
+    events,
+  );
+  let live: Awaited<ReturnType<typeof readLive>>;
+  try {
+    const queue = new PQueue({ concurrency: flags.parallelism ?? config.parallelism });
+    live = await readLive(requests, { api: clients, signal: new AbortController().signal }, queue, events);
+  } finally {
+    await closeClients(clients);
+  }
+
+  const inputs: ExportInput[] = chosen.map((provider) => ({
+    provider,
+    objects: [...(live.get(provider.kind)?.values() ?? [])],
+  }));
+  const result = buildExport(inputs, { split: flags.split, placeholders: flags.placeholders, schemaRef });
+  const writes = result.files.map((f) => ({ path: join(outDir, ...f.path.split('/')), content: f.content }));
+  if (result.envExample) writes.push({ path: join(outDir, ENV_EXAMPLE), content: result.envExample });
+
+  if (!flags.force) {
+    const existing = (await Promise.all(writes.map(async (w) => ((await exists(w.path)) ? w.path : undefined)))).filter(
+      (p) => p !== undefined,
+    );
+    if (existing.length > 0) {
+      throw new ConvergeError(
+        'INPUT_INVALID',
+        `export would overwrite ${existing.length} existing file(s):\n${existing.map((p) => `  ${shown(p)}`).join('\n')}`,
+        { hint: 'choose another --out directory, or pass --force to overwrite them' },
+      );
+    }
+  }
+  for (const w of writes) {
+    await mkdir(dirname(w.path), { recursive: true });
+    await writeFile(w.path, w.content);
+  }
+
+  const colors = colorsFor(process.stdout, flags.color);
+  const objects = result.files.reduce((n, f) => n + f.objects, 0);
+  const kinds = [...new Set(result.files.map((f) => f.kind))];
+  output.out(
+    colors.green(
+      `Exported ${objects} object(s) of ${kinds.length} kind(s) to ${shown(outDir)} in ${result.files.length} file(s).`,
+    ),
+  );
+  for (const provider of chosen) {
+    const n = live.get(provider.kind)?.size ?? 0;
+    output.out(`  ${provider.kind}: ${n}${n === 0 ? ' (nothing to export)' : ''}`);
+  }
+  if (result.placeholders.length > 0) {
+    output.out(
+      `${result.placeholders.length} write-only field(s) written as \${env:NAME} placeholders; ` +
+        `set the variables listed in ${shown(join(outDir, ENV_EXAMPLE))} before plan or apply.`,
+    );
+  }
+  return EXIT_OK;
+}
+
+/** The chosen kinds, in the registry's order; an unknown one is an error with a suggestion. */
+function chooseProviders(kinds: readonly string[]): Provider[] {
+  if (kinds.length === 0) return [...providers];
+  const known = providers.map((p) => p.kind);
+  for (const kind of kinds) {
+    if (!known.includes(kind)) {
+      throw new ConvergeError('INPUT_INVALID', `--kind ${kind}: unknown kind${didYouMean(kind, known)}`, {
+        hint: `kinds: ${known.join(', ')}`,
+      });
+    }
+  }
+  return providers.filter((p) => kinds.includes(p.kind));
+}
+
+/**
+ * Which scopes to list per kind. Global kinds (the site-admin ones) have the
+ * one scope ''; a scoped kind (mounts, organizations) lists the --scope
+ * values, or its default scope (the one its metadata defaults to) when none.
+ */
+function readRequests(chosen: readonly Provider[], scopes: readonly string[]): ReadRequest[] {
+  const scoped = chosen.filter(isScoped);
+  if (scopes.length > 0 && scoped.length === 0) {
+    throw new ConvergeError('INPUT_INVALID', `--scope: none of the kinds exported has scopes`, {
+      hint: `${chosen.map((p) => p.kind).join(', ')} are global; leave --scope out`,
+    });
+  }
+  return chosen.map((provider) => ({
+    provider,
+    scopes: new Set(isScoped(provider) && scopes.length > 0 ? scopes : [provider.scope({})]),
+    needFields: 'all' as const,
+  }));
+}
+
+/** A kind is scoped when its scope depends on metadata (a mount, an organization). */
+function isScoped(provider: Provider): boolean {
+  const probe = '\u0000probe';
+  return provider.scope({ mount: probe, organization: probe }) !== '';
+}
+
+/** The modelines' `$schema`: a URL base as given, or a path relative to each file. */
+function schemaReference(ref: string | undefined, outDir: string): (kind: string, file: string) => string {
+  if (ref && /^https?:\/\//.test(ref)) return (kind) => `${ref.replace(/\/+$/, '')}/${kind}.schema.json`;
+  const dir = ref ? resolve(ref) : DEFAULT_SCHEMA_DIR;
+  return (kind, file) => {
+    const from = dirname(join(outDir, ...file.split('/')));
+    return relative(from, join(dir, `${kind}.schema.json`))
+      .split(sep)
+      .join('/');
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+}

@@ -1,0 +1,58 @@
+/**
+ * What an API module gets to work with, and how it declares routes: a
+ * handler takes the request and returns an `ApiResponse` (or throws an
+ * `ApiError`); writing the reply, counting and faults are the server's.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Sessions } from './auth.ts';
+import { type ApiResponse, JSONAPI_TYPE } from './jsonapi.ts';
+import type { Query } from './pagination.ts';
+import type { State } from './state.ts';
+
+export interface EmulatorContext {
+  readonly state: State;
+  readonly sessions: Sessions;
+  /** The emulator's base URL without a trailing slash (known once it listens). */
+  url(): string;
+  now(): number;
+  /**
+   * Requests per second per client, or undefined for no limit. The module
+   * that owns the setting (site-admin general settings) provides it.
+   */
+  rateLimit: () => number | undefined;
+  /** Diagnostics and audit lines (stderr in the CLI); nothing by default. */
+  log(line: string): void;
+}
+
+/** One API of spec/: its routes, registered under its prefix (`/api/v2` for the platform, `/v1` for secrets). */
+export interface ApiModule {
+  name: string;
+  prefix: string;
+  register(api: FastifyInstance, ctx: EmulatorContext): void;
+}
+
+export type Handler = (request: FastifyRequest) => ApiResponse | Promise<ApiResponse>;
+
+export function route(api: FastifyInstance, method: HTTPMethods | HTTPMethods[], url: string, handler: Handler): void {
+  api.route({ method, url, handler: async (request, reply) => send(reply, await handler(request)) });
+}
+
+export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
+  reply.code(response.status);
+  if (response.headers) reply.headers(response.headers);
+  if (response.body === undefined) return reply.send();
+  return reply.type(JSONAPI_TYPE).send(JSON.stringify(response.body));
+}
+
+export function queryOf(request: FastifyRequest): Query {
+  return request.query as Query;
+}
+
+export function paramsOf(request: FastifyRequest): Record<string, string> {
+  return request.params as Record<string, string>;
+}
+
+/** `http://host:port` as the client addressed us, for absolute links. */
+export function origin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}

@@ -1,0 +1,132 @@
+/**
+ * What happens to every API request before and after its handler, in this
+ * order: counting, injected latency, injected faults, the rate limit; and
+ * on the way out, counting the status, losing `lost` answers and scheduling
+ * a state save after a change. Control endpoints (`/_emulator/…`) skip all of it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken, SESSION_COOKIE } from './auth.ts';
+import type { EmulatorContext } from './context.ts';
+import { DEFAULT_HOLD_MS, type FaultKind, type Faults } from './faults.ts';
+import { ApiError, JSONAPI_TYPE } from './jsonapi.ts';
+import { type RateLimit, seconds } from './rate-limit.ts';
+import type { Stats } from './stats.ts';
+
+export const CONTROL_PREFIX = '/_emulator/';
+
+export interface Pipeline {
+  ctx: EmulatorContext;
+  stats: Stats;
+  faults: Faults;
+  rateLimit: RateLimit;
+  /** Whether the `api-rate-limit` setting is enforced at all (the `rateLimit` option). */
+  enforceRateLimit: boolean;
+  latencyMs(): number;
+  /** A change was applied: save the state (debounced). */
+  changed(): void;
+  /** Connections held by `timeout` faults, released on close. */
+  held: Set<NodeJS.Timeout>;
+}
+
+/** A 429 from an injected fault asks for a short wait, so that reliability tests stay fast. */
+const FAULT_RESET_SECONDS = '0.05';
+
+export function installPipeline(app: FastifyInstance, pipeline: Pipeline): void {
+  const { stats, faults } = pipeline;
+  const lost = new WeakSet<FastifyRequest>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith(CONTROL_PREFIX)) return;
+    stats.request(`${request.method} ${request.routeOptions.url ?? '(no route)'}`);
+    const latency = pipeline.latencyMs();
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+    const fault = faults.pick();
+    if (fault !== undefined) {
+      stats.fault();
+      if (fault === 'lost') lost.add(request);
+      else return inject(fault, request, reply, pipeline);
+    }
+    return limit(request, reply, pipeline);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith(CONTROL_PREFIX)) return payload;
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) pipeline.changed();
+    if (lost.has(request)) {
+      // applied, but the client never hears of it
+      request.raw.socket.destroy();
+      return payload;
+    }
+    stats.status(reply.statusCode);
+    return payload;
+  });
+}
+
+function inject(fault: Exclude<FaultKind, 'lost'>, request: FastifyRequest, reply: FastifyReply, pipeline: Pipeline) {
+  const socket = request.raw.socket;
+  switch (fault) {
+    case 'drop':
+      reply.hijack();
+      socket.destroy();
+      return;
+    case 'timeout': {
+      reply.hijack();
+      const hold = pipeline.faults.settings?.holdMs ?? DEFAULT_HOLD_MS;
+      const timer = setTimeout(() => socket.destroy(), hold);
+      pipeline.held.add(timer);
+      socket.once('close', () => {
+        clearTimeout(timer);
+        pipeline.held.delete(timer);
+      });
+      return;
+    }
+    case '429':
+      reply.headers({ 'retry-after': '0', 'x-ratelimit-reset': FAULT_RESET_SECONDS });
+      return error(reply, new ApiError(429, [{ status: '429', title: 'too many requests', detail: 'injected fault' }]));
+    case '500':
+      return error(
+        reply,
+        new ApiError(500, [{ status: '500', title: 'internal server error', detail: 'injected fault' }]),
+      );
+    case '503':
+      return error(
+        reply,
+        new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'injected fault' }]),
+      );
+  }
+}
+
+function limit(request: FastifyRequest, reply: FastifyReply, pipeline: Pipeline) {
+  if (!pipeline.enforceRateLimit) return;
+  const max = pipeline.ctx.rateLimit();
+  if (max === undefined) return;
+  const decision = pipeline.rateLimit.take(clientOf(request), max, pipeline.ctx.now());
+  reply.headers({
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': seconds(decision.resetSeconds),
+  });
+  if (decision.allowed) return;
+  pipeline.stats.rateLimited();
+  // decimal seconds, like X-RateLimit-Reset: converge's client reads both, and waits no longer than needed
+  reply.header('retry-after', seconds(Math.max(decision.resetSeconds, 0.001)));
+  return error(
+    reply,
+    new ApiError(429, [
+      { status: '429', title: 'too many requests', detail: "You have exceeded the API's rate limit." },
+    ]),
+  );
+}
+
+/** Rate limits are per credential: a token, else a session, else the address. */
+function clientOf(request: FastifyRequest): string {
+  const token = bearerToken(request);
+  if (token !== undefined) return `token:${token}`;
+  const cookie = request.headers.cookie;
+  if (cookie?.includes(`${SESSION_COOKIE}=`)) return `cookie:${cookie}`;
+  return `ip:${request.ip}`;
+}
+
+function error(reply: FastifyReply, apiError: ApiError): FastifyReply {
+  return reply.code(apiError.status).type(JSONAPI_TYPE).send(JSON.stringify(apiError.body));
+}

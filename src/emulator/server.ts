@@ -1,0 +1,172 @@
+/**
+ * The emulator: one fastify server for every API of spec/, in memory, with
+ * an optional state file, injected latency and faults, and request counts
+ * (DESIGN §7). `startEmulator` is what the CLI, the demo and the tests use.
+ */
+
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ConvergeError } from '../errors.ts';
+import { Sessions } from './auth.ts';
+import type { EmulatorContext } from './context.ts';
+import { registerControl } from './control.ts';
+import { type FaultSettings, Faults } from './faults.ts';
+import { ApiError, JSONAPI_TYPE, notFound, unprocessable } from './jsonapi.ts';
+import { Persister, readStateFile } from './persist.ts';
+import { installPipeline } from './pipeline.ts';
+import { RateLimit } from './rate-limit.ts';
+import { API_MODULES } from './routes.ts';
+import { defaultSeed, loadSeed, type SeedData } from './seed.ts';
+import { State } from './state.ts';
+import { type EmulatorStats, Stats } from './stats.ts';
+
+export type { FaultKind, FaultSettings } from './faults.ts';
+export type { SeedData } from './seed.ts';
+export type { EmulatorStats } from './stats.ts';
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Extra organizations, users, teams and versions: an object, or a YAML or JSON file. */
+  seed?: SeedData | string;
+  /** Keep state (tokens included) in this file across restarts. */
+  statePath?: string;
+  /** Delay before every API answer. */
+  latencyMs?: number;
+  faults?: FaultSettings;
+  /** Enforce `api-rate-limit` (default true). */
+  rateLimit?: boolean;
+  /** Where diagnostics go; default nowhere. */
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  tokens: { admin: string; owner: string; member: string; secrets: string };
+  stats(): EmulatorStats;
+  resetStats(): void;
+  setFaults(faults: FaultSettings | undefined): void;
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT = 10 * 1024 * 1024;
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const log = options.log ?? (() => {});
+  const saved = options.statePath ? await readStateFile(options.statePath) : undefined;
+  const state = saved
+    ? State.fromSaved(saved)
+    : State.fromSeed([defaultSeed(), ...(options.seed ? [await loadSeed(options.seed)] : [])]);
+
+  let url = '';
+  let latencyMs = options.latencyMs ?? 0;
+  const ctx: EmulatorContext = {
+    state,
+    sessions: new Sessions(),
+    url: () => url,
+    now: Date.now,
+    rateLimit: () => undefined,
+    log,
+  };
+  const stats = new Stats();
+  const faults = new Faults();
+  faults.set(options.faults);
+  const persister = options.statePath
+    ? new Persister(
+        options.statePath,
+        () => state.save(),
+        (error) => log(`cannot save state: ${error.message}`),
+      )
+    : undefined;
+  const held = new Set<NodeJS.Timeout>();
+
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: BODY_LIMIT });
+  acceptJson(app);
+  installPipeline(app, {
+    ctx,
+    stats,
+    faults,
+    rateLimit: new RateLimit(),
+    enforceRateLimit: options.rateLimit !== false,
+    latencyMs: () => latencyMs,
+    changed: () => persister?.schedule(),
+    held,
+  });
+  registerControl(app, { ctx, stats, faults, latencyMs: () => latencyMs, setLatency: (ms) => (latencyMs = ms) });
+  for (const module of API_MODULES) {
+    app.register(async (api) => module.register(api, ctx), { prefix: module.prefix });
+  }
+  app.setNotFoundHandler((_request, reply) => reply.code(404).type(JSONAPI_TYPE).send(JSON.stringify(notFound().body)));
+  app.setErrorHandler((error, _request, reply) => {
+    const apiError = toApiError(error, log);
+    return reply.code(apiError.status).type(JSONAPI_TYPE).send(JSON.stringify(apiError.body));
+  });
+
+  await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${host}:${address.port}`;
+  // a fresh state is saved at once, so the tokens printed at start-up survive a crash
+  if (persister && !saved) persister.schedule();
+  log(`emulator listening on ${url}`);
+
+  return {
+    url,
+    tokens: { ...state.tokens },
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    setFaults: (settings) => faults.set(settings),
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    close: async () => {
+      for (const timer of held) clearTimeout(timer);
+      held.clear();
+      await app.close();
+      await persister?.flush();
+    },
+  };
+}
+
+async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
+    throw new ConvergeError('INPUT_INVALID', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
+      hint: 'pick another --port (0 picks a free one) or --host',
+    });
+  }
+}
+
+/** JSON bodies under either media type; an unparseable one is the platform's 422, not fastify's 400. */
+function acceptJson(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  const parse = (_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) => {
+    if (body.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch (error) {
+      done(unprocessable(`the body is not valid JSON: ${(error as Error).message}`));
+    }
+  };
+  app.addContentTypeParser(['application/json', JSONAPI_TYPE], { parseAs: 'string' }, parse);
+  // a body without a JSON media type is read the same way: clients are not always careful with headers
+  app.addContentTypeParser('*', { parseAs: 'string' }, parse);
+}
+
+function toApiError(error: unknown, log: (line: string) => void): ApiError {
+  if (error instanceof ApiError) return error;
+  const status = (error as { statusCode?: number }).statusCode;
+  const message = error instanceof Error ? error.message : String(error);
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiError(status, [{ status: String(status), title: 'bad request', detail: message }]);
+  }
+  log(`internal error: ${error instanceof Error ? (error.stack ?? message) : message}`);
+  return new ApiError(500, [{ status: '500', title: 'internal server error' }]);
+}

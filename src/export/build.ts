@@ -1,0 +1,155 @@
+/**
+ * Live objects -> manifest files, for `converge export`. Pure: the caller
+ * reads live state and writes the files.
+ *
+ * What makes an export plan clean against the server it came from:
+ * - the spec is the provider's `toManifest`, which emits values whose
+ *   canonical desired form equals the live one;
+ * - a literal `${` in a live string is written as `$${`, so loading does not
+ *   take it for a placeholder;
+ * - a write-only field cannot be read back, so it is written as a
+ *   `${env:NAME}` placeholder, listed in `.env.example`; without a
+ *   fingerprint store converge does not compare it, with one it sends it once.
+ */
+import { Document, isMap, isScalar } from 'yaml';
+import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
+import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
+import { kebabKind, objectFileName, placeholderName } from './names.ts';
+
+/**
+ * Write-only fields that are not configuration at all, so they are not
+ * exported: SMTP's `test-email-address` is a trigger (the API mails it on
+ * every update and does not keep it; spec: site-admin-api).
+ */
+const NOT_CONFIGURATION: Readonly<Record<string, readonly string[]>> = {
+  SMTPSettings: ['test-email-address'],
+};
+
+export type ExportProvider = Pick<Provider, 'kind' | 'singleton' | 'writeOnly' | 'toManifest'>;
+
+export interface ExportInput {
+  provider: ExportProvider;
+  objects: readonly LiveObject[];
+}
+
+export interface ExportOptions {
+  /** One file per object (`<kind>/<name>.yaml`) instead of one per kind (`<kind>.yaml`). */
+  split: boolean;
+  /** Write-only fields as `${env:NAME}` placeholders (default); false leaves them out, unmanaged. */
+  placeholders?: boolean;
+  /** The `$schema` of the modeline for a file at a path relative to the output directory. */
+  schemaRef(kind: string, file: string): string;
+}
+
+export interface ExportedFile {
+  /** Relative to the output directory, with `/`. */
+  path: string;
+  kind: string;
+  objects: number;
+  content: string;
+}
+
+export interface PlaceholderEntry {
+  name: string;
+  /** `SMTPSettings`, `ToolVersion/1.2.0`. */
+  object: string;
+  field: string;
+  file: string;
+}
+
+export interface ExportResult {
+  files: ExportedFile[];
+  placeholders: PlaceholderEntry[];
+  /** The `.env.example` text, when any placeholder was written. */
+  envExample: string | undefined;
+}
+
+export const ENV_EXAMPLE = '.env.example';
+
+export function buildExport(inputs: readonly ExportInput[], options: ExportOptions): ExportResult {
+  const files: ExportedFile[] = [];
+  const placeholders: PlaceholderEntry[] = [];
+  const names = new Set<string>();
+  for (const { provider, objects } of inputs) {
+    const sorted = [...objects].sort((a, b) => compare(a.scope ?? '', b.scope ?? '') || compare(a.id, b.id));
+    if (sorted.length === 0) continue;
+    const kebab = kebabKind(provider.kind);
+    const fileNames = new Set<string>();
+    const docs = sorted.map((live) => {
+      const path =
+        options.split && !provider.singleton
+          ? `${kebab}/${objectFileName(live.scope ? `${live.scope}-${live.id}` : live.id, fileNames)}`
+          : `${kebab}.yaml`;
+      const manifest = provider.toManifest(live);
+      const secrets =
+        options.placeholders === false
+          ? []
+          : provider.writeOnly.filter((f) => !NOT_CONFIGURATION[provider.kind]?.includes(f));
+      const entries = secrets.map((field) => ({
+        name: placeholderName({ kind: provider.kind, scope: live.scope ?? '', id: live.id, field }, names),
+        object: live.id === '' ? provider.kind : `${provider.kind}/${live.id}`,
+        field,
+        file: path,
+      }));
+      placeholders.push(...entries);
+      return { path, yaml: documentYaml(manifest, entries) };
+    });
+    const byPath = new Map<string, string[]>();
+    for (const d of docs) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d.yaml]);
+    for (const [path, yamls] of byPath) {
+      // on every document, as the language server reads it per document
+      const modeline = `# yaml-language-server: $schema=${options.schemaRef(provider.kind, path)}\n`;
+      const content = yamls.map((y) => modeline + y).join('---\n');
+      files.push({ path, kind: provider.kind, objects: yamls.length, content });
+    }
+  }
+  return { files, placeholders, envExample: placeholders.length > 0 ? envExample(placeholders) : undefined };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function documentYaml(manifest: ManifestDocument, secrets: readonly PlaceholderEntry[]): string {
+  const spec: Fields = escapeTemplates(manifest.spec) as Fields;
+  for (const s of secrets) spec[s.field] = placeholder(s.name);
+  const body: Record<string, unknown> = { kind: manifest.kind };
+  if (Object.keys(manifest.metadata).length > 0) body.metadata = escapeTemplates(manifest.metadata as Json);
+  body.spec = spec;
+  const doc = new Document(body);
+  const specNode = doc.get('spec', true);
+  if (isMap(specNode)) {
+    for (const s of secrets) {
+      const value = specNode.get(s.field, true);
+      if (isScalar(value)) value.comment = ` write-only: set ${s.name} (see ${ENV_EXAMPLE})`;
+    }
+  }
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** `${` in a live value is literal text: written `$${` so that loading keeps it. */
+function escapeTemplates(value: Json): Json {
+  if (typeof value === 'string') return value.replaceAll('${', () => '$${');
+  if (Array.isArray(value)) return value.map(escapeTemplates);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escapeTemplates(v)]));
+  }
+  return value;
+}
+
+/** `${env:NAME}`, the manifest syntax for a value from the environment. */
+function placeholder(name: string): string {
+  return `$\{env:${name}}`;
+}
+
+function envExample(placeholders: readonly PlaceholderEntry[]): string {
+  const lines = [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax, shown to users
+    '# Values for the ${env:...} placeholders in the manifests written by `converge export`.',
+    '# Write-only fields (passwords, tokens, keys) cannot be read back from the API, so export',
+    '# cannot fill them in. Set each variable before `converge plan` or `converge apply`, from',
+    '# your CI secret store; never commit the real values.',
+  ];
+  for (const p of placeholders) lines.push('', `# ${p.object} spec.${p.field} (${p.file})`, `${p.name}=`);
+  return `${lines.join('\n')}\n`;
+}

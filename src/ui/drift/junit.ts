@@ -1,0 +1,91 @@
+/**
+ * Drift as JUnit XML, the report format every CI system shows as test
+ * results: one test suite per kind, one test case per declared object (in
+ * sync passes, anything else fails with its field changes), and unmanaged
+ * objects as skipped cases (failures with `--fail-on-unmanaged`). Pure.
+ */
+import { escapeXml, escapeXmlAttribute } from './escape.ts';
+import { type DriftObject, type DriftReport, type DriftUnmanaged, describeChange, STATE_LABEL } from './report.ts';
+
+interface Case {
+  kind: string;
+  name: string;
+  /** Absent: the case passes. */
+  failure?: { type: string; message: string; body: string };
+  skipped?: string;
+  out?: string;
+}
+
+export function formatDriftJunit(report: DriftReport): string {
+  const suites = new Map<string, Case[]>();
+  const add = (c: Case) => {
+    const list = suites.get(c.kind);
+    if (list) list.push(c);
+    else suites.set(c.kind, [c]);
+  };
+  for (const object of report.objects) add(objectCase(object));
+  for (const u of report.unmanaged) add(unmanagedCase(u, report.unmanagedIsDrift === true));
+
+  const all = [...suites.values()].flat();
+  const failures = all.filter((c) => c.failure).length;
+  const skipped = all.filter((c) => c.skipped !== undefined).length;
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="converge drift" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" ` +
+      `timestamp="${escapeXmlAttribute(report.generatedAt)}">`,
+  ];
+  for (const [kind, cases] of suites) {
+    const f = cases.filter((c) => c.failure).length;
+    const s = cases.filter((c) => c.skipped !== undefined).length;
+    lines.push(
+      `  <testsuite name="${escapeXmlAttribute(`converge drift: ${kind}`)}" tests="${cases.length}" failures="${f}" ` +
+        `errors="0" skipped="${s}" timestamp="${escapeXmlAttribute(report.generatedAt)}">`,
+    );
+    for (const c of cases) lines.push(...caseXml(c));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return `${lines.join('\n')}\n`;
+}
+
+function objectCase(object: DriftObject): Case {
+  const c: Case = { kind: object.kind, name: object.key };
+  if (object.notes.length > 0) c.out = object.notes.join('\n');
+  if (object.state === 'in-sync') return c;
+  const what = object.action === 'replace' ? 'drifted, replacement needed' : STATE_LABEL[object.state];
+  const fields = object.changes.map((ch) => ch.path);
+  const message =
+    fields.length > 0
+      ? `${what}: ${fields.slice(0, 10).join(', ')}${fields.length > 10 ? `, and ${fields.length - 10} more` : ''}`
+      : `${what}${object.reason ? ` (${object.reason})` : ''}`;
+  const body = [
+    `${object.key} is ${what}${object.reason ? ` (${object.reason})` : ''}.`,
+    ...(object.changes.length > 0 ? ['Fields (live -> manifest):'] : []),
+    ...object.changes.map((ch) => `  ${describeChange(ch, object.state, 200)}`),
+  ].join('\n');
+  c.failure = { type: object.state, message, body };
+  return c;
+}
+
+function unmanagedCase(u: DriftUnmanaged, isDrift: boolean): Case {
+  const message = `unmanaged: live object in no manifest${u.prunable ? ' (--prune would delete it)' : ''}`;
+  const c: Case = { kind: u.kind, name: u.key };
+  if (isDrift) c.failure = { type: 'unmanaged', message, body: message };
+  else c.skipped = message;
+  return c;
+}
+
+function caseXml(c: Case): string[] {
+  const open = `    <testcase classname="${escapeXmlAttribute(c.kind)}" name="${escapeXmlAttribute(c.name)}" time="0"`;
+  const inner: string[] = [];
+  if (c.failure) {
+    inner.push(
+      `      <failure type="${escapeXmlAttribute(c.failure.type)}" message="${escapeXmlAttribute(c.failure.message)}">` +
+        `${escapeXml(c.failure.body)}</failure>`,
+    );
+  }
+  if (c.skipped !== undefined) inner.push(`      <skipped message="${escapeXmlAttribute(c.skipped)}"/>`);
+  if (c.out) inner.push(`      <system-out>${escapeXml(c.out)}</system-out>`);
+  if (inner.length === 0) return [`${open}/>`];
+  return [`${open}>`, ...inner, '    </testcase>'];
+}

@@ -1,0 +1,203 @@
+/**
+ * Drift as Markdown for a pull-request or issue comment (GitHub flavour): a
+ * title, a table by kind, then one collapsible section per object that
+ * differs, grouped by kind, and the unmanaged objects. Everything server- or
+ * user-provided is escaped (escape.ts). A comment is limited to 65,536
+ * characters and a wall of 500 sections helps nobody, so each kind shows its
+ * first objects only and the caps shrink until the whole fits. Pure.
+ */
+import { escapeMarkdownHtml, mdCode } from './escape.ts';
+import {
+  type DriftChange,
+  type DriftObject,
+  type DriftReport,
+  driftedObjects,
+  type KindCounts,
+  STATE_LABEL,
+  shortValue,
+} from './report.ts';
+
+/** GitHub's limit on a comment body. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+export interface MarkdownOptions {
+  /** Upper bound of the result's length; default leaves room under GitHub's limit for a bot's own header. */
+  maxChars?: number;
+  /** Objects shown per kind before "and N more" (shrinks automatically to fit maxChars). */
+  objectsPerKind?: number;
+  /** Field rows per object before "and N more". */
+  fieldsPerObject?: number;
+  /** Unmanaged names listed per kind. */
+  unmanagedPerKind?: number;
+  /** Values longer than this are cut with an ellipsis. */
+  valueChars?: number;
+}
+
+interface Caps {
+  objects: number;
+  fields: number;
+  unmanaged: number;
+  valueChars: number;
+}
+
+const DEFAULTS = { maxChars: 60_000, objectsPerKind: 50, fieldsPerObject: 30, unmanagedPerKind: 100, valueChars: 80 };
+
+export function formatDriftMarkdown(report: DriftReport, options: MarkdownOptions = {}): string {
+  const o = { ...DEFAULTS, ...options };
+  const first: Caps = {
+    objects: o.objectsPerKind,
+    fields: o.fieldsPerObject,
+    unmanaged: o.unmanagedPerKind,
+    valueChars: o.valueChars,
+  };
+  const steps: Caps[] = [first];
+  for (const [objects, fields, unmanaged] of [
+    [20, 20, 50],
+    [10, 10, 20],
+    [5, 5, 10],
+    [1, 5, 5],
+    [0, 0, 0],
+  ] as const) {
+    steps.push({
+      objects: Math.min(objects, first.objects),
+      fields: Math.min(fields, first.fields),
+      unmanaged: Math.min(unmanaged, first.unmanaged),
+      valueChars: Math.min(60, first.valueChars),
+    });
+  }
+  for (const caps of steps) {
+    const text = render(report, caps);
+    if (text.length <= o.maxChars) return text;
+  }
+  // only a summary table of thousands of kinds gets here: cut at a line end
+  const text = render(report, steps[steps.length - 1]!);
+  const note = '\n\n_The report was cut to fit; run `converge drift --format json` for all of it._\n';
+  const cut = text.lastIndexOf('\n', o.maxChars - note.length);
+  return text.slice(0, Math.max(0, cut)) + note;
+}
+
+function render(report: DriftReport, caps: Caps): string {
+  const out: string[] = [];
+  const c = report.counts;
+  const differing = c.drifted + c.missing + c.toDelete;
+  const title = report.inSync
+    ? `No drift: ${c.objects} object(s) match the manifests`
+    : differing > 0
+      ? `Drift: ${differing} of ${c.objects} object(s) differ from the manifests`
+      : `Drift: ${c.unmanaged} unmanaged object(s)`;
+  out.push(`## ${title}`, '');
+  const servers = Object.values(report.servers);
+  const unmanaged = c.unmanaged > 0 ? `; ${c.unmanaged} unmanaged` : '';
+  out.push(
+    `converge ${escapeMarkdownHtml(report.converge)} compared the manifests with ` +
+      `${servers.length > 0 ? servers.map(mdCode).join(', ') : 'live state'} at ${escapeMarkdownHtml(report.generatedAt)}: ` +
+      `${c.drifted} drifted, ${c.missing} missing, ${c.toDelete} to delete, ${c.inSync} in sync${unmanaged}.`,
+    '',
+  );
+  if (report.kinds.length > 0) out.push(...kindTable(report.kinds, c), '');
+
+  const drifted = driftedObjects(report);
+  if (drifted.length > 0) {
+    out.push('Each section shows the live value and the value the manifests declare.', '');
+    for (const [kind, objects] of groupByKind(drifted)) out.push(...kindSection(kind, objects, caps));
+  }
+  if (report.unmanaged.length > 0) out.push(...unmanagedSection(report, caps));
+  const notes = report.objects.flatMap((o) => o.notes.map((n) => ({ key: o.key, note: n })));
+  if (notes.length > 0) {
+    const shown = notes.slice(0, Math.max(caps.objects, 5));
+    out.push(`<details><summary>Not compared (${notes.length})</summary>`, '');
+    for (const n of shown) out.push(`- ${mdCode(n.key)}: ${escapeMarkdownHtml(n.note)}`);
+    if (notes.length > shown.length) out.push(`- and ${notes.length - shown.length} more`);
+    out.push('', '</details>', '');
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function kindTable(kinds: readonly KindCounts[], total: KindCounts | DriftReport['counts']): string[] {
+  const row = (name: string, k: DriftReport['counts']) =>
+    `| ${name} | ${k.inSync} | ${k.drifted} | ${k.missing} | ${k.toDelete} | ${k.unmanaged} |`;
+  const lines = ['| kind | in sync | drifted | missing | to delete | unmanaged |', '|---|--:|--:|--:|--:|--:|'];
+  for (const k of kinds) lines.push(row(escapeMarkdownHtml(k.kind), k));
+  if (kinds.length > 1) lines.push(row('**total**', total));
+  return lines;
+}
+
+function kindSection(kind: string, objects: readonly DriftObject[], caps: Caps): string[] {
+  const lines = [`### ${escapeMarkdownHtml(kind)} (${objects.length})`, ''];
+  const shown = objects.slice(0, caps.objects);
+  for (const object of shown) lines.push(...objectSection(object, caps));
+  const rest = objects.length - shown.length;
+  if (rest > 0) {
+    lines.push(
+      `_${shown.length > 0 ? 'and ' : ''}${rest} ${shown.length > 0 ? 'more ' : ''}${escapeMarkdownHtml(kind)} object(s) ` +
+        'not shown here; run `converge drift --format json` for every field._',
+      '',
+    );
+  }
+  return lines;
+}
+
+function objectSection(object: DriftObject, caps: Caps): string[] {
+  const what = object.action === 'replace' ? 'drifted, replacement needed' : STATE_LABEL[object.state];
+  const fields = object.changes.length > 0 ? `, ${object.changes.length} field(s)` : '';
+  const reason = object.reason ? ` (${escapeMarkdownHtml(object.reason)})` : '';
+  const lines = [`<details><summary>${mdCode(object.key)}: ${what}${fields}${reason}</summary>`, ''];
+  if (object.changes.length > 0) {
+    lines.push('| field | live | desired |', '|---|---|---|');
+    const shown = object.changes.slice(0, caps.fields);
+    for (const change of shown) lines.push(fieldRow(change, object, caps.valueChars));
+    const rest = object.changes.length - shown.length;
+    if (rest > 0) lines.push(`| _and ${rest} more field(s)_ | | |`);
+  } else {
+    lines.push(object.state === 'to-delete' ? 'The live object would be deleted.' : 'No field details.');
+  }
+  lines.push('', '</details>', '');
+  return lines;
+}
+
+function fieldRow(change: DriftChange, object: DriftObject, max: number): string {
+  const field = mdCode(change.path) + (change.replace ? ' (forces replacement)' : '');
+  if (change.secret) {
+    const note = change.note ? ` ${escapeMarkdownHtml(change.note)}` : '';
+    return `| ${field} | _(sensitive)_ | _(sensitive)_${note} |`;
+  }
+  const live =
+    object.state === 'missing' ? '_(absent)_' : change.before === undefined ? '_(unset)_' : value(change.before, max);
+  const desired = change.after === undefined ? '_(unset)_' : value(change.after, max);
+  return `| ${field} | ${live} | ${desired} |`;
+}
+
+function value(v: DriftChange['before'], max: number): string {
+  return mdCode(shortValue(v, max));
+}
+
+function unmanagedSection(report: DriftReport, caps: Caps): string[] {
+  const lines = [
+    `<details><summary>Unmanaged: ${report.unmanaged.length} live object(s) that no manifest mentions</summary>`,
+    '',
+  ];
+  const prunable = report.unmanaged.filter((u) => u.prunable).length;
+  if (prunable > 0) {
+    const which = prunable === 1 ? 'One of them is' : `${prunable} of them are`;
+    lines.push(`${which} inside an ownership scope: \`--prune\` would delete ${prunable === 1 ? 'it' : 'them'}.`, '');
+  }
+  for (const [kind, objects] of groupByKind(report.unmanaged)) {
+    const shown = objects.slice(0, caps.unmanaged);
+    const names = shown.map((u) => mdCode(u.id === '' ? u.key : u.id) + (u.prunable ? ' (prunable)' : ''));
+    const rest = objects.length - shown.length;
+    if (rest > 0) names.push(`and ${rest} more`);
+    lines.push(`- **${escapeMarkdownHtml(kind)}** (${objects.length}): ${names.join(', ')}`);
+  }
+  lines.push('', '</details>', '');
+  return lines;
+}
+
+function groupByKind<T extends { kind: string }>(items: readonly T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const list = map.get(item.kind);
+    if (list) list.push(item);
+    else map.set(item.kind, [item]);
+  }
+  return map;
+}

@@ -1,0 +1,50 @@
+/**
+ * Drift as text for a terminal or a CI log: like the plan output, headed
+ * "Drift", with fields shown as `live -> manifest`. Pure: returns lines.
+ */
+import type { Colors } from '../colors.ts';
+import {
+  type DriftObject,
+  type DriftReport,
+  type DriftState,
+  describeChange,
+  driftedObjects,
+  STATE_LABEL,
+  summarize,
+} from './report.ts';
+
+const SYMBOL: Record<DriftState, string> = { drifted: '~', missing: '+', 'to-delete': '-', 'in-sync': ' ' };
+
+export function formatDriftText(report: DriftReport, colors: Colors): string[] {
+  const paint: Record<DriftState, (s: string) => string> = {
+    drifted: colors.yellow,
+    missing: colors.green,
+    'to-delete': colors.red,
+    'in-sync': colors.dim,
+  };
+  const servers = Object.values(report.servers);
+  const lines = [
+    colors.bold(`Drift${servers.length > 0 ? ` against ${servers.join(', ')}` : ''} at ${report.generatedAt}`),
+  ];
+  const drifted = driftedObjects(report);
+  if (drifted.length > 0) lines.push(colors.dim('Fields show the live value -> the value in the manifests.'));
+  for (const object of drifted) lines.push(...formatObject(object, paint[object.state]));
+  if (report.unmanaged.length > 0) {
+    lines.push('', colors.bold(`Unmanaged (${report.unmanaged.length}): live objects that no manifest mentions`));
+    for (const u of report.unmanaged) {
+      const mark = u.prunable ? colors.red(' (in an ownership scope: --prune deletes it)') : '';
+      lines.push(`  ? ${u.key}${mark}`);
+    }
+  }
+  const notes = report.objects.flatMap((o) => o.notes.map((n) => `${o.key}: ${n}`));
+  if (notes.length > 0) lines.push('', colors.bold('Not compared'), ...notes.map((n) => `  ${n}`));
+  lines.push('', colors.bold(report.inSync ? colors.green(summarize(report)) : summarize(report)));
+  return lines;
+}
+
+function formatObject(object: DriftObject, paint: (s: string) => string): string[] {
+  const what = object.action === 'replace' ? 'drifted (replacement needed)' : STATE_LABEL[object.state];
+  const reason = object.reason ? ` (${object.reason})` : '';
+  const head = `${paint(`${SYMBOL[object.state].padStart(3)} ${what} ${object.key}`)}${reason}`;
+  return [head, ...object.changes.map((c) => `        ${describeChange(c, object.state, 80)}`)];
+}

@@ -1,0 +1,199 @@
+/**
+ * The CLI as a process against the emulator: exit codes, file:line:col
+ * errors, nothing sent on bad input (by the emulator's own count), approval
+ * without a terminal, saved plans, the delete guard, and no secret in any
+ * output.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/cli/version.ts';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { converge } from '../helpers/cli.ts';
+
+const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+const BAD = fileURLToPath(new URL('../fixtures/manifests/bad/', import.meta.url));
+const SECRETS = {
+  CLOUD_A_KEY_ID: 'AKIA-canary-0001',
+  CLOUD_A_SECRET: 'canary-cloud-secret-0002',
+  SMTP_PASSWORD: 'canary-smtp-password-0003',
+  SMS_TOKEN: 'canary-sms-token-0004',
+};
+
+let emulator: RunningEmulator;
+let scratch: string;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ port: 0 });
+  scratch = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
+  env = {
+    CONVERGE_PLATFORM_URL: emulator.url,
+    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+    ...SECRETS,
+  };
+});
+afterEach(() => emulator?.close());
+
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  converge(args, { cwd: scratch, env: { ...env, ...extra } });
+
+function expectNoSecret(...texts: string[]) {
+  for (const text of texts) {
+    for (const secret of [...Object.values(SECRETS), emulator.tokens.admin]) expect(text).not.toContain(secret);
+  }
+}
+
+describe('converge as a process', () => {
+  it('prints its version and help for every command', async () => {
+    const version = await converge(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(VERSION);
+    for (const command of ['validate', 'plan', 'apply', 'emulator']) {
+      const help = await converge([command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(`Usage: converge ${command}`);
+    }
+  });
+
+  it('reports bad manifests as file:line:col lines, exits 1 and sends nothing', async () => {
+    for (const command of ['validate', 'plan', 'apply']) {
+      const result = await run([command, join(BAD, 'type-integer.yaml'), join(BAD, 'kind-unknown-suggest.yaml')]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/type-integer\.yaml:4:9: spec\.port must be an integer/);
+      expect(result.stderr).toMatch(/kind-unknown-suggest\.yaml:\d+:\d+: .*did you mean/);
+      expect(result.stderr).toContain('nothing was sent to any API');
+    }
+    expect(emulator.stats().total).toBe(0);
+  });
+
+  it('plans changes with --detailed-exitcode 2, applies, and then plans 0', async () => {
+    const first = await run(['plan', KINDS, '--detailed-exitcode']);
+    expect(first.code).toBe(2);
+    expect(first.stdout).toContain('ToolVersion/1.9.8');
+    const applied = await run(['apply', KINDS, '--auto-approve']);
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(/Apply complete/);
+    const second = await run(['plan', KINDS, '--detailed-exitcode']);
+    expect(second.code).toBe(0);
+    // without the flag, changes are still a success
+    await emulator.close();
+    emulator = await startEmulator({ port: 0 });
+    env.CONVERGE_PLATFORM_URL = emulator.url;
+    env.CONVERGE_PLATFORM_TOKEN = emulator.tokens.admin;
+    expect((await run(['plan', KINDS])).code).toBe(0);
+    expectNoSecret(first.stdout, first.stderr, applied.stdout, applied.stderr, second.stdout);
+  });
+
+  it('refuses to apply without a terminal unless approved, and sends no change', async () => {
+    const result = await run(['apply', KINDS]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--auto-approve');
+    const writes = Object.entries(emulator.stats().byRoute).filter(([route]) => !route.startsWith('GET '));
+    expect(writes).toEqual([]);
+  });
+
+  it('applies a saved plan, and refuses one whose objects changed since, listing them', async () => {
+    const planFile = join(scratch, 'plan.json');
+    const made = await run(['plan', KINDS, '--out', planFile]);
+    expect(made.code).toBe(0);
+    const saved = await readFile(planFile, 'utf8');
+    expectNoSecret(saved);
+    expect(JSON.parse(saved).format).toBe('converge-plan');
+
+    // someone changes a planned object before the apply
+    await fetch(`${emulator.url}/api/v2/admin/general-settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'general-settings', attributes: { 'api-rate-limit': 99 } } }),
+    });
+    emulator.resetStats();
+    const stale = await run(['apply', planFile]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('GeneralSettings');
+    expect(stale.stderr).toContain('nothing was sent');
+    const writes = Object.keys(emulator.stats().byRoute).filter((route) => !route.startsWith('GET '));
+    expect(writes).toEqual([]);
+
+    const fresh = await run(['plan', KINDS, '--out', planFile]);
+    expect(fresh.code).toBe(0);
+    const applied = await run(['apply', planFile]);
+    expect(applied.code).toBe(0);
+    expect((await run(['plan', KINDS, '--detailed-exitcode'])).code).toBe(0);
+    expectNoSecret(applied.stdout, applied.stderr, fresh.stdout);
+  });
+
+  it('prints JSON plans that parse, with secrets as markers only', async () => {
+    const result = await run(['plan', KINDS, '--json']);
+    expect(result.code).toBe(0);
+    const parsed = JSON.parse(result.stdout) as { plan: { actions: Array<{ key: string }> } };
+    expect(parsed.plan.actions.map((a) => a.key)).toContain('SMTPSettings');
+    expectNoSecret(result.stdout, result.stderr);
+  });
+
+  it('fails only the failing action, reports the API message, and exits 1', async () => {
+    const manifests = join(scratch, 'failing.yaml');
+    await writeFile(
+      manifests,
+      [
+        'kind: GeneralSettings',
+        'spec: {api-rate-limit: 45}',
+        '---',
+        'kind: AdminUser',
+        'metadata: {name: owner}',
+        'ensure: absent',
+      ].join('\n'),
+    );
+    const result = await run(['apply', manifests, '--auto-approve']);
+    expect(result.code).toBe(1);
+    // the owner is the sole owner of example-org: the API refuses with 422 and says why
+    expect(result.stdout).toMatch(/failed\s+AdminUser\/owner/);
+    expect(result.stdout).toMatch(/sole owner/i);
+    expect(result.stdout).toMatch(/1 updated/);
+  });
+
+  it('refuses a plan deleting more objects than the guard allows', async () => {
+    const versions = Array.from({ length: 3 }, (_, i) =>
+      [
+        'kind: ToolVersion',
+        `metadata: {name: 2.0.${i}}`,
+        'spec: {url: https://example.com/t.zip, sha: "0000000000000000000000000000000000000000000000000000000000000000"}',
+      ].join('\n'),
+    );
+    const present = join(scratch, 'present.yaml');
+    await writeFile(present, versions.join('\n---\n'));
+    expect((await run(['apply', present, '--auto-approve'])).code).toBe(0);
+    const absent = join(scratch, 'absent.yaml');
+    await writeFile(absent, versions.map((v) => `ensure: absent\n${v}`).join('\n---\n'));
+    await writeFile(join(scratch, 'converge.config.yaml'), 'guard:\n  maxDeletes: 2\n');
+    emulator.resetStats();
+    const refused = await run(['apply', absent, '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('deletes 3 objects, more than the limit of 2');
+    expect(Object.keys(emulator.stats().byRoute).filter((r) => r.startsWith('DELETE'))).toEqual([]);
+    const allowed = await run(['apply', absent, '--auto-approve', '--allow-mass-delete']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/3 deleted/);
+  });
+
+  it('names a configuration error and exits 1 before any request', async () => {
+    await writeFile(join(scratch, 'converge.config.yaml'), 'parallelism: none\n');
+    const result = await run(['plan', KINDS]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('parallelism');
+    expect(emulator.stats().total).toBe(0);
+  });
+
+  it('says which variable is missing for a token, and never prints a token', async () => {
+    const result = await run(['plan', KINDS], { CONVERGE_PLATFORM_TOKEN: '' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('CONVERGE_PLATFORM_TOKEN');
+    const bad = await run(['plan', KINDS], { CONVERGE_PLATFORM_TOKEN: 'canary-wrong-token-0005' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/401|unauthorized/i);
+    expect(bad.stderr + bad.stdout).not.toContain('canary-wrong-token-0005');
+  });
+});

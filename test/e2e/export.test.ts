@@ -1,0 +1,238 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are manifest placeholders, not templates
+/**
+ * `converge export` as a process against the emulator: what it writes, and
+ * the round trip that makes it useful: the exported manifests validate and
+ * plan clean against the server they came from, for every kind.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { providers } from '../../src/providers/index.ts';
+import { converge } from '../helpers/cli.ts';
+
+/** The example repository's staging environment: what every environment shares, and its own objects. */
+const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
+  fileURLToPath(new URL(`../../examples/${dir}/`, import.meta.url)),
+);
+const SMTP_PASSWORD = 'canary-export-smtp-password-4410';
+const KINDS = providers.map((p) => p.kind);
+
+let emulator: RunningEmulator;
+let scratch: string;
+let env: Record<string, string>;
+
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  converge(args, { cwd: scratch, env: { ...env, ...extra } });
+
+async function files(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** A value for every variable `.env.example` lists. */
+async function placeholderEnv(dir: string): Promise<Record<string, string>> {
+  const text = await readFile(join(dir, '.env.example'), 'utf8');
+  const names = [...text.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => m[1]!);
+  return Object.fromEntries(names.map((n) => [n, `value-for-${n.toLowerCase()}`]));
+}
+
+/** plan --json of a directory: exit code and every action. */
+async function planOf(dir: string, extra: Record<string, string>) {
+  const result = await run(['plan', dir, '--json', '--detailed-exitcode'], { CONVERGE_FINGERPRINTS: 'off', ...extra });
+  const actions =
+    result.code === 1
+      ? []
+      : (JSON.parse(result.stdout).plan.actions as Array<{ key: string; kind: string; action: string }>);
+  return { ...result, actions };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  scratch = await mkdtemp(join(tmpdir(), 'converge-export-'));
+  env = {
+    CONVERGE_PLATFORM_URL: emulator.url,
+    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+    SMTP_PASSWORD,
+  };
+  const applied = await run(['apply', ...EXAMPLES, '--auto-approve']);
+  expect(applied.code, applied.stderr).toBe(0);
+  // a live text holding `${`, which export must keep literal
+  const response = await fetch(`${emulator.url}/api/v2/admin/customization-settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+    body: JSON.stringify({
+      data: { type: 'customization-settings', attributes: { footer: 'Costs ${HOME} nothing | `ok` <b>' } },
+    }),
+  });
+  expect(response.status).toBe(200);
+});
+afterAll(async () => {
+  await emulator?.close();
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('converge export', () => {
+  let out: string;
+  let stdout: string;
+
+  beforeAll(async () => {
+    out = join(scratch, 'exported');
+    const result = await run(['export', '--out', out]);
+    expect(result.code, result.stderr).toBe(0);
+    stdout = result.stdout;
+  });
+
+  it('writes one file per kind with a schema modeline, and .env.example', async () => {
+    expect(await files(out)).toEqual([
+      '.env.example',
+      'admin-user.yaml',
+      'cost-estimation-settings.yaml',
+      'customization-settings.yaml',
+      'general-settings.yaml',
+      'policy-version.yaml',
+      'saml-settings.yaml',
+      'sms-settings.yaml',
+      'smtp-settings.yaml',
+      'tool-version.yaml',
+    ]);
+    const tools = await readFile(join(out, 'tool-version.yaml'), 'utf8');
+    const modeline = tools.split('\n')[0]!;
+    expect(modeline).toMatch(/^# yaml-language-server: \$schema=(\.\.\/)+.*schemas\/ToolVersion\.schema\.json$/);
+    // the relative path leads to the real schema
+    const target = join(out, modeline.split('$schema=')[1]!);
+    expect(JSON.parse(await readFile(target, 'utf8')).title).toBe('ToolVersion');
+    expect(stdout).toContain('Exported 15 object(s) of 9 kind(s)');
+    expect(stdout).toContain('write-only field(s) written as ${env:NAME} placeholders');
+  });
+
+  it('writes write-only fields as placeholders that .env.example lists, never a secret value', async () => {
+    const smtp = await readFile(join(out, 'smtp-settings.yaml'), 'utf8');
+    expect(smtp).toMatch(/^ {2}password: \$\{env:SMTP_SETTINGS_PASSWORD\} # write-only/m);
+    expect(smtp).toContain('host: smtp.example.com');
+    const example = await readFile(join(out, '.env.example'), 'utf8');
+    for (const file of await files(out)) {
+      const text = await readFile(join(out, file), 'utf8');
+      expect(text).not.toContain(SMTP_PASSWORD);
+      expect(text).not.toContain(emulator.tokens.admin);
+      for (const m of text.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)) expect(example).toMatch(new RegExp(`^${m[1]}=$`, 'm'));
+    }
+    expect(example).toContain('# SMTPSettings spec.password (smtp-settings.yaml)\nSMTP_SETTINGS_PASSWORD=');
+  });
+
+  it('exports admin users as their two flags only', async () => {
+    const users = await readFile(join(out, 'admin-user.yaml'), 'utf8');
+    expect(users).toContain('name: owner\nspec:\n  is-admin: true\n  is-suspended: false');
+    expect(users).not.toContain('email');
+  });
+
+  it('round trip: the export validates and plans no change against the same server, for every kind', async () => {
+    const placeholders = await placeholderEnv(out);
+    const valid = await run(['validate', out, '--json'], placeholders);
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(valid.stdout).kinds).sort()).toEqual([...KINDS].sort());
+
+    const plan = await planOf(out, placeholders);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(KINDS));
+    expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
+    expect(JSON.parse(plan.stdout).plan.unmanaged).toEqual([]);
+  });
+
+  it('keeps a literal ${ in a live value literal', async () => {
+    const text = await readFile(join(out, 'customization-settings.yaml'), 'utf8');
+    expect(text).toContain('Costs $${HOME} nothing');
+  });
+
+  it('refuses to overwrite existing files without --force, and overwrites with it', async () => {
+    const file = join(out, 'tool-version.yaml');
+    await writeFile(file, '# edited by hand\n');
+    const refused = await run(['export', '--out', out, '--kind', 'ToolVersion']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('export would overwrite 1 existing file(s)');
+    expect(refused.stderr).toContain('tool-version.yaml');
+    expect(refused.stderr).toContain('--force');
+    expect(await readFile(file, 'utf8')).toBe('# edited by hand\n');
+
+    const forced = await run(['export', '--out', out, '--kind', 'ToolVersion', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).toContain('kind: ToolVersion');
+  });
+});
+
+describe('converge export options', () => {
+  it('writes one file per object, and the result plans clean', async () => {
+    const out = join(scratch, 'split');
+    const result = await run([
+      'export',
+      '--out',
+      out,
+      '--split',
+      '--kind',
+      'ToolVersion,AdminUser',
+      '--kind',
+      'SMTPSettings',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await files(out)).toEqual([
+      '.env.example',
+      'admin-user/admin.yaml',
+      'admin-user/ci-bot.yaml',
+      'admin-user/member.yaml',
+      'admin-user/owner.yaml',
+      'smtp-settings.yaml',
+      'tool-version/1.10.0.yaml',
+      'tool-version/1.11.0-beta1.yaml',
+      'tool-version/1.9.8.yaml',
+    ]);
+    const one = await readFile(join(out, 'tool-version', '1.9.8.yaml'), 'utf8');
+    expect(one.split('\n')[0]).toMatch(
+      /^# yaml-language-server: \$schema=(\.\.\/)+.*schemas\/ToolVersion\.schema\.json$/,
+    );
+    expect(one).not.toContain('---');
+    const plan = await planOf(out, await placeholderEnv(out));
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.actions).toHaveLength(8);
+  });
+
+  it('points modelines at a URL with --schema-ref, and leaves write-only fields out with --no-placeholders', async () => {
+    const out = join(scratch, 'bare');
+    const result = await run([
+      'export',
+      '--out',
+      out,
+      '--kind',
+      'SMTPSettings',
+      '--no-placeholders',
+      '--schema-ref',
+      'https://converge.dev/schemas/',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await files(out)).toEqual(['smtp-settings.yaml']);
+    const text = await readFile(join(out, 'smtp-settings.yaml'), 'utf8');
+    expect(text.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=https://converge.dev/schemas/SMTPSettings.schema.json',
+    );
+    expect(text).not.toContain('password');
+  });
+
+  it('exits 1 with a suggestion for an unknown kind, before any request', async () => {
+    const before = emulator.stats().total;
+    const result = await run(['export', '--out', join(scratch, 'none'), '--kind', 'Toolversion']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('did you mean "ToolVersion"?');
+    expect(emulator.stats().total).toBe(before);
+  });
+
+  it('requires --out', async () => {
+    const result = await run(['export']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("required option '-o, --out <dir>' not specified");
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The apply view in a real terminal: the CLI runs under tmux (a pty, so
+ * stdout is a TTY and the Ink view is chosen), and the screen is read with
+ * capture-pane, during the run and after it.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { MAIN } from '../helpers/cli.ts';
+
+const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
+
+async function waitFor(session: string, test: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = screen(session);
+    if (test(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the screen never showed what was expected; last screen:\n${text}`);
+}
+
+let emulator: RunningEmulator;
+let session: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ port: 0 });
+  session = `converge-test-${process.pid}-${Date.now()}`;
+});
+afterEach(async () => {
+  try {
+    tmux('kill-session', '-t', session);
+  } catch {
+    // the session already ended
+  }
+  await emulator?.close();
+});
+
+// tmux is a test dependency: .ci/run installs it; a machine without it cannot run this test at all
+describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)', () => {
+  it('shows live rows while actions run, then finished rows and the summary', async () => {
+    const scratch = await mkdtemp(join(tmpdir(), 'converge-tmux-'));
+    const env = {
+      CONVERGE_PLATFORM_URL: emulator.url,
+      CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+      CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+      CLOUD_A_KEY_ID: 'k',
+      CLOUD_A_SECRET: 's',
+      SMTP_PASSWORD: 'p',
+      SMS_TOKEN: 't',
+      TERM: 'xterm-256color',
+    };
+    const exports = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(' ');
+    // slow answers keep actions in flight long enough to be seen on screen
+    const command = `env -u CI ${exports} '${process.execPath}' '${MAIN}' apply '${KINDS}' --auto-approve --parallelism 2; echo "exit=$?"; sleep 60`;
+    emulator.setLatency(400);
+    tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '50', command);
+
+    const during = await waitFor(session, (text) => /running|in flight|…/.test(text) && /\d+ done/.test(text));
+    expect(during).toMatch(/\d+ done/);
+    expect(during).toMatch(/ToolVersion|GeneralSettings|SAMLSettings|AdminUser/);
+
+    emulator.setLatency(0);
+    const after = await waitFor(session, (text) => text.includes('exit='), 60_000);
+    expect(after).toContain('exit=0');
+    expect(after).toMatch(/Apply complete/);
+    expect(after).toMatch(/✓ .*ToolVersion\/1\.9\.8/);
+    // the same run's secrets never reach the screen
+    expect(after).not.toContain(emulator.tokens.admin);
+  }, 90_000);
+});

@@ -1,0 +1,124 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { converge, MAIN } from '../helpers/cli.ts';
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  line: { url: string; tokens: Record<string, string> };
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `converge emulator ARGS` and resolves once its start-up line is out. */
+function startCli(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, [MAIN, 'emulator', ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const end = stdout.indexOf('\n');
+      if (end >= 0)
+        resolve({ child, line: JSON.parse(stdout.slice(0, end)), stdout: () => stdout, stderr: () => stderr, exit });
+    });
+    void exit.then((code) => reject(new Error(`exited ${code} before listening: ${stderr}`)));
+  });
+}
+
+describe('converge emulator (as a process)', () => {
+  it('prints exactly one JSON line with the URL and tokens, serves the API, and exits 0 on SIGTERM', async () => {
+    const started = await startCli(['--port', '0']);
+    const { url, tokens } = started.line;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url).not.toMatch(/:8080$/);
+    expect(Object.keys(tokens).sort()).toEqual(['admin', 'member', 'owner', 'secrets']);
+    const response = await fetch(`${url}/api/v2/admin/users`, { headers: { authorization: `Bearer ${tokens.admin}` } });
+    expect(response.status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
+    expect(started.stdout().trim().split('\n')).toHaveLength(1);
+    expect(started.stderr()).toContain('SIGTERM');
+  });
+
+  it('stops on SIGINT too, and keeps tokens in --state across restarts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'converge-emulator-cli-'));
+    try {
+      const state = join(dir, 'state.json');
+      const first = await startCli(['--port', '0', '--state', state]);
+      // signalled the moment the line is read: the handlers must already be armed
+      first.child.kill('SIGINT');
+      expect(await first.exit).toBe(0);
+      expect(first.stderr()).toContain('SIGINT: stopping');
+      const second = await startCli(['--port', '0', '--state', state]);
+      expect(second.line.tokens).toEqual(first.line.tokens);
+      second.child.kill('SIGTERM');
+      expect(await second.exit).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes --seed, --latency, --fault-rate/--fault-kinds and --no-rate-limit', async () => {
+    const seed = join(import.meta.dirname, '../fixtures/emulator/seed.yaml');
+    const started = await startCli([
+      '--port',
+      '0',
+      '--seed',
+      seed,
+      '--latency',
+      '5',
+      '--fault-rate',
+      '1',
+      '--fault-kinds',
+      '503',
+      '--no-rate-limit',
+    ]);
+    const { url } = started.line;
+    const faults = await (await fetch(`${url}/_emulator/faults`)).json();
+    expect(faults).toEqual({ rate: 1, kinds: ['503'], latencyMs: 5 });
+    const answer = await fetch(`${url}/api/v2/admin/users`, { headers: { authorization: 'Bearer alice-fixed-token' } });
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('x-ratelimit-limit')).toBeNull();
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
+  });
+
+  it('says which port is taken when it cannot listen', async () => {
+    const started = await startCli(['--port', '0']);
+    const port = new URL(started.line.url).port;
+    const result = await converge(['emulator', '--port', port]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}`));
+    expect(result.stderr).toContain('hint: pick another --port');
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
+  });
+
+  it.each([
+    [['--port', 'eighty'], /--port: expected a port from 0 to 65535, got "eighty"/],
+    [['--port', '70000'], /--port: expected a port/],
+    [['--fault-rate', '1.5'], /--fault-rate: expected a number from 0 to 1/],
+    [['--fault-rate', '0.1', '--fault-kinds', '500,teapot'], /--fault-kinds: unknown kind\(s\) teapot/],
+    [['--latency', '-3'], /--latency: expected milliseconds >= 0/],
+    [['--seed', 'test/fixtures/emulator/bad-seed.yaml'], /invalid seed .*bad-seed\.yaml/],
+  ])('rejects bad flags %j with exit 1 and a message', async (args, message) => {
+    const result = await converge(['emulator', '--port', '0', ...args], { cwd: join(import.meta.dirname, '../..') });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+});

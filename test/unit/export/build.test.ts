@@ -1,0 +1,245 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are manifest placeholders, not templates
+/**
+ * Export as files, without a network: what the files hold, and that they load
+ * (YAML, schema, placeholders) and read back equal to the live objects they
+ * came from, for every kind.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExport, type ExportInput } from '../../../src/export/build.ts';
+import { loadManifests } from '../../../src/manifest/load.ts';
+import { catalog, providerFor } from '../../../src/providers/index.ts';
+import { diffFields } from '../../../src/reconcile/diff.ts';
+import type { Fields, LiveObject } from '../../../src/reconcile/types.ts';
+
+const PEM = [
+  '-----BEGIN CERTIFICATE-----',
+  'MIIDFTCCAf2gAwIBAgIUKWN5Ty8HbFn8F0o/ApvIB13jNqowDQYJKoZIhvcNAQEL',
+  'BQAwGjEYMBYGA1UEAwwPaWRwLmV4YW1wbGUuY29tMB4XDTI2MTEyMjE2MjIyMloX',
+  '-----END CERTIFICATE-----',
+  '',
+].join('\n');
+
+/** Live attributes per kind as the API returns them, with the awkward values export must survive. */
+const LIVE: Record<string, Array<{ id: string; fields: Fields }>> = {
+  GeneralSettings: [
+    {
+      id: '',
+      fields: {
+        'limit-user-organization-creation': false,
+        'api-rate-limiting-enabled': true,
+        'api-rate-limit': 250,
+        'plan-timeout': '5h',
+        'apply-timeout': '90m',
+        'send-passing-statuses-for-untriggered-speculative-plans': false,
+        'allow-speculative-plans-on-pull-requests-from-forks': true,
+        'default-remote-state-access': true,
+        'engine-build-worker-plan-timeout': '5h',
+        'engine-build-worker-apply-timeout': '90m',
+      },
+    },
+  ],
+  CostEstimationSettings: [{ id: '', fields: { enabled: false } }],
+  SAMLSettings: [
+    {
+      id: '',
+      fields: {
+        enabled: true,
+        debug: false,
+        'idp-cert': PEM,
+        'old-idp-cert': null,
+        'sso-endpoint-url': 'https://idp.example.com/sso',
+        'slo-endpoint-url': 'https://idp.example.com/slo',
+        'attr-username': 'Username',
+        'attr-groups': 'MemberOf',
+        'attr-site-admin': 'SiteAdmin',
+        'site-admin-role': 'true', // a string that looks like a boolean
+        'sso-api-token-session-timeout': 604800,
+      },
+    },
+  ],
+  SMTPSettings: [
+    {
+      id: '',
+      fields: {
+        enabled: true,
+        host: 'smtp.example.com',
+        port: 587,
+        sender: 'a@example.com',
+        auth: 'login',
+        username: '007',
+      },
+    },
+  ],
+  // never configured: the API answers null for fields without a default, which the schema does not accept
+  SMSSettings: [{ id: '', fields: { enabled: false, 'account-sid': null, 'from-number': null } }],
+  CustomizationSettings: [
+    {
+      id: '',
+      fields: {
+        'support-email-address': 'support@example.com',
+        'login-help': 'Use ${SSO} or $${literal}: <b>bold</b> & "quotes"',
+        footer: 'line one\nline two: # not a comment',
+        error: '',
+        'new-user': 'Ünïcødé ✓',
+      },
+    },
+  ],
+  ToolVersion: [
+    { id: '1.10.0', fields: version('1.10.0', false) },
+    { id: '1.9.8', fields: version('1.9.8', true) },
+  ],
+  PolicyVersion: [{ id: '0.26.0', fields: version('0.26.0', false) }],
+  AdminUser: [
+    { id: 'owner', fields: { username: 'owner', email: 'o@example.com', 'is-admin': true, 'is-suspended': false } },
+    { id: 'null', fields: { username: 'null', email: 'n@example.com', 'is-admin': false, 'is-suspended': true } },
+    { id: '1.50', fields: { username: '1.50', email: 'x@example.com', 'is-admin': false, 'is-suspended': false } },
+  ],
+};
+
+function version(v: string, deprecated: boolean): Fields {
+  return {
+    version: v,
+    url: `https://releases.example.com/tool/${v}/tool_${v}_linux_amd64.zip`,
+    sha: 'ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789',
+    deprecated,
+    'deprecated-reason': deprecated ? 'superseded' : null,
+    official: false,
+    enabled: true,
+    beta: false,
+    'created-at': '2026-01-01T00:00:00Z',
+    usage: 3,
+  };
+}
+
+function inputs(): ExportInput[] {
+  return Object.entries(LIVE).map(([kind, objects]) => ({
+    provider: providerFor(kind)!,
+    objects: objects.map((o): LiveObject => ({ kind, id: o.id, ref: `ref-${o.id}`, fields: o.fields })),
+  }));
+}
+
+const schemaRef = (kind: string) => `../schemas/${kind}.schema.json`;
+
+describe('export files', () => {
+  const result = buildExport(inputs(), { split: false, schemaRef });
+
+  it('writes one multi-document file per kind, starting with a schema modeline', () => {
+    expect(result.files.map((f) => f.path)).toEqual([
+      'general-settings.yaml',
+      'cost-estimation-settings.yaml',
+      'saml-settings.yaml',
+      'smtp-settings.yaml',
+      'sms-settings.yaml',
+      'customization-settings.yaml',
+      'tool-version.yaml',
+      'policy-version.yaml',
+      'admin-user.yaml',
+    ]);
+    for (const file of result.files) {
+      expect(file.content.split('\n')[0]).toBe(`# yaml-language-server: $schema=../schemas/${file.kind}.schema.json`);
+    }
+    const tools = result.files.find((f) => f.kind === 'ToolVersion')!;
+    expect(tools.objects).toBe(2);
+    expect(tools.content.match(/^---$/gm)).toHaveLength(1);
+    expect(tools.content.match(/^# yaml-language-server: /gm)).toHaveLength(2); // one per document
+    const users = result.files.find((f) => f.kind === 'AdminUser')!;
+    expect(users.content).toContain('name: "1.50"'); // a string, not the number 1.5
+    expect(users.content).toContain('name: "null"');
+  });
+
+  it('writes write-only fields as ${env:NAME} placeholders and lists them in .env.example', () => {
+    const smtp = result.files.find((f) => f.kind === 'SMTPSettings')!.content;
+    expect(smtp).toContain(
+      'password: ${env:SMTP_SETTINGS_PASSWORD} # write-only: set SMTP_SETTINGS_PASSWORD (see .env.example)',
+    );
+    expect(smtp).not.toContain('test-email-address'); // a trigger, not configuration
+    const cost = result.files.find((f) => f.kind === 'CostEstimationSettings')!.content;
+    expect(cost).toContain('cloud-c-client-secret: ${env:COST_ESTIMATION_SETTINGS_CLOUD_C_CLIENT_SECRET}');
+    expect(result.placeholders.map((p) => p.name)).toEqual([
+      'COST_ESTIMATION_SETTINGS_CLOUD_A_ACCESS_KEY_ID',
+      'COST_ESTIMATION_SETTINGS_CLOUD_A_SECRET_KEY',
+      'COST_ESTIMATION_SETTINGS_CLOUD_B_CREDENTIALS',
+      'COST_ESTIMATION_SETTINGS_CLOUD_C_CLIENT_ID',
+      'COST_ESTIMATION_SETTINGS_CLOUD_C_CLIENT_SECRET',
+      'COST_ESTIMATION_SETTINGS_CLOUD_C_SUBSCRIPTION_ID',
+      'COST_ESTIMATION_SETTINGS_CLOUD_C_TENANT_ID',
+      'SMTP_SETTINGS_PASSWORD',
+      'SMS_SETTINGS_AUTH_TOKEN',
+    ]);
+    expect(result.envExample).toContain('# SMTPSettings spec.password (smtp-settings.yaml)\nSMTP_SETTINGS_PASSWORD=\n');
+    for (const p of result.placeholders) expect(result.envExample).toMatch(new RegExp(`^${p.name}=$`, 'm'));
+  });
+
+  it('leaves out null fields without a default (not set, so not managed)', () => {
+    const sms = result.files.find((f) => f.kind === 'SMSSettings')!.content;
+    expect(sms).not.toContain('account-sid');
+    expect(sms).not.toContain('null');
+    expect(sms).toContain('enabled: false');
+  });
+
+  it('writes a literal ${ as $${ so that it is not taken for a placeholder', () => {
+    const text = result.files.find((f) => f.kind === 'CustomizationSettings')!.content;
+    expect(text).toContain('Use $${SSO} or $$${literal}');
+  });
+
+  it('writes one file per object with --split, singletons still one file per kind', () => {
+    const split = buildExport(inputs(), { split: true, schemaRef: (kind, file) => `${file}:${kind}` });
+    expect(split.files.map((f) => f.path)).toContain('tool-version/1.10.0.yaml');
+    expect(split.files.map((f) => f.path)).toContain('tool-version/1.9.8.yaml');
+    expect(split.files.map((f) => f.path)).toContain('admin-user/owner.yaml');
+    expect(split.files.map((f) => f.path)).toContain('smtp-settings.yaml');
+    expect(split.files.every((f) => f.objects === 1)).toBe(true);
+    const owner = split.files.find((f) => f.path === 'admin-user/owner.yaml')!;
+    expect(owner.content.split('\n')[0]).toBe('# yaml-language-server: $schema=admin-user/owner.yaml:AdminUser');
+  });
+
+  it('leaves write-only fields out when placeholders are not wanted', () => {
+    const bare = buildExport(inputs(), { split: false, placeholders: false, schemaRef });
+    expect(bare.placeholders).toEqual([]);
+    expect(bare.envExample).toBeUndefined();
+    expect(bare.files.find((f) => f.kind === 'SMTPSettings')!.content).not.toContain('password');
+  });
+
+  it('writes no file for a kind without objects, and no .env.example without placeholders', () => {
+    const none = buildExport([{ provider: providerFor('ToolVersion')!, objects: [] }], { split: false, schemaRef });
+    expect(none).toEqual({ files: [], placeholders: [], envExample: undefined });
+  });
+});
+
+describe('exported files load and read back equal to the live objects', () => {
+  let dir: string;
+  const result = buildExport(inputs(), { split: false, schemaRef });
+  const env = Object.fromEntries(result.placeholders.map((p) => [p.name, `value-of-${p.name}`]));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'converge-export-'));
+    for (const f of result.files) {
+      await mkdir(dirname(join(dir, f.path)), { recursive: true });
+      await writeFile(join(dir, f.path), f.content);
+    }
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it.each(Object.keys(LIVE))('%s', async (kind) => {
+    const desired = (await loadManifests([dir], catalog, { env, cwd: dir })).filter((d) => d.kind === kind);
+    const provider = providerFor(kind)!;
+    expect(desired.map((d) => d.id).sort()).toEqual(LIVE[kind]!.map((o) => o.id).sort());
+    for (const d of desired) {
+      const live = LIVE[kind]!.find((o) => o.id === d.id)!;
+      const changes = diffFields(provider.canonicalDesired(d.spec), provider.canonicalLive(live.fields), {
+        writeOnly: new Set(provider.writeOnly),
+        immutable: new Set(provider.immutable),
+        secret: new Set(),
+        sendSecrets: new Map(),
+      });
+      expect(changes).toEqual([]);
+      // every placeholder resolved, and is a secret from then on
+      for (const field of provider.writeOnly.filter((f) => f !== 'test-email-address')) {
+        expect(d.secretFields).toContain(field);
+      }
+    }
+  });
+});
