@@ -110,7 +110,8 @@ function planObject(
       };
     }
     const secrets = decideSecrets(key, desiredFields, provider.writeOnly, 'create', options.secrets);
-    return { ...base, action: 'create', changes: createChanges(provider, desired, desiredFields, secrets.send) };
+    const changes = createChanges(provider, desired, desiredFields, secrets.send);
+    return { ...base, action: 'create', changes: presented(provider, changes) };
   }
 
   if (!live.fields) {
@@ -134,9 +135,20 @@ function planObject(
     changes = diffFields(desiredFields, liveFields, { ...diffOptions, sendSecrets: secrets.send });
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';
-  const planned: PlannedAction = { ...base, action, changes, ref: live.ref };
+  const planned: PlannedAction = { ...base, action, changes: presented(provider, changes), ref: live.ref };
   if (secrets.notes.length > 0) planned.notes = secrets.notes;
   return planned;
+}
+
+/** Values as people read them (`3h`, not 10800); the executor sends from the desired fields, never from these. */
+function presented(provider: Provider, changes: FieldChange[]): FieldChange[] {
+  const present = provider.present?.bind(provider);
+  if (!present) return changes;
+  return changes.map((change) => ({
+    ...change,
+    ...(change.before !== undefined && { before: present(change.path, change.before) }),
+    ...(change.after !== undefined && { after: present(change.path, change.after) }),
+  }));
 }
 
 function createChanges(

@@ -12,7 +12,7 @@
  *   needs them, but never a write-only field that the plan did not mark to send.
  */
 import type { ApiClients } from '../api/types.ts';
-import type { DesiredObject, Fields, LiveObject, Metadata } from './types.ts';
+import type { DesiredObject, Fields, Json, LiveObject, Metadata } from './types.ts';
 
 export interface ProviderContext {
   api: ApiClients;
@@ -59,6 +59,8 @@ export interface Provider {
   canonicalDesired(spec: Fields): Fields;
   /** Canonical spec of a live object, comparable with canonicalDesired. Pure. */
   canonicalLive(fields: Fields): Fields;
+  /** A canonical value as shown in plans and reports (a duration as `3h`); the canonical value when absent. */
+  present?(field: string, value: Json): Json;
 
   /** All live objects of the kind in one scope, in as few requests as the API allows. */
   list(ctx: ProviderContext, scope: string): Promise<LiveObject[]>;

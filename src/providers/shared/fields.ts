@@ -43,6 +43,8 @@ export interface CanonicalForms {
   exportSpec(attributes: Fields): Fields;
   /** Live attributes without write-only ones, in case a server echoes them: they must not travel further. */
   readable(attributes: Fields): Fields;
+  /** A canonical value as people read it in plans and reports: the export form (`3h`, not 10800). */
+  present(field: string, value: Json): Json;
 }
 
 export function canonicalForms(config: FieldsConfig): CanonicalForms {
@@ -99,6 +101,10 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
         out[key] = rule?.export ? rule.export(value) : value;
       }
       return out;
+    },
+    present(field, value) {
+      const format = config.fields[field]?.export;
+      return format ? format(value) : value;
     },
     readable(attributes) {
       const out: Fields = {};

@@ -43,6 +43,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
     scope: () => '',
     canonicalDesired: forms.desired,
     canonicalLive: forms.live,
+    present: forms.present,
 
     async list(ctx) {
       const resources = await listResources(platformClient(ctx), path, {}, { signal: ctx.signal });

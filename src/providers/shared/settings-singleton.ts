@@ -38,6 +38,7 @@ export function singletonSettingsProvider(config: SettingsConfig): Provider {
     scope: () => '',
     canonicalDesired: forms.desired,
     canonicalLive: forms.live,
+    present: forms.present,
 
     async list(ctx) {
       const resource = await getResource(platformClient(ctx), path, { signal: ctx.signal });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generalSettings as provider } from '../../../src/providers/general-settings/index.ts';
-import { desired } from './builders.ts';
+import { buildPlan } from '../../../src/reconcile/plan.ts';
+import { desired, live } from './builders.ts';
 import { contextFor, FakeClient, settingsServer } from './fake-client.ts';
 
 const defaults = {
@@ -66,5 +67,19 @@ describe('GeneralSettings updates', () => {
     const [live] = await provider.list(contextFor(client), '');
     await provider.update(contextFor(client), desired('GeneralSettings', '', {}), live!, { 'plan-timeout': 7200 });
     expect(client.requests[1]?.body).toMatchObject({ data: { attributes: { 'plan-timeout': '2h' } } });
+  });
+
+  it('shows durations in a plan as people write them, while comparing seconds', () => {
+    const { plan } = buildPlan(
+      [
+        {
+          provider,
+          desired: [desired('GeneralSettings', '', { 'plan-timeout': '180m' })],
+          live: new Map([['', live('GeneralSettings', '', 'general', { ...defaults, 'plan-timeout': '5h' })]]),
+        },
+      ],
+      { prune: false, ownership: [], secrets: { lookup: undefined, resend: false } },
+    );
+    expect(plan.actions[0]?.changes).toEqual([{ path: 'plan-timeout', before: '5h', after: '3h' }]);
   });
 });
