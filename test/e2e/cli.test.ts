@@ -4,6 +4,7 @@
  * without a terminal, saved plans, the delete guard, and no secret in any
  * output.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
-import { converge } from '../helpers/cli.ts';
+import { converge, MAIN } from '../helpers/cli.ts';
 
 const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
 const BAD = fileURLToPath(new URL('../fixtures/manifests/bad/', import.meta.url));
@@ -195,5 +196,33 @@ describe('converge as a process', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/401|unauthorized/i);
     expect(bad.stderr + bad.stdout).not.toContain('canary-wrong-token-0005');
+  });
+
+  it('stops new work on Ctrl-C, lets requests in flight finish, and says what was not done', async () => {
+    emulator.setLatency(300);
+    const child = spawn(process.execPath, [MAIN, 'apply', KINDS, '--auto-approve', '--parallelism', '1'], {
+      cwd: scratch,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true', ...env },
+    });
+    let stdout = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!interrupted && /\[1\/\d+\]/.test(stdout)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/Apply interrupted/);
+    expect(stdout).toMatch(/skipped .*: not started/);
+    const done = Number(/Apply interrupted: (\d+)/.exec(stdout)?.[1] ?? 0);
+    expect(done).toBeGreaterThanOrEqual(1);
+    // what was done is done: a plan afterwards shows exactly the rest
+    emulator.setLatency(0);
+    const after = await run(['plan', KINDS, '--json']);
+    const actions = (JSON.parse(after.stdout) as { plan: { actions: Array<{ action: string }> } }).plan.actions;
+    expect(actions.filter((a) => a.action !== 'noop').length).toBeGreaterThan(0);
   });
 });
