@@ -1,0 +1,316 @@
+/**
+ * Faults: the emulator fails 20 % of requests with a 429, a 500, a 503, a
+ * dropped connection, a timeout or a lost answer (applied, then the
+ * connection dropped), each alone and all mixed. An apply of every kind
+ * (test/fixtures/kinds plus creates, updates and deletes of versions) then:
+ * - reports every action as done or failed with a message, counts that match,
+ *   and "done" only for what really is done;
+ * - creates nothing twice: a create whose answer was lost is read back, not repeated;
+ * - touches nothing outside the plan (seeded versions no manifest mentions stay as they were);
+ * - converges: applying again (still under faults) ends with a plan of 0 changes.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NetworkError } from '../../src/api/errors.ts';
+import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
+import type { FaultKind, SeedData } from '../../src/emulator/server.ts';
+import { kebabKind } from '../../src/export/names.ts';
+import type { ApplySummary, ReconcileEvent } from '../../src/reconcile/events.ts';
+import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
+import { api, apply, changes, desiredFrom, plan, providerMap, type Target } from '../helpers/engine.ts';
+import type { ManifestDoc } from './arbitraries.ts';
+import {
+  delegate,
+  type Emulator,
+  emulator,
+  type Recorded,
+  recording,
+  scratchDir,
+  USERS_SEED,
+  writeManifest,
+} from './support.ts';
+
+const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+const ENV = {
+  CLOUD_A_KEY_ID: 'AKIA-faults-key-id',
+  CLOUD_A_SECRET: 'faults-cloud-secret',
+  SMTP_PASSWORD: 'faults-smtp-password',
+  SMS_TOKEN: 'faults-sms-token',
+};
+const SHA = 'ab'.repeat(32);
+const url = (v: string) => `https://releases.example.com/tool/${v}/tool.zip`;
+
+/** Versions on the server before the apply: some the manifests change, some they never mention. */
+const SEED: SeedData = {
+  ...USERS_SEED,
+  toolVersions: [
+    { version: '0.1.0', url: url('0.1.0'), sha: SHA },
+    { version: '0.2.0', url: url('0.2.0'), sha: SHA, official: true, usage: 3 },
+    { version: '0.3.0', url: url('0.3.0'), sha: SHA, deprecated: true, deprecatedReason: 'old' },
+    { version: '1.4.0', url: url('1.4.0'), sha: SHA },
+    { version: '1.5.0', url: url('1.5.0'), sha: SHA },
+  ],
+  policyVersions: [
+    { version: '0.0.1', url: url('p0.0.1'), sha: SHA },
+    { version: '0.20.0', url: url('p0.20.0'), sha: SHA },
+  ],
+};
+const UNTOUCHED = { 'tool-versions': ['0.1.0', '0.2.0', '0.3.0'], 'policy-versions': ['0.0.1'] };
+
+/** On top of the kinds fixture: many creates, an update and a delete of versions, one more user. */
+const EXTRA: ManifestDoc[] = [
+  ...Array.from({ length: 12 }, (_, i): ManifestDoc => {
+    const v = `3.0.${i}`;
+    return { kind: 'ToolVersion', metadata: { name: v }, spec: { url: url(v), sha: SHA, beta: i % 2 === 0 } };
+  }),
+  ...Array.from({ length: 6 }, (_, i): ManifestDoc => {
+    const v = `0.30.${i}`;
+    return { kind: 'PolicyVersion', metadata: { name: v }, spec: { url: url(v), sha: SHA.toUpperCase() } };
+  }),
+  { kind: 'ToolVersion', metadata: { name: '1.5.0' }, spec: { url: url('1.5.0'), sha: SHA, enabled: false } },
+  { kind: 'ToolVersion', metadata: { name: '1.4.0' }, ensure: 'absent' },
+  { kind: 'PolicyVersion', metadata: { name: '0.20.0' }, spec: { url: url('p0.20.0-b'), sha: SHA } },
+  { kind: 'AdminUser', metadata: { name: 'alice' }, spec: { 'is-admin': true, 'is-suspended': false } },
+  { kind: 'AdminUser', metadata: { name: 'bob' }, spec: { 'is-suspended': true } },
+];
+
+/** A request that is held longer than the client waits: the client gives up and the outcome is unknown. */
+const CLIENT = { requestTimeoutMs: 400, assumedRateLimit: 0 };
+const FAULT_RATE = 0.2;
+const SCENARIOS: Array<{ name: string; kinds: FaultKind[]; seed: number }> = [
+  { name: '429 (Retry-After)', kinds: ['429'], seed: 1 },
+  { name: '500', kinds: ['500'], seed: 2 },
+  { name: '503', kinds: ['503'], seed: 3 },
+  { name: 'dropped connections', kinds: ['drop'], seed: 4 },
+  { name: 'timeouts', kinds: ['timeout'], seed: 5 },
+  { name: 'lost answers', kinds: ['lost'], seed: 6 },
+  { name: 'all of them mixed', kinds: ['429', '500', '503', 'drop', 'timeout', 'lost'], seed: 7 },
+];
+
+let scratch: Awaited<ReturnType<typeof scratchDir>>;
+let desired: DesiredObject[];
+beforeAll(async () => {
+  scratch = await scratchDir('faults');
+  const extra = await writeManifest(join(scratch.dir, 'extra.yaml'), EXTRA);
+  desired = await desiredFrom([KINDS, extra], ENV);
+  return () => scratch.remove();
+});
+
+let server: Emulator | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(): Promise<{ server: Emulator; target: Target }> {
+  server = await emulator({ seed: SEED });
+  return { server, target: { url: server.url, token: server.tokens.admin } };
+}
+
+async function versions(
+  target: Target,
+  type: string,
+): Promise<Array<{ id: string; attributes: Record<string, unknown> }>> {
+  const listed = await api(target, 'GET', `/admin/${type}?page%5Bsize%5D=100`);
+  expect(listed.status).toBe(200);
+  return listed.body?.data as Array<{ id: string; attributes: Record<string, unknown> }>;
+}
+
+async function untouchedSnapshot(target: Target) {
+  const out: Record<string, unknown> = {};
+  for (const [type, names] of Object.entries(UNTOUCHED)) {
+    const list = await versions(target, type);
+    for (const name of names) out[`${type}/${name}`] = list.find((v) => v.attributes.version === name);
+  }
+  return out;
+}
+
+const terminal = (e: ReconcileEvent) =>
+  e.type === 'action-done' || e.type === 'action-failed' || e.type === 'action-skipped';
+
+/** The summary agrees with the plan and with the events, and every failure says what failed. */
+function expectAccurateSummary(actions: readonly PlannedAction[], summary: ApplySummary, events: ReconcileEvent[]) {
+  const todo = changes(actions);
+  const failed = new Set(summary.failed.map((f) => f.key));
+  const skipped = new Set(summary.skipped.map((s) => s.key));
+  for (const type of ['create', 'update', 'replace', 'delete'] as const) {
+    const planned = todo.filter((a) => a.action === type);
+    const notDone = planned.filter((a) => failed.has(a.key) || skipped.has(a.key)).length;
+    expect(summary.done[type] ?? 0, type).toBe(planned.length - notDone);
+  }
+  const ends = events.filter(terminal) as Array<ReconcileEvent & { action: PlannedAction }>;
+  expect(ends.map((e) => e.action.key).sort()).toEqual(todo.map((a) => a.key).sort());
+  for (const e of ends) {
+    const expected = failed.has(e.action.key)
+      ? 'action-failed'
+      : skipped.has(e.action.key)
+        ? 'action-skipped'
+        : 'action-done';
+    expect(e.type, e.action.key).toBe(expected);
+  }
+  for (const f of summary.failed) expect(f.error.message).toMatch(/^(GET|POST|PATCH|DELETE) \/api\/v2\/\S+: \S/);
+  expect(summary.skipped.every((s) => s.reason === 'dependency-failed')).toBe(true);
+}
+
+/** Every write went to an object of a planned action, and no create hit an object that already existed. */
+function expectOnlyPlannedWrites(actions: readonly PlannedAction[], records: readonly Recorded[]) {
+  const todo = changes(actions);
+  const refs = new Set(todo.flatMap((a) => (a.ref ? [a.ref] : [])));
+  const creates = new Set(todo.filter((a) => a.action === 'create').map((a) => `${a.kind}/${a.id}`));
+  const singletons = new Set(todo.filter((a) => a.id === '').map((a) => `/api/v2/admin/${kebabKind(a.kind)}`));
+  const creating = new Map<string, number>();
+  for (const r of records) {
+    if (r.method === 'GET') continue;
+    const segments = r.path.split('/');
+    const version = (r.body as { data?: { attributes?: { version?: string } } } | undefined)?.data?.attributes?.version;
+    if (r.method === 'POST' && /\/admin\/(tool|policy)-versions$/.test(r.path)) {
+      const kind = r.path.endsWith('tool-versions') ? 'ToolVersion' : 'PolicyVersion';
+      expect(creates.has(`${kind}/${version}`), `${r.method} ${r.path} ${version}`).toBe(true);
+      creating.set(`${kind}/${version}`, (creating.get(`${kind}/${version}`) ?? 0) + 1);
+      // the version was already there: a create was repeated
+      expect(r.error?.status, `create of ${version} answered`).not.toBe(422);
+    } else if (singletons.has(r.path)) {
+      expect(r.method).toBe('PATCH');
+    } else {
+      const ref = decodeURIComponent(
+        r.path.startsWith('/api/v2/admin/users/') ? (segments[5] ?? '') : (segments.at(-1) ?? ''),
+      );
+      expect(refs.has(ref), `${r.method} ${r.path}`).toBe(true);
+    }
+  }
+  // a create is sent again only after an attempt that did not reach the server or whose answer was lost
+  for (const [key, count] of creating) expect(count, key).toBeLessThanOrEqual(2);
+}
+
+describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
+  it('applies every kind accurately, never twice, only what is planned, and converges', async () => {
+    const { server, target } = await start();
+    const before = await untouchedSnapshot(target);
+    const first = await plan(target, desired, { client: CLIENT });
+    expect(first.problems).toEqual([]);
+    const planned = changes(first.plan.actions);
+    expect(new Set(planned.map((a) => a.kind))).toEqual(new Set(desired.map((d) => d.kind)));
+    expect(new Set(planned.map((a) => a.action))).toEqual(new Set(['create', 'update', 'delete']));
+
+    server.setFaults({ rate: FAULT_RATE, kinds, seed, holdMs: 5_000 });
+    server.resetStats();
+    const records: Recorded[] = [];
+    const client = { ...CLIENT, wrap: (c: HttpClient) => recording(c, records) };
+    let run = await apply(target, desired, { client });
+    expect(run.plan.actions.map((a) => `${a.action} ${a.key}`)).toEqual(
+      first.plan.actions.map((a) => `${a.action} ${a.key}`),
+    );
+    const stats = server.stats();
+    expect(stats.faults).toBeGreaterThan(0);
+    expectAccurateSummary(run.plan.actions, run.summary, run.events);
+    expectOnlyPlannedWrites(run.plan.actions, records);
+    expect(stats.byStatus['422'] ?? 0, 'a create or an action was repeated').toBe(0);
+    const writeRoutes = Object.keys(stats.byRoute).filter((r) => !r.startsWith('GET '));
+    for (const route of writeRoutes) {
+      expect(route).toMatch(
+        /^(PATCH \/api\/v2\/admin\/[a-z-]+-settings|POST \/api\/v2\/admin\/(tool|policy)-versions|(PATCH|DELETE) \/api\/v2\/admin\/(tool|policy)-versions\/:id|POST \/api\/v2\/admin\/users\/:id\/actions\/(grant_admin|suspend|unsuspend|revoke_admin))$/,
+      );
+    }
+
+    // what the summary calls done is done: with faults off, only what failed (or was skipped) is left to do
+    server.setFaults(undefined);
+    const check = await plan(target, desired, { client: CLIENT });
+    const notDone = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
+    expect(
+      changes(check.plan.actions)
+        .filter((a) => !notDone.has(a.key))
+        .map((a) => a.key),
+    ).toEqual([]);
+
+    // applying again under faults converges, and each apply only redoes what did not get done
+    let attempts = 1;
+    while (run.summary.failed.length + run.summary.skipped.length > 0 && attempts < 5) {
+      const left = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
+      server.setFaults({ rate: FAULT_RATE, kinds, seed: seed * 100 + attempts, holdMs: 5_000 });
+      const again = await apply(target, desired, { client });
+      for (const a of changes(again.plan.actions)) expect(left.has(a.key), `${a.key} was done already`).toBe(true);
+      expectAccurateSummary(again.plan.actions, again.summary, again.events);
+      run = again;
+      attempts++;
+    }
+    expect(run.summary.failed).toEqual([]);
+    server.setFaults(undefined);
+    const last = await plan(target, desired, { client: CLIENT });
+    expect(changes(last.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([]);
+
+    // each version once, the deleted one gone, the untouched ones exactly as they were
+    for (const type of ['tool-versions', 'policy-versions']) {
+      const names = (await versions(target, type)).map((v) => String(v.attributes.version));
+      expect(names.length, type).toBe(new Set(names).size);
+    }
+    expect((await versions(target, 'tool-versions')).some((v) => v.attributes.version === '1.4.0')).toBe(false);
+    expect(await untouchedSnapshot(target)).toEqual(before);
+  }, 60_000);
+});
+
+/** ` 1.2.3` for the body of a version create, '' otherwise. */
+function createdVersion(body: unknown): string {
+  const version = (body as { data?: { attributes?: { version?: unknown } } } | undefined)?.data?.attributes?.version;
+  return typeof version === 'string' ? ` ${version}` : '';
+}
+
+/**
+ * A client that loses the answer of the first POST or PATCH to each object: the
+ * server applies it, converge hears nothing (as with the emulator's `lost`
+ * fault, but on exactly the requests that matter).
+ */
+function losingFirstWrites(client: HttpClient, lost: string[]): HttpClient {
+  const seen = new Set<string>();
+  return delegate(client, async <T>(options: RequestOptions): Promise<HttpResponse<T>> => {
+    const response = await client.request<T>(options);
+    const key = `${options.method} ${options.path}${createdVersion(options.body)}`;
+    if ((options.method === 'POST' || options.method === 'PATCH') && !seen.has(key)) {
+      seen.add(key);
+      lost.push(key);
+      throw new NetworkError({
+        method: options.method,
+        path: options.path,
+        reason: 'the connection closed before the answer',
+        errno: 'UND_ERR_SOCKET',
+        outcome: 'unknown',
+      });
+    }
+    return response;
+  });
+}
+
+describe('a lost answer', () => {
+  it('is read back for every kind: no create, update or user action is sent twice (only secrets are resent)', async () => {
+    const { target } = await start();
+    const records: Recorded[] = [];
+    const lost: string[] = [];
+    const run = await apply(target, desired, {
+      client: { ...CLIENT, wrap: (c) => recording(losingFirstWrites(c, lost), records) },
+    });
+    expect(run.summary.failed).toEqual([]);
+    const writes = records.filter((r) => r.method === 'POST' || r.method === 'PATCH');
+    // every write's answer was lost, and none was sent again
+    const sent = writes.map((r) => `${r.method} ${r.path}${createdVersion(r.body)}`);
+    // sent again: only write-only fields, which cannot be read back to see whether they were set
+    const again = writes.filter((_r, i) => sent.indexOf(sent[i] ?? '') !== i);
+    for (const r of again) {
+      const kind = desired.find((d) => d.id === '' && r.path === `/api/v2/admin/${kebabKind(d.kind)}`)?.kind ?? '';
+      const attributes = Object.keys((r.body as { data: { attributes: object } }).data.attributes);
+      expect(attributes.length, r.path).toBeGreaterThan(0);
+      expect(
+        attributes.filter((a) => !providerMap.get(kind)?.writeOnly.includes(a)),
+        r.path,
+      ).toEqual([]);
+    }
+    expect(again.map((r) => r.path).sort()).toEqual(
+      ['cost-estimation-settings', 'sms-settings', 'smtp-settings'].map((t) => `/api/v2/admin/${t}`),
+    );
+    expect(lost.sort()).toEqual([...new Set(sent)].sort());
+    expect(lost.length).toBeGreaterThan(30);
+    const recovered = run.events.filter((e) => e.type === 'action-done' && e.recovered).length;
+    const writing = changes(run.plan.actions).filter((a) => a.action !== 'delete').length;
+    expect(recovered).toBe(writing);
+    expect(changes((await plan(target, desired, { client: CLIENT })).plan.actions)).toEqual([]);
+  });
+});

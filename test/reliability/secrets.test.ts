@@ -1,0 +1,175 @@
+/**
+ * Secrets: every command runs with canary values in every secret variable
+ * (and a canary token); no canary appears in stdout, stderr, any file
+ * written (plans, reports, exports, .env.example, the fingerprint store) or
+ * the emulator's log lines.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, converge } from '../helpers/cli.ts';
+import { api, type Target } from '../helpers/engine.ts';
+import { type Emulator, emulator, scratchDir } from './support.ts';
+
+const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+
+/** A canary for every secret the kinds fixture reads, and rotated ones for a second round. */
+const CANARIES = {
+  CLOUD_A_KEY_ID: 'AKIA-canary-7f3e-key-id',
+  CLOUD_A_SECRET: 'canary-7f3e-cloud-secret',
+  SMTP_PASSWORD: 'canary-7f3e-smtp-password',
+  SMS_TOKEN: 'canary-7f3e-sms-token',
+};
+const ROTATED = {
+  CLOUD_A_KEY_ID: 'AKIA-canary-rot-key-id',
+  CLOUD_A_SECRET: 'canary-rot-cloud-secret',
+  SMTP_PASSWORD: 'canary-rot-smtp-password',
+  SMS_TOKEN: 'canary-rot-sms-token',
+};
+
+let server: Emulator;
+let target: Target;
+let scratch: Awaited<ReturnType<typeof scratchDir>>;
+const outputs: Array<{ what: string; text: string }> = [];
+
+function canaries(): string[] {
+  return [...Object.values(CANARIES), ...Object.values(ROTATED), server.tokens.admin];
+}
+
+async function run(args: string[], secrets: Record<string, string> = CANARIES): Promise<CliResult> {
+  const result = await converge(args, {
+    cwd: scratch.dir,
+    env: {
+      CONVERGE_PLATFORM_URL: server.url,
+      CONVERGE_PLATFORM_TOKEN: server.tokens.admin,
+      CONVERGE_FINGERPRINTS: join(scratch.dir, 'fingerprints.json'),
+      ...secrets,
+    },
+  });
+  outputs.push(
+    { what: `${args.join(' ')} (stdout)`, text: result.stdout },
+    { what: `${args.join(' ')} (stderr)`, text: result.stderr },
+  );
+  return result;
+}
+
+/** Every file under the scratch directory, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+beforeAll(async () => {
+  server = await emulator();
+  target = { url: server.url, token: server.tokens.admin };
+  scratch = await scratchDir('secrets');
+});
+afterAll(async () => {
+  await server?.close();
+  await scratch?.remove();
+});
+
+describe('no secret in any output', () => {
+  it('validate, plan, plan --out, plan --json, apply (a saved plan), and plan again', async () => {
+    expect((await run(['validate', KINDS])).code).toBe(0);
+    const planned = await run(['plan', KINDS, '--detailed-exitcode']);
+    expect(planned.code).toBe(2);
+    expect(planned.stdout).toContain('SMTPSettings');
+    expect((await run(['plan', KINDS, '--json'])).code).toBe(0);
+    expect((await run(['plan', KINDS, '--out', 'plan.json'])).code).toBe(0);
+    const applied = await run(['apply', 'plan.json']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await run(['plan', KINDS, '--detailed-exitcode'])).code).toBe(0);
+    // the secrets did reach the API: what the emulator stores readably is the canary
+    const cost = await api(target, 'GET', '/admin/cost-estimation-settings');
+    expect(JSON.stringify(cost.body)).toContain(CANARIES.CLOUD_A_KEY_ID);
+  }, 60_000);
+
+  it('plan and apply with rotated secrets, --resend-secrets, and an apply that fails with an API error', async () => {
+    const rotated = await run(['plan', KINDS, '--json'], ROTATED);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(/changed since last apply/);
+    expect((await run(['plan', KINDS, '--resend-secrets'])).code).toBe(0);
+    const failing = join(scratch.dir, 'failing.yaml');
+    await writeFile(
+      failing,
+      [
+        'kind: SMTPSettings',
+        'spec:',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax
+        '  password: ${env:SMTP_PASSWORD}',
+        '---',
+        'kind: SMSSettings',
+        'spec:',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax
+        '  auth-token: ${env:SMS_TOKEN}',
+        '---',
+        'kind: AdminUser',
+        'metadata: {name: owner}',
+        'ensure: absent',
+      ].join('\n'),
+    );
+    const failed = await run(['apply', failing, '--auto-approve'], ROTATED);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/sole owner/i);
+    const resent = await run(['apply', KINDS, '--auto-approve', '--resend-secrets'], ROTATED);
+    expect(resent.code, resent.stderr).toBe(0);
+  }, 60_000);
+
+  it('drift in every format, to stdout and to files', async () => {
+    // something changed behind converge's back, and a secret rotated
+    await api(target, 'PATCH', '/admin/smtp-settings', {
+      data: { type: 'smtp-settings', attributes: { sender: 'someone@example.com' } },
+    });
+    for (const format of ['text', 'json', 'markdown', 'junit']) {
+      const shown = await run(['drift', KINDS, '--format', format]);
+      expect(shown.code, `${format}: ${shown.stderr}`).toBe(2);
+      expect(shown.stdout).toContain('SMTPSettings');
+      const filed = await run(['drift', KINDS, '--format', format, '--output', `drift.${format}`], CANARIES);
+      expect(filed.code).toBe(2);
+      const report = await readFile(join(scratch.dir, `drift.${format}`), 'utf8');
+      expect(report).toContain('sender');
+    }
+  }, 60_000);
+
+  it('export, one file per kind and one per object, with .env.example', async () => {
+    for (const [out, split] of [
+      ['exported', []],
+      ['exported-split', ['--split']],
+    ] as const) {
+      const exported = await run(['export', '--out', out, ...split]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const envExample = await readFile(join(scratch.dir, out, '.env.example'), 'utf8');
+      expect(envExample).toMatch(/SMTP_SETTINGS_PASSWORD=/);
+      expect(envExample).toMatch(/COST_ESTIMATION_SETTINGS_CLOUD_A_ACCESS_KEY_ID=/);
+    }
+  }, 60_000);
+
+  it('none of the above printed or wrote a canary, nor did the emulator log one', async () => {
+    const files = await filesUnder(scratch.dir);
+    for (const name of [
+      'plan.json',
+      'fingerprints.json',
+      'drift.junit',
+      'drift.markdown',
+      'drift.json',
+      'drift.text',
+    ]) {
+      expect(
+        files.some((f) => f.endsWith(name)),
+        name,
+      ).toBe(true);
+    }
+    expect(files.filter((f) => f.includes('exported-split')).length).toBeGreaterThan(6);
+    const texts = [
+      ...outputs,
+      ...(await Promise.all(files.map(async (f) => ({ what: f, text: await readFile(f, 'utf8') })))),
+      { what: 'emulator log', text: server.logs.join('\n') },
+    ];
+    expect(outputs.length).toBeGreaterThan(20);
+    for (const { what, text } of texts) {
+      for (const canary of canaries()) expect(text.includes(canary), `${canary} in ${what}`).toBe(false);
+    }
+  });
+});

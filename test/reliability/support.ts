@@ -1,0 +1,107 @@
+/** What the reliability tests share: run sizes, the emulator they start, manifests on disk, recorded requests. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import type { ManifestDoc } from './arbitraries.ts';
+import { MANAGED_USERS } from './arbitraries.ts';
+
+/** `.ci/run` sets CONVERGE_FULL_RUN=1: the property tests then run their full number of cases. */
+export const FULL_RUN = process.env.CONVERGE_FULL_RUN === '1';
+
+/** Property cases per kind: at least 200 in the full run, a quick sample otherwise. */
+export const CASES_PER_KIND = FULL_RUN ? 200 : 20;
+
+/** Users for AdminUser cases, on top of the emulator's own (admin, owner, member, ci-bot). */
+export const USERS_SEED = {
+  users: MANAGED_USERS.map((username) => ({
+    username,
+    organizations: [{ name: 'example-org', role: 'member' as const }],
+  })),
+};
+
+export interface Emulator extends RunningEmulator {
+  /** Every line the emulator logged. */
+  logs: string[];
+}
+
+/** An emulator on a free port that does not enforce its rate limit (the tests measure correctness, not pacing). */
+export async function emulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const logs: string[] = [];
+  const running = await startEmulator({
+    port: 0,
+    rateLimit: false,
+    seed: USERS_SEED,
+    ...options,
+    log: (line) => {
+      logs.push(line);
+      options.log?.(line);
+    },
+  });
+  return Object.assign(running, { logs });
+}
+
+export async function scratchDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `converge-${prefix}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Documents as one multi-document YAML text. */
+export function toYaml(docs: readonly ManifestDoc[]): string {
+  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+}
+
+export async function writeManifest(path: string, docs: readonly ManifestDoc[]): Promise<string> {
+  await writeFile(path, toYaml(docs));
+  return path;
+}
+
+/** One request a provider made (retries inside the client are not separate entries). */
+export interface Recorded {
+  method: string;
+  path: string;
+  body?: unknown;
+  status?: number;
+  /** When the request failed: its status (if the server answered) and whether it may have been applied. */
+  error?: { status?: number; outcome?: string; message: string };
+}
+
+/** A client that records every request providers make through it. */
+export function recording(client: HttpClient, log: Recorded[]): HttpClient {
+  return delegate(client, async <T>(options: RequestOptions): Promise<HttpResponse<T>> => {
+    const entry: Recorded = { method: options.method, path: options.path, body: options.body };
+    log.push(entry);
+    try {
+      const response = await client.request<T>(options);
+      entry.status = response.status;
+      return response;
+    } catch (error) {
+      const e = error as { status?: number; outcome?: string; message?: string };
+      entry.error = {
+        ...(e.status !== undefined && { status: e.status }),
+        ...(e.outcome !== undefined && { outcome: e.outcome }),
+        message: String(e.message),
+      };
+      throw error;
+    }
+  });
+}
+
+/** The same client with another `request`. */
+export function delegate(client: HttpClient, request: HttpClient['request']): HttpClient {
+  return {
+    get baseUrl() {
+      return client.baseUrl;
+    },
+    get stats() {
+      return client.stats;
+    },
+    get concurrency() {
+      return client.concurrency;
+    },
+    request,
+    close: () => client.close(),
+  };
+}
