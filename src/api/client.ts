@@ -3,7 +3,8 @@
  * pacing, retries with exponential backoff and full jitter, and typed
  * errors that say whether a failed request may have been applied.
  */
-import { Agent, type Dispatcher, Pool } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, Dispatcher } from 'undici';
 import type { Sample } from './concurrency.ts';
 import { ConcurrencyWindow } from './concurrency.ts';
 import { errorMessages } from './error-messages.ts';
@@ -61,6 +62,17 @@ type Step =
   | { kind: 'fail'; error: ApiError | NetworkError }
   | { kind: 'retry'; delayMs: number; reason: string; state: RetryState; global: boolean };
 
+/**
+ * undici is loaded with the first client, not with this module: importing it
+ * costs ~150 ms, which offline commands (`validate` reaches this module
+ * through src/cli/session.ts) should not pay. See docs/performance.md.
+ */
+let undici: typeof import('undici') | undefined;
+const loadUndici = () => {
+  undici ??= createRequire(import.meta.url)('undici') as typeof import('undici');
+  return undici;
+};
+
 const PLATFORM_MIN_RATE_LIMIT = 30;
 const DEFAULT_CONCURRENCY = 10;
 
@@ -88,12 +100,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     headersTimeout: requestTimeoutMs,
     bodyTimeout: requestTimeoutMs,
   };
+  const { Agent: AgentClass, Pool } = loadUndici();
   const pool = new Pool(origin, poolOptions);
   /** For upload links on another host (file storage), made on first use. */
   let elsewhere: Agent | undefined;
   const dispatcherFor = (wire: WireRequest): Dispatcher => {
     if (wire.origin === undefined) return pool;
-    elsewhere ??= new Agent(poolOptions);
+    elsewhere ??= new AgentClass(poolOptions);
     return elsewhere;
   };
   const limiter = new RateLimiter({

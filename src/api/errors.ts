@@ -5,9 +5,17 @@
  * what the server said; never a token, a header value or a request body,
  * and whatever the server echoed is redacted.
  */
-import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import { ConvergeError } from '../errors.ts';
 import { redact } from './redact.ts';
+
+/**
+ * node:http's reason phrases, required when an error needs one: an ESM
+ * import of node:http builds its facade, which loads Node's bundled undici
+ * (~70 ms) at start-up of every command, offline ones included.
+ */
+const reasonPhrase = (status: number): string | undefined =>
+  (createRequire(import.meta.url)('node:http') as typeof import('node:http')).STATUS_CODES[status];
 
 export type AuthScheme = 'bearer' | 'vault';
 
@@ -31,7 +39,7 @@ export class ApiError extends ConvergeError {
 
   constructor(init: ApiErrorInit) {
     const messages = init.messages.map(redact);
-    const said = messages.length > 0 ? messages.join('; ') : (STATUS_CODES[init.status] ?? 'error').toLowerCase();
+    const said = messages.length > 0 ? messages.join('; ') : (reasonPhrase(init.status) ?? 'error').toLowerCase();
     const note = init.note ? ` (${init.note})` : '';
     super('API_ERROR', `${init.method} ${init.path}: ${init.status} ${said}${note}`, {
       hint: apiHint(init.status, init.scheme, init.outcome),

@@ -2,14 +2,18 @@
  * Client-side pacing, so that a run against a rate-limited server meets at
  * most one 429. The sources of truth, in order:
  * 1. The server's `X-RateLimit-Limit` (requests per second, as the platform
- *    sends it). go-tfe learns the same header from a `/ping` first; we
- *    learn it from the first real request, which goes out alone while the
- *    others wait for its headers.
+ *    sends it). go-tfe learns the same header from a `/ping` first, which
+ *    costs every run a round trip; we learn it from the first real answers.
  * 2. The configured `rateLimit`, when lower.
  *    Either is paced at 95 %: a burst slot plus arrival jitter then still
  *    fits under the limit in any one-second window.
  * 2b. With neither, an assumed limit when the API documents one (the
  *    platform's `api-rate-limit` is 30 by default and can be no lower).
+ *    Until the first answer tells the real limit, the opening requests go
+ *    at once up to 95 % of the assumed limit (no server can turn those
+ *    away), the rest wait for that answer; once the pace is known, the
+ *    opening requests count as if they had been paced, so the first second
+ *    stays under the limit.
  * 3. A 429 from a server that advertises nothing: the rate that got
  *    through in the last second becomes the pace, and later 429s cut it
  *    (the multiplicative half of AIMD; additive increase and a concurrency
@@ -60,9 +64,15 @@ export class RateLimiter {
   #lastGrant = Number.NEGATIVE_INFINITY;
   #lastDecrease = Number.NEGATIVE_INFINITY;
   #successes: number[] = [];
-  #learning: Promise<void> | undefined;
-  #learned: (() => void) | undefined;
-  #probed = false;
+  /** Requests that may still go before the first answer (see 2b above); 0 when nothing is assumed. */
+  #opening: number;
+  /** Requests sent in the opening, and when it began: they count against the first paced second. */
+  #openingSent = 0;
+  #openingStart = 0;
+  #openingOver = false;
+  /** Settled by the first answer's headers (or a timeout): what the requests beyond the opening wait for. */
+  #firstAnswer: Promise<void> | undefined;
+  #answered: (() => void) | undefined;
   #inFlight = 0;
 
   constructor(options: RateLimiterOptions = {}) {
@@ -70,6 +80,8 @@ export class RateLimiter {
     this.#assumed = positive(options.assumed);
     this.#now = options.now ?? Date.now;
     this.#rate = this.#target();
+    // an opening only when the pace is a guess: a configured rate is paced from the first request
+    this.#opening = this.#configured === undefined && this.#assumed !== undefined ? Math.floor(this.#rate ?? 0) : 0;
   }
 
   /** Requests per second currently paced at; undefined when unlimited. */
@@ -87,15 +99,39 @@ export class RateLimiter {
   }
 
   async acquire(signal?: AbortSignal): Promise<Permit> {
-    const probe = await this.#waitForProbe(signal);
-    try {
+    if (!this.#openingSlot()) {
+      if (this.#firstAnswer) await until(this.#firstAnswer, signal);
       await this.#slot(signal);
-    } catch (error) {
-      // an aborted probe must not keep the others waiting for its answer
-      if (probe) this.#learned?.();
-      throw error;
     }
     return this.#permit();
+  }
+
+  /** True when this request goes in the opening: before any answer, within the budget. */
+  #openingSlot(): boolean {
+    if (this.#openingOver || this.#opening <= 0) return false;
+    if (this.#openingSent === 0) {
+      this.#openingStart = this.#now();
+      this.#firstAnswer = new Promise<void>((resolve) => {
+        const timer = setTimeout(() => this.#answer(), LEARN_TIMEOUT_MS);
+        timer.unref?.();
+        this.#answered = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#openingSent++;
+    this.#opening--;
+    return true;
+  }
+
+  /** The first answer is in (or took too long): the opening is over, and whoever waits for it goes. */
+  #answer(): void {
+    if (this.#openingOver || this.#openingSent === 0) return;
+    this.#openingOver = true;
+    this.#firstAnswer = undefined;
+    this.#restart();
+    this.#answered?.();
   }
 
   async #slot(signal: AbortSignal | undefined): Promise<void> {
@@ -131,42 +167,22 @@ export class RateLimiter {
     return slot - (burst - 1) * interval - now;
   }
 
-  /** The first request goes out alone: its headers may tell the server's limit. True for that first one. */
-  async #waitForProbe(signal: AbortSignal | undefined): Promise<boolean> {
-    if (!this.#probed) {
-      this.#probed = true;
-      this.#learning = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, LEARN_TIMEOUT_MS);
-        timer.unref?.();
-        this.#learned = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      return true;
-    }
-    if (this.#learning) await until(this.#learning, signal);
-    return false;
-  }
-
   #permit(): Permit {
     const started = this.#now();
     this.#lastGrant = started;
     this.#inFlight++;
     let released = false;
-    const learned = this.#learned;
-    this.#learned = undefined;
     return {
       observe: (status, headers) => {
         this.#observe(started, status, headers);
         // a 429 opens the gate only on release, once the client has paused for it
-        if (status !== 429) learned?.();
+        if (status !== 429) this.#answer();
       },
       release: () => {
         if (released) return;
         released = true;
         this.#inFlight--;
-        learned?.();
+        this.#answer();
       },
     };
   }
@@ -232,7 +248,8 @@ export class RateLimiter {
    */
   #restart(): void {
     const spacing = this.#rate === undefined ? 0 : 1000 / this.#rate;
-    this.#tat = Math.max(this.#now(), this.#pausedUntil, this.#lastGrant + spacing);
+    const afterOpening = this.#openingStart + this.#openingSent * spacing;
+    this.#tat = Math.max(this.#now(), this.#pausedUntil, this.#lastGrant + spacing, afterOpening);
     this.#epoch++;
   }
 }

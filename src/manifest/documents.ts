@@ -2,7 +2,7 @@
  * YAML text -> plain documents, each with the source position of every value
  * (and of every key, for "unknown field" problems that point at the key).
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseAllDocuments, type YAMLError } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, Parser, type YAMLError } from 'yaml';
 import type { InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
 import { joinPath, parentPath } from './paths.ts';
@@ -24,11 +24,14 @@ export function parseDocuments(text: string, file: string): { documents: SourceD
   const documents: SourceDocument[] = [];
   const problems: InputProblem[] = [];
   const at = (offset: number): Position => ({ file, ...lineCounter.linePos(offset) });
-  for (const doc of parseAllDocuments(text, { lineCounter })) {
+  // Composed one document at a time, each dropped once read: a file of thousands of documents
+  // never holds all their syntax trees at once (parseAllDocuments would, tripling peak memory).
+  const tokens = new Parser(lineCounter.addNewLine).parse(text);
+  for (const doc of new Composer().compose(tokens)) {
     // After a syntax error the parser's recovery reports a cascade of follow-on errors: the first one is the real one.
     const firstError = doc.errors[0] ?? doc.warnings[0];
     if (firstError) {
-      problems.push(yamlProblem(firstError, file));
+      problems.push(yamlProblem(firstError, at));
       continue;
     }
     const root = doc.contents;
@@ -91,11 +94,11 @@ function aliasProblem(error: Error, aliases: Map<string, Position>): InputProble
   return { ...position, message: `alias *${name} names no anchor: define &${name} before using it` };
 }
 
-function yamlProblem(error: YAMLError, file: string): InputProblem {
-  const [line, col] = error.linePos ? [error.linePos[0].line, error.linePos[0].col] : [1, 1];
-  // yaml appends " at line N, column M:" and a source excerpt; the prefix says both already.
+function yamlProblem(error: YAMLError, at: (offset: number) => Position): InputProblem {
+  const position = at(Math.max(0, error.pos[0]));
+  // the first line is the message; parseAllDocuments would add " at line N, column M" and an excerpt
   const message = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
-  return { file, line, col, message };
+  return { ...position, message };
 }
 
 /** Where to point for a path: its value (or key), else the nearest enclosing value, else the document. */

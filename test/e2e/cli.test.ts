@@ -13,15 +13,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge, MAIN } from '../helpers/cli.ts';
+import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 
-const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+const KINDS = KINDS_FIXTURE;
 const BAD = fileURLToPath(new URL('../fixtures/manifests/bad/', import.meta.url));
-const SECRETS = {
-  CLOUD_A_KEY_ID: 'AKIA-canary-0001',
-  CLOUD_A_SECRET: 'canary-cloud-secret-0002',
-  SMTP_PASSWORD: 'canary-smtp-password-0003',
-  SMS_TOKEN: 'canary-sms-token-0004',
-};
+const SECRETS = kindsFixtureSecrets('canary-e2e');
 
 let emulator: RunningEmulator;
 let scratch: string;

@@ -10,14 +10,27 @@ export interface CliResult {
   stderr: string;
 }
 
-export function converge(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {},
-): Promise<CliResult> {
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+}
+
+/** The CLI with a clean environment: no colour, not a terminal, only what the test adds. */
+export function converge(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true' };
+  for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
+  return runNode(MAIN, args, { ...options, env });
+}
+
+/** A Node script as a process on this Node, with exactly `options.env` (or this process's environment). */
+export function runNode(script: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true' };
-    for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {

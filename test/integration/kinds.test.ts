@@ -1,22 +1,12 @@
-/**
- * Every kind against the emulator on loopback: apply, then plan shows no
- * change; a change made through the API behind converge's back shows as
- * drift on exactly that field; applying again repairs it.
- */
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import type { DesiredObject } from '../../src/reconcile/types.ts';
 import { api, apply, changes, desiredFrom, plan, type Target } from '../helpers/engine.ts';
+import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
-const ENV = {
-  CLOUD_A_KEY_ID: 'AKIA-canary-key-id',
-  CLOUD_A_SECRET: 'canary-cloud-secret',
-  SMTP_PASSWORD: 'canary-smtp-password',
-  SMS_TOKEN: 'canary-sms-token',
-};
+const FIXTURES = KINDS_FIXTURE;
+const ENV = kindsFixtureSecrets('canary');
 
 let emulator: RunningEmulator;
 let target: Target;

@@ -10,8 +10,8 @@
  * - converges: applying again (still under faults) ends with a plan of 0 changes.
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { delegate } from '../../src/api/delegate.ts';
 import { NetworkError } from '../../src/api/errors.ts';
 import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
 import type { FaultKind, SeedData } from '../../src/emulator/server.ts';
@@ -19,25 +19,12 @@ import { kebabKind } from '../../src/export/names.ts';
 import type { ApplySummary, ReconcileEvent } from '../../src/reconcile/events.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
 import { api, apply, changes, desiredFrom, plan, providerMap, type Target } from '../helpers/engine.ts';
+import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 import type { ManifestDoc } from './arbitraries.ts';
-import {
-  delegate,
-  type Emulator,
-  emulator,
-  type Recorded,
-  recording,
-  scratchDir,
-  USERS_SEED,
-  writeManifest,
-} from './support.ts';
+import { type Emulator, emulator, type Recorded, recording, scratchDir, USERS_SEED, writeManifest } from './support.ts';
 
-const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
-const ENV = {
-  CLOUD_A_KEY_ID: 'AKIA-faults-key-id',
-  CLOUD_A_SECRET: 'faults-cloud-secret',
-  SMTP_PASSWORD: 'faults-smtp-password',
-  SMS_TOKEN: 'faults-sms-token',
-};
+const KINDS = KINDS_FIXTURE;
+const ENV = kindsFixtureSecrets('faults');
 const SHA = 'ab'.repeat(32);
 const url = (v: string) => `https://releases.example.com/tool/${v}/tool.zip`;
 

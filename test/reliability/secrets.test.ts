@@ -6,27 +6,17 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, converge } from '../helpers/cli.ts';
 import { api, type Target } from '../helpers/engine.ts';
+import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 import { type Emulator, emulator, scratchDir } from './support.ts';
 
-const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+const KINDS = KINDS_FIXTURE;
 
 /** A canary for every secret the kinds fixture reads, and rotated ones for a second round. */
-const CANARIES = {
-  CLOUD_A_KEY_ID: 'AKIA-canary-7f3e-key-id',
-  CLOUD_A_SECRET: 'canary-7f3e-cloud-secret',
-  SMTP_PASSWORD: 'canary-7f3e-smtp-password',
-  SMS_TOKEN: 'canary-7f3e-sms-token',
-};
-const ROTATED = {
-  CLOUD_A_KEY_ID: 'AKIA-canary-rot-key-id',
-  CLOUD_A_SECRET: 'canary-rot-cloud-secret',
-  SMTP_PASSWORD: 'canary-rot-smtp-password',
-  SMS_TOKEN: 'canary-rot-sms-token',
-};
+const CANARIES = kindsFixtureSecrets('canary-7f3e');
+const ROTATED = kindsFixtureSecrets('canary-rot');
 
 let server: Emulator;
 let target: Target;

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { delegate } from '../../src/api/delegate.ts';
 import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import type { ManifestDoc } from './arbitraries.ts';
@@ -87,21 +88,4 @@ export function recording(client: HttpClient, log: Recorded[]): HttpClient {
       throw error;
     }
   });
-}
-
-/** The same client with another `request`. */
-export function delegate(client: HttpClient, request: HttpClient['request']): HttpClient {
-  return {
-    get baseUrl() {
-      return client.baseUrl;
-    },
-    get stats() {
-      return client.stats;
-    },
-    get concurrency() {
-      return client.concurrency;
-    },
-    request,
-    close: () => client.close(),
-  };
 }

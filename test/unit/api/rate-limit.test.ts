@@ -28,38 +28,69 @@ describe('RateLimiter', () => {
     expect(limiter.rate).toBeCloseTo(9.5);
   });
 
-  it('sends the first request alone until its headers arrive', async () => {
-    // GIVEN a first request in flight
-    const limiter = new RateLimiter();
-    const probe = await limiter.acquire();
-    let second = false;
-    const next = limiter.acquire().then((p) => {
-      second = true;
+  it('sends the opening requests at once, up to 95 % of the assumed limit, the rest after the first answer', async () => {
+    // GIVEN the platform's documented minimum of 30/s assumed, and nothing answered yet
+    const limiter = new RateLimiter({ assumed: 30 });
+    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
+    let next = false;
+    const waiting = limiter.acquire().then((p) => {
+      next = true;
       return p;
     });
     await tick();
-    // THEN the second waits
+    // THEN the 29th waits
+    expect(next).toBe(false);
+    // WHEN the first answer tells the real limit, THEN the 29th goes, already knowing it
+    opening[0]?.observe(200, { 'x-ratelimit-limit': '1000000' });
+    (await waiting).release();
+    expect(next).toBe(true);
+    expect(limiter.rate).toBeCloseTo(950_000);
+  });
+
+  it('counts the opening against the first second once the pace is known', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ assumed: 30, now });
+    const opening = await Promise.all(Array.from({ length: 10 }, () => limiter.acquire()));
+    state.now += 20;
+    // WHEN the server says 30/s (paced at 28.5/s)
+    opening[0]?.observe(200, { 'x-ratelimit-limit': '30' });
+    // THEN the next request is scheduled as if the 10 had been paced: 10 x 1000/28.5 ms after the start
+    let sent = false;
+    const next = limiter.acquire().then(() => {
+      sent = true;
+    });
+    await tick();
+    expect(sent).toBe(false);
+    state.now = 1_000_000 + Math.ceil((10 * 1000) / 28.5);
+    await next;
+    expect(sent).toBe(true);
+  });
+
+  it('has no opening when a rate is configured: it paces from the first request', async () => {
+    const { now } = clock();
+    const limiter = new RateLimiter({ rate: 10, assumed: 30, now });
+    await limiter.acquire();
+    let second = false;
+    void limiter.acquire().then(() => {
+      second = true;
+    });
+    await tick();
     expect(second).toBe(false);
-    // WHEN the first answer arrives, THEN the second goes, already knowing the limit
-    probe.observe(200, { 'x-ratelimit-limit': '50' });
-    (await next).release();
-    expect(second).toBe(true);
-    expect(limiter.rate).toBeCloseTo(47.5);
   });
 
   it('keeps the others waiting after a first 429 until the request is released', async () => {
-    const limiter = new RateLimiter();
-    const probe = await limiter.acquire();
-    let second = false;
-    const next = limiter.acquire().then(() => {
-      second = true;
+    const limiter = new RateLimiter({ assumed: 30 });
+    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
+    let next = false;
+    const waiting = limiter.acquire().then(() => {
+      next = true;
     });
-    probe.observe(429, {});
+    opening[0]?.observe(429, {});
     await tick();
-    expect(second).toBe(false);
-    probe.release();
-    await next;
-    expect(second).toBe(true);
+    expect(next).toBe(false);
+    opening[0]?.release();
+    await waiting;
+    expect(next).toBe(true);
   });
 
   it('pauses everyone until the reset when the remaining quota is 0', async () => {
@@ -100,8 +131,8 @@ describe('RateLimiter', () => {
   });
 
   it('gives up waiting for the first answer when aborted', async () => {
-    const limiter = new RateLimiter();
-    await limiter.acquire();
+    const limiter = new RateLimiter({ assumed: 30 });
+    await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
     const reason = new Error('stop');
     await expect(limiter.acquire(AbortSignal.abort(reason))).rejects.toBe(reason);
   });
