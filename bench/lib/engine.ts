@@ -1,0 +1,172 @@
+/**
+ * Plan and apply in-process, through the same code the CLI runs
+ * (src/cli/session.ts `connect`, src/reconcile/engine.ts `planRun`,
+ * src/reconcile/apply.ts `applyPlan`), timed, with the widest concurrency
+ * window the client reached.
+ */
+import { performance } from 'node:perf_hooks';
+import { delegate } from '../../src/api/delegate.ts';
+import type { ApiClients, HttpClient } from '../../src/api/types.ts';
+import { connect } from '../../src/cli/session.ts';
+import {
+  type ConvergeConfig,
+  DEFAULT_MAX_DELETES,
+  DEFAULT_MAX_PARALLELISM,
+  DEFAULT_PARALLELISM,
+} from '../../src/config/load.ts';
+import { loadManifests } from '../../src/manifest/load.ts';
+import { catalog } from '../../src/providers/index.ts';
+import { applyPlan } from '../../src/reconcile/apply.ts';
+import { type PlanRun, planRun } from '../../src/reconcile/engine.ts';
+import { EventStream } from '../../src/reconcile/events.ts';
+import type { Provider } from '../../src/reconcile/provider.ts';
+import type { DesiredObject } from '../../src/reconcile/types.ts';
+import type { EmulatorProcess } from './emulator.ts';
+
+/** How many requests may fly: the CLI's default (adaptive) or `--parallelism N`. */
+export interface Mode {
+  name: string;
+  concurrency: { initial: number; max: number };
+}
+
+export const ADAPTIVE: Mode = {
+  name: 'adaptive',
+  concurrency: { initial: DEFAULT_PARALLELISM, max: DEFAULT_MAX_PARALLELISM },
+};
+export const fixed = (n: number): Mode => ({ name: `fixed-${n}`, concurrency: { initial: n, max: n } });
+
+export interface Timed {
+  ms: number;
+  /** Requests the client sent (retries included). */
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  /** The widest the concurrency window got. */
+  peakWindow: number;
+}
+
+export async function desiredFrom(dir: string): Promise<DesiredObject[]> {
+  return loadManifests([dir], catalog, { env: {}, cwd: dir });
+}
+
+function configFor(emulator: EmulatorProcess): ConvergeConfig {
+  const connection = (token: string) => ({
+    url: emulator.url,
+    token,
+    tokenEnv: 'BENCH_TOKEN',
+    rateLimit: undefined,
+    requestTimeoutMs: undefined,
+  });
+  return {
+    file: undefined,
+    platform: connection(emulator.token),
+    secrets: connection(emulator.tokens.secrets),
+    parallelism: DEFAULT_PARALLELISM,
+    maxParallelism: DEFAULT_MAX_PARALLELISM,
+    ownership: [],
+    maxDeletes: DEFAULT_MAX_DELETES,
+    fingerprints: undefined,
+  };
+}
+
+/** The clients of a run, each watched for the widest window it opens. */
+function clientsFor(
+  emulator: EmulatorProcess,
+  kinds: Iterable<string>,
+  providers: ReadonlyMap<string, Provider>,
+  mode: Mode,
+) {
+  const needed = new Set([...kinds].filter((k) => providers.has(k)));
+  const raw = connect(configFor(emulator), needed, new EventStream(), mode.concurrency);
+  let peak = 0;
+  const watch = (client: HttpClient): HttpClient =>
+    delegate(client, async (options) => {
+      peak = Math.max(peak, client.concurrency);
+      try {
+        return await client.request(options);
+      } finally {
+        peak = Math.max(peak, client.concurrency);
+      }
+    });
+  const clients: ApiClients = {};
+  for (const [api, client] of Object.entries(raw) as Array<[keyof ApiClients, HttpClient]>)
+    clients[api] = watch(client);
+  const totals = () => {
+    const all = Object.values(clients) as HttpClient[];
+    return {
+      requests: all.reduce((n, c) => n + c.stats.requests, 0),
+      retries: all.reduce((n, c) => n + c.stats.retries, 0),
+      rateLimited: all.reduce((n, c) => n + c.stats.rateLimited, 0),
+      peakWindow: peak,
+    };
+  };
+  const close = () => Promise.all((Object.values(clients) as HttpClient[]).map((c) => c.close()));
+  return { clients, totals, close };
+}
+
+export async function timedPlan(
+  emulator: EmulatorProcess,
+  desired: readonly DesiredObject[],
+  providers: ReadonlyMap<string, Provider>,
+  mode: Mode,
+): Promise<Timed & { run: PlanRun }> {
+  const started = performance.now();
+  const { clients, totals, close } = clientsFor(
+    emulator,
+    desired.map((d) => d.kind),
+    providers,
+    mode,
+  );
+  try {
+    const run = await planRun({
+      desired,
+      providers,
+      context: { api: clients, signal: new AbortController().signal },
+      // as the CLI: the clients' windows decide, the queue must not be the bottleneck
+      parallelism: mode.concurrency.max,
+      events: new EventStream(),
+      prune: false,
+      ownership: [],
+      secrets: { lookup: undefined, resend: false },
+      selection: { targets: [], selectors: {} },
+    });
+    if (run.problems.length > 0) throw new Error(run.problems.map((p) => p.message).join('\n'));
+    await close();
+    return { ms: performance.now() - started, ...totals(), run };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function timedApply(
+  emulator: EmulatorProcess,
+  run: PlanRun,
+  providers: ReadonlyMap<string, Provider>,
+  mode: Mode,
+): Promise<Timed & { failed: number; done: number }> {
+  const started = performance.now();
+  const { clients, totals, close } = clientsFor(
+    emulator,
+    run.plan.actions.map((a) => a.kind),
+    providers,
+    mode,
+  );
+  try {
+    const summary = await applyPlan(run.plan, {
+      providers,
+      desired: run.desiredByKey,
+      live: run.liveByKey,
+      provider: { api: clients, signal: new AbortController().signal },
+      parallelism: mode.concurrency.max,
+      events: new EventStream(),
+      interrupt: new AbortController().signal,
+    });
+    await close();
+    const done = Object.values(summary.done).reduce((n, v) => n + (v ?? 0), 0);
+    return { ms: performance.now() - started, ...totals(), failed: summary.failed.length, done };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

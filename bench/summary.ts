@@ -1,0 +1,57 @@
+/** The end-of-run table on stderr: every figure that has a target, and whether it was met. */
+import { type Checked, fmt, mark } from './lib/report.ts';
+import type { EfficiencyRow } from './suites/efficiency.ts';
+import type { EmulatorResult } from './suites/emulator.ts';
+import type { MemoryResult } from './suites/memory.ts';
+import type { RateLimitResult } from './suites/rate-limit.ts';
+import type { ScaleResult } from './suites/scale.ts';
+import type { SpeedResult } from './suites/speed.ts';
+import type { StartupResult } from './suites/startup.ts';
+
+export interface SuiteResults {
+  efficiency?: EfficiencyRow[];
+  speed?: SpeedResult;
+  scale?: ScaleResult;
+  rateLimit?: RateLimitResult;
+  startup?: StartupResult;
+  memory?: MemoryResult;
+  emulator?: EmulatorResult;
+}
+
+export function summarize(suites: SuiteResults): string[] {
+  const lines: string[] = [];
+  const line = (what: string, value: string, check: Checked) =>
+    lines.push(`${mark(check).padEnd(6)} ${what.padEnd(58)} ${value.padStart(14)}  target ${check.target}`);
+  const efficiency = suites.efficiency ?? [];
+  if (efficiency.length > 0) {
+    const missed = efficiency.filter((r) => !r.met);
+    line(
+      `efficiency: ${efficiency.length} kind/size/phase runs at the lower bound`,
+      `${efficiency.length - missed.length}/${efficiency.length}`,
+      { target: 'all equal', met: missed.length === 0 },
+    );
+    for (const r of missed) {
+      line(`  ${r.kind} ${r.phase} ${r.objects}`, `${r.requests} vs ${r.lowerBound}`, r);
+    }
+  }
+  for (const c of suites.speed?.comparisons ?? []) {
+    const what = `speed ${c.objects} objects ${c.latencyMs} ms ${c.phase}`;
+    if (c.speedup) line(`${what}: vs parallelism 1`, `${c.speedupVsParallelism1} x`, c.speedup);
+    if (c.ideal) line(`${what}: vs ideal at parallelism 10`, `${c.vsBound} x`, c.ideal);
+  }
+  for (const r of suites.scale?.runs ?? []) {
+    if (r.check) line(`scale ${r.kind} ${r.objects} objects ${r.latencyMs} ms`, `${fmt(r.wallMs)} ms`, r.check);
+  }
+  for (const r of suites.rateLimit?.runs ?? []) {
+    line(`rate limit ${r.limit}/s: 429s`, String(r.rateLimited), r.tooManyRequests);
+    line(`rate limit ${r.limit}/s: throughput`, `${r.throughput}/s`, r.rate);
+  }
+  for (const r of suites.startup?.rows ?? []) {
+    line(`startup ${r.command} from ${r.from} (median)`, `${r.medianMs} ms`, r.check);
+  }
+  for (const r of suites.memory?.rows ?? []) line(`memory ${r.command} from ${r.from}`, `${r.peakRssMB} MB`, r.check);
+  for (const r of suites.emulator?.rows ?? []) {
+    if (r.check) line(`emulator ${r.request}`, `${fmt(r.requestsPerSecond)}/s`, r.check);
+  }
+  return lines;
+}

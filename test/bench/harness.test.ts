@@ -1,0 +1,114 @@
+/**
+ * The benchmark harness works: its quick mode runs the cheap suites end to
+ * end and writes results of the documented shape. Figures are not checked
+ * (benchmarks never fail on timing), except request counts, which do not
+ * depend on the machine. Also: every kind converge knows is in the bench table.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KINDS } from '../../bench/kinds.ts';
+import { providers } from '../../src/providers/index.ts';
+import { runNode } from '../helpers/cli.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Checked {
+  target: string;
+  met: boolean;
+}
+
+interface Results {
+  converge: string;
+  node: string;
+  cpu: { model: string; cores: number };
+  date: string;
+  quick: boolean;
+  suites: {
+    efficiency: Array<Checked & { kind: string; phase: string; requests: number; lowerBound: number }>;
+    startup: { rows: Array<{ command: string; from: string; medianMs: number; p90Ms: number; check: Checked }> };
+    rateLimit: { runs: Array<{ limit: number; rateLimited: number; throughput: number; rate: Checked }> };
+  };
+  errors?: Record<string, string>;
+}
+
+const run = (args: string[]) => runNode('bench/run.ts', args, { cwd: ROOT });
+
+const isChecked = (value: Checked) => typeof value.target === 'string' && typeof value.met === 'boolean';
+
+describe('bench table', () => {
+  it('has an entry for every kind converge knows', () => {
+    const benched = new Set(KINDS.map((k) => k.kind));
+    expect(providers.map((p) => p.kind).filter((kind) => !benched.has(kind))).toEqual([]);
+  });
+});
+
+describe('bench harness (quick)', () => {
+  let dir: string;
+  let result: { code: number | null; stdout: string; stderr: string };
+  let results: Results;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'converge-bench-test-'));
+    const out = join(dir, 'results.json');
+    result = await run(['--quick', '--no-save', '--out', out, 'efficiency', 'startup', 'rateLimit']);
+    results = JSON.parse(await readFile(out, 'utf8')) as Results;
+  }, 180_000);
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('exits 0 and prints the same JSON it writes', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(results);
+    expect(results.errors).toBeUndefined();
+  });
+
+  it('describes the run', () => {
+    expect(results.converge).toMatch(/^\d+\.\d+\.\d+/);
+    expect(results.node).toBe(process.version);
+    expect(results.cpu.cores).toBeGreaterThan(0);
+    expect(Number.isNaN(Date.parse(results.date))).toBe(false);
+    expect(results.quick).toBe(true);
+    expect(Object.keys(results.suites).sort()).toEqual(['efficiency', 'rateLimit', 'startup']);
+  });
+
+  it('plans and applies every kind of the table in the fewest requests the API allows', () => {
+    const rows = results.suites.efficiency;
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(KINDS.map((k) => k.name)));
+    for (const row of rows) {
+      expect(isChecked(row)).toBe(true);
+      expect({ kind: row.kind, phase: row.phase, requests: row.requests }).toEqual({
+        kind: row.kind,
+        phase: row.phase,
+        requests: row.lowerBound,
+      });
+    }
+  });
+
+  it('times start-up from source', () => {
+    const rows = results.suites.startup.rows;
+    expect(rows.filter((r) => r.from === 'source').map((r) => r.command)).toEqual([
+      'converge --version',
+      expect.stringMatching(/^converge validate \(\d+ objects\)$/),
+    ]);
+    for (const row of rows) {
+      expect(row.medianMs).toBeGreaterThan(0);
+      expect(row.p90Ms).toBeGreaterThanOrEqual(row.medianMs);
+      expect(isChecked(row.check)).toBe(true);
+    }
+  });
+
+  it('measures the rate-limited run', () => {
+    const [run] = results.suites.rateLimit.runs;
+    expect(run?.limit).toBe(30);
+    expect(run?.throughput).toBeGreaterThan(0);
+    expect(run?.rateLimited).toBeGreaterThanOrEqual(0);
+    expect(isChecked(run!.rate)).toBe(true);
+  });
+
+  it('prints a summary of every target on stderr', () => {
+    expect(result.stderr).toMatch(/efficiency: \d+ kind\/size\/phase runs at the lower bound/);
+    expect(result.stderr).toMatch(/startup converge --version from source \(median\)/);
+  });
+});
