@@ -3,13 +3,12 @@
  * change made behind converge's back exits 2 and shows in every format,
  * --output writes the report, nothing is ever changed, no secret is printed.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
-import { converge } from '../helpers/cli.ts';
+import type { RunningEmulator } from '../../src/emulator/server.ts';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 import { all, parseXml } from '../unit/ui/drift/xml.ts';
 
 /** The example repository's staging environment: what every environment shares, and its own objects. */
@@ -19,12 +18,11 @@ const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
 const BAD = fileURLToPath(new URL('../fixtures/manifests/bad/type-integer.yaml', import.meta.url));
 const SMTP_PASSWORD = 'canary-drift-smtp-password-7731';
 
+let target: CliTarget;
 let emulator: RunningEmulator;
 let scratch: string;
-let env: Record<string, string>;
 
-const run = (args: string[], extra: Record<string, string> = {}) =>
-  converge(args, { cwd: scratch, env: { ...env, ...extra } });
+const run: CliTarget['run'] = (args, extra) => target.run(args, extra);
 
 async function patchSettings(type: string, attributes: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${emulator.url}/api/v2/admin/${type}`, {
@@ -57,21 +55,12 @@ function expectNoSecret(...texts: string[]) {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  scratch = await mkdtemp(join(tmpdir(), 'converge-drift-'));
-  env = {
-    CONVERGE_PLATFORM_URL: emulator.url,
-    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
-    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
-    SMTP_PASSWORD,
-  };
+  target = await cliTarget('drift', { SMTP_PASSWORD });
+  ({ emulator, scratch } = target);
   const applied = await run(['apply', ...EXAMPLES, '--auto-approve']);
   expect(applied.code, applied.stderr).toBe(0);
 });
-afterAll(async () => {
-  await emulator?.close();
-  await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => target?.close());
 
 describe('converge drift', () => {
   it('exits 0 and says so when live state matches the manifests', async () => {

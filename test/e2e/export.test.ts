@@ -4,14 +4,13 @@
  * the round trip that makes it useful: the exported manifests validate and
  * plan clean against the server they came from, for every kind.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
-import { converge } from '../helpers/cli.ts';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 /** The example repository's staging environment: what every environment shares, and its own objects. */
 const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
@@ -20,12 +19,11 @@ const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
 const SMTP_PASSWORD = 'canary-export-smtp-password-4410';
 const KINDS = providers.map((p) => p.kind);
 
+let target: CliTarget;
 let emulator: RunningEmulator;
 let scratch: string;
-let env: Record<string, string>;
 
-const run = (args: string[], extra: Record<string, string> = {}) =>
-  converge(args, { cwd: scratch, env: { ...env, ...extra } });
+const run: CliTarget['run'] = (args, extra) => target.run(args, extra);
 
 async function files(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -53,14 +51,8 @@ async function planOf(dir: string, extra: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  scratch = await mkdtemp(join(tmpdir(), 'converge-export-'));
-  env = {
-    CONVERGE_PLATFORM_URL: emulator.url,
-    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
-    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
-    SMTP_PASSWORD,
-  };
+  target = await cliTarget('export', { SMTP_PASSWORD });
+  ({ emulator, scratch } = target);
   const applied = await run(['apply', ...EXAMPLES, '--auto-approve']);
   expect(applied.code, applied.stderr).toBe(0);
   // a live text holding `${`, which export must keep literal
@@ -73,10 +65,7 @@ beforeAll(async () => {
   });
   expect(response.status).toBe(200);
 });
-afterAll(async () => {
-  await emulator?.close();
-  await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => target?.close());
 
 describe('converge export', () => {
   let out: string;

@@ -29,6 +29,8 @@ export interface KindArbitrary {
   kind: string;
   /** What the kind is, for the table of what is covered. */
   shape: 'singleton' | 'collection' | 'existing-objects';
+  /** For a collection: its JSON:API type, emptied between cases so that each starts from nothing. */
+  collection?: string;
   /** Valid manifests of this kind: each case is applied on top of what the previous one left. */
   generate: fc.Arbitrary<Generated>;
 }
@@ -332,7 +334,7 @@ export const versionName: fc.Arbitrary<string> = fc
   )
   .map(([major, minor, patch, bundle]) => `${major}.${minor}.${patch}${bundle ? `-${bundle}` : ''}`);
 
-function versions(kind: string): KindArbitrary {
+function versions(kind: string, collection: string): KindArbitrary {
   const spec = fc
     .tuple(
       fc.webUrl({ validSchemes: ['https', 'http'] }),
@@ -355,6 +357,7 @@ function versions(kind: string): KindArbitrary {
   return {
     kind,
     shape: 'collection',
+    collection,
     generate: fc
       .uniqueArray(fc.tuple(versionName, spec), { minLength: 1, maxLength: 6, selector: ([name]) => name })
       .map((list) => ({ docs: list.map(([name, s]) => ({ kind, metadata: { name }, spec: s })), env: {} })),
@@ -387,7 +390,7 @@ export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
   smtpSettings,
   smsSettings,
   customizationSettings,
-  versions('ToolVersion'),
-  versions('PolicyVersion'),
+  versions('ToolVersion', 'tool-versions'),
+  versions('PolicyVersion', 'policy-versions'),
   adminUser,
 ];

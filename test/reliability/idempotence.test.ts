@@ -64,7 +64,7 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
   afterAll(() => server?.close());
 
   const provider = providerMap.get(kind);
-  const collectionType = table.shape === 'collection' ? `${kind === 'ToolVersion' ? 'tool' : 'policy'}-versions` : '';
+  const collectionType = table.collection;
 
   async function load(generated: Generated): Promise<DesiredObject[]> {
     const file = await writeManifest(join(scratch.dir, `${kind}-${n++}.yaml`), generated.docs);

@@ -1,0 +1,37 @@
+/**
+ * What an end-to-end test of the CLI runs against: an emulator on loopback,
+ * a scratch directory, and the environment that points converge at both
+ * (fingerprints kept in the scratch directory).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { type CliResult, converge } from './cli.ts';
+
+export interface CliTarget {
+  emulator: RunningEmulator;
+  scratch: string;
+  env: Record<string, string>;
+  /** converge in the scratch directory with the target's environment, plus `extra`. */
+  run(args: string[], extra?: Record<string, string>): Promise<CliResult>;
+  close(): Promise<void>;
+}
+
+export async function cliTarget(name: string, extraEnv: Record<string, string> = {}): Promise<CliTarget> {
+  const emulator = await startEmulator({ port: 0 });
+  const scratch = await mkdtemp(join(tmpdir(), `converge-${name}-`));
+  const env = {
+    CONVERGE_PLATFORM_URL: emulator.url,
+    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+    ...extraEnv,
+  };
+  const close = async () => {
+    await emulator.close();
+    await rm(scratch, { recursive: true, force: true });
+  };
+  const run = (args: string[], extra: Record<string, string> = {}) =>
+    converge(args, { cwd: scratch, env: { ...env, ...extra } });
+  return { emulator, scratch, env, run, close };
+}
