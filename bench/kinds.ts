@@ -11,6 +11,7 @@
  */
 import { getResource, PAGE_SIZE } from '../src/api/jsonapi.ts';
 import type { SeedData } from '../src/emulator/server.ts';
+import { providers as registered } from '../src/providers/index.ts';
 import { canonicalForms } from '../src/providers/shared/fields.ts';
 import { ADMIN_PATH, platformClient } from '../src/providers/shared/platform.ts';
 import { versionFields } from '../src/providers/shared/version-fields.ts';
@@ -194,22 +195,19 @@ export function scaleKind(): BenchKind {
 }
 
 /** Providers of a run: the registered ones, with bench-only variants in place. */
-export function providersFor(kinds: readonly BenchKind[], registered: readonly Provider[]): Map<string, Provider> {
+export function providersFor(kinds: readonly BenchKind[]): Map<string, Provider> {
   const map = new Map(registered.map((p) => [p.kind, p]));
   for (const k of kinds) if (k.provider) map.set(k.kind, k.provider);
   return map;
 }
 
-/** Seeds of several kinds as one. */
+/** Seeds of several kinds as one: each list is the concatenation of theirs. */
 export function mergeSeeds(seeds: readonly SeedData[]): SeedData {
-  const out: Required<SeedData> = { organizations: [], users: [], teams: [], toolVersions: [], policyVersions: [] };
+  const out: Record<string, unknown[]> = {};
   for (const seed of seeds) {
-    for (const key of Object.keys(out) as Array<keyof SeedData>) {
-      const items = seed[key];
-      if (items) (out[key] as unknown[]).push(...items);
-    }
+    for (const [key, items] of Object.entries(seed)) if (Array.isArray(items)) (out[key] ??= []).push(...items);
   }
-  return out;
+  return out as SeedData;
 }
 
 /**
@@ -226,4 +224,15 @@ export function mix(total: number): Array<{ kind: BenchKind; n: number }> {
   const first = shares[0];
   if (first) first.n += rest - shares.reduce((sum, s) => sum + s.n, 0);
   return [...singletons.map((kind) => ({ kind, n: 1 })), ...shares];
+}
+
+/** A mixed set of `total` objects, ready to run: its parts, documents, live state to seed and providers. */
+export function mixedSet(total: number) {
+  const parts = mix(total);
+  return {
+    parts,
+    docs: parts.flatMap(({ kind, n }) => kind.documents(n)),
+    seed: mergeSeeds(parts.map(({ kind, n }) => kind.seed(n))),
+    providers: providersFor(parts.map((p) => p.kind)),
+  };
 }

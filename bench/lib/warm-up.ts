@@ -4,8 +4,7 @@
  * engine, which would otherwise land on whichever measurement comes first.
  */
 import { join } from 'node:path';
-import { providers as registered } from '../../src/providers/index.ts';
-import { mergeSeeds, mix, providersFor } from '../kinds.ts';
+import { mixedSet } from '../kinds.ts';
 import { UNLIMITED, withEmulator } from './emulator.ts';
 import { ADAPTIVE, desiredFrom, timedApply, timedPlan } from './engine.ts';
 import { writeManifests } from './manifests.ts';
@@ -16,14 +15,8 @@ let warm: Promise<void> | undefined;
 export function warmUp(): Promise<void> {
   warm ??= (async () => {
     const dir = await tempDir('warm-up');
-    const parts = mix(200);
-    const docs = parts.flatMap(({ kind, n }) => kind.documents(n));
+    const { docs, seed, providers } = mixedSet(200);
     const desired = await desiredFrom(await writeManifests(join(dir, 'manifests'), docs));
-    const providers = providersFor(
-      parts.map((p) => p.kind),
-      registered,
-    );
-    const seed = mergeSeeds(parts.map(({ kind, n }) => kind.seed(n)));
     await withEmulator({ dir, seed, raiseLimitTo: UNLIMITED }, async (emulator) => {
       const plan = await timedPlan(emulator, desired, providers, ADAPTIVE);
       await timedApply(emulator, plan.run, providers, ADAPTIVE);

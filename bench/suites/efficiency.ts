@@ -5,7 +5,6 @@
  * not depend on timing, so the emulator runs in this process (it starts faster).
  */
 import { join } from 'node:path';
-import { providers as registered } from '../../src/providers/index.ts';
 import { type BenchKind, KINDS, providersFor } from '../kinds.ts';
 import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, timedApply, timedPlan } from '../lib/engine.ts';
@@ -36,7 +35,7 @@ export async function efficiency(options: SuiteOptions): Promise<EfficiencyRow[]
       const n = kind.singleton ? 1 : size;
       const manifests = await writeManifests(join(dir, `${kind.name}-${n}`), kind.documents(n));
       const desired = await desiredFrom(manifests);
-      const providers = providersFor([kind], registered);
+      const providers = providersFor([kind]);
       await withEmulator({ dir, seed: kind.seed(n), raiseLimitTo: UNLIMITED, inProcess: true }, async (emulator) => {
         const plan = await timedPlan(emulator, desired, providers, ADAPTIVE);
         const planStats = await emulator.stats();

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { mergeSeeds, mix } from '../kinds.ts';
+import { mixedSet } from '../kinds.ts';
 import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { BUILT_MAIN, MAIN, tempDir } from '../lib/paths.ts';
@@ -35,12 +35,8 @@ const TIME = '/usr/bin/time';
 export async function memory(options: SuiteOptions): Promise<MemoryResult> {
   const objects = options.quick ? 500 : 10_000;
   const dir = await tempDir('memory');
-  const parts = mix(objects);
-  const manifests = await writeManifests(
-    join(dir, 'manifests'),
-    parts.flatMap(({ kind, n }) => kind.documents(n)),
-  );
-  const seed = mergeSeeds(parts.map(({ kind, n }) => kind.seed(n)));
+  const { docs, seed } = mixedSet(objects);
+  const manifests = await writeManifests(join(dir, 'manifests'), docs);
   const rows: MemoryRow[] = [];
   const entries: Array<{ from: MemoryRow['from']; main: string }> = [{ from: 'source', main: MAIN }];
   if (existsSync(BUILT_MAIN)) entries.push({ from: 'build', main: BUILT_MAIN });

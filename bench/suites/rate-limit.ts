@@ -8,7 +8,6 @@
  */
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { providers as registered } from '../../src/providers/index.ts';
 import { providersFor, scaleKind } from '../kinds.ts';
 import { withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, timedPlan } from '../lib/engine.ts';
@@ -40,7 +39,7 @@ export async function rateLimit(options: SuiteOptions): Promise<RateLimitResult>
   const seconds = options.quick ? 1.5 : 10;
   const dir = await tempDir('rate-limit');
   const kind = scaleKind();
-  const providers = providersFor([kind], registered);
+  const providers = providersFor([kind]);
   const runs: RateLimitRun[] = [];
   for (const limit of options.quick ? [30] : [30, 60]) {
     // enough requests for `seconds` at the limit

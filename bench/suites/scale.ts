@@ -5,7 +5,6 @@
  * the client's adaptive window has to open up.
  */
 import { join } from 'node:path';
-import { providers as registered } from '../../src/providers/index.ts';
 import { KINDS, providersFor, scaleKind } from '../kinds.ts';
 import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, fixed, type Mode, timedPlan } from '../lib/engine.ts';
@@ -53,7 +52,7 @@ export async function scale(options: SuiteOptions): Promise<ScaleResult> {
   await warmUp();
   for (const { kind, modes } of plans) {
     const desired = await desiredFrom(await writeManifests(join(dir, kind.name), kind.documents(n)));
-    const providers = providersFor([kind], registered);
+    const providers = providersFor([kind]);
     for (const mode of modes) {
       await withEmulator(
         { dir, seed: kind.seed(n), latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED },

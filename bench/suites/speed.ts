@@ -11,9 +11,10 @@
  * can reach; it is reported (`vsCeiling`) but is not the target.
  */
 import { join } from 'node:path';
-import { providers as registered } from '../../src/providers/index.ts';
+import type { SeedData } from '../../src/emulator/server.ts';
+import type { Provider } from '../../src/reconcile/provider.ts';
 import type { DesiredObject } from '../../src/reconcile/types.ts';
-import { mergeSeeds, mix, providersFor } from '../kinds.ts';
+import { mixedSet } from '../kinds.ts';
 import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, fixed, type Mode, timedApply, timedPlan } from '../lib/engine.ts';
 import { writeManifests } from '../lib/manifests.ts';
@@ -100,13 +101,7 @@ export async function speed(options: SuiteOptions): Promise<SpeedResult> {
   const runs: SpeedRun[] = [];
   const comparisons: SpeedComparison[] = [];
   for (const size of sizes) {
-    const parts = mix(size);
-    const docs = parts.flatMap(({ kind, n }) => kind.documents(n));
-    const seed = mergeSeeds(parts.map(({ kind, n }) => kind.seed(n)));
-    const providers = providersFor(
-      parts.map((p) => p.kind),
-      registered,
-    );
+    const { parts, docs, seed, providers } = mixedSet(size);
     const desired = await desiredFrom(await writeManifests(join(dir, `mixed-${size}`), docs));
     // the round trips that must follow each other: a list of more than one page reads its first page first
     const planDepth = parts.some(({ kind, n }) => kind.planBound(n) > 1 && kind.reads !== 'get') ? 2 : 1;
@@ -171,9 +166,9 @@ export async function speed(options: SuiteOptions): Promise<SpeedResult> {
 
 interface Measure {
   dir: string;
-  seed: ReturnType<typeof mergeSeeds>;
+  seed: SeedData;
   desired: readonly DesiredObject[];
-  providers: ReturnType<typeof providersFor>;
+  providers: ReadonlyMap<string, Provider>;
   mode: Mode;
   latencyMs: number;
   size: number;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { mix } from '../kinds.ts';
+import { mixedSet } from '../kinds.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { BUILT_MAIN, MAIN, ROOT, tempDir } from '../lib/paths.ts';
 import { atMost, type Checked, mark, median, quantile, round, type SuiteOptions } from '../lib/report.ts';
@@ -37,7 +37,7 @@ export async function startup(options: SuiteOptions): Promise<StartupResult> {
   const versionRuns = options.quick ? 3 : 20;
   const validateRuns = options.quick ? 2 : 10;
   const dir = await tempDir('startup');
-  const docs = mix(objects).flatMap(({ kind, n }) => kind.documents(n));
+  const { docs } = mixedSet(objects);
   const manifests = await writeManifests(join(dir, 'manifests'), docs);
   const notes: string[] = [];
   const entries: Array<{ from: StartupRow['from']; main: string }> = [{ from: 'source', main: MAIN }];
