@@ -3,16 +3,9 @@
  * retries and interrupts as they happen, and a summary at the end.
  */
 import type { ApplySummary, ReconcileEvent } from '../reconcile/events.ts';
+import { applyHeadline, PAST } from './apply-summary.ts';
 import type { Colors } from './colors.ts';
 import type { Output } from './output.ts';
-
-const PAST: Record<string, string> = {
-  create: 'created',
-  update: 'updated',
-  replace: 'replaced',
-  delete: 'deleted',
-  noop: 'unchanged',
-};
 
 export function plainReporter(output: Output, colors: Colors): (event: ReconcileEvent) => void {
   let total = 0;
@@ -28,7 +21,7 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
       case 'action-done':
         finished++;
         output.out(
-          `[${finished}/${total}] ${colors.green(PAST[event.action.action] ?? event.action.action)} ${event.action.key} ` +
+          `[${finished}/${total}] ${colors.green(PAST[event.action.action])} ${event.action.key} ` +
             colors.dim(`(${event.elapsedMs} ms${event.recovered ? ', recovered after a lost answer' : ''})`),
         );
         break;
@@ -61,17 +54,7 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
 }
 
 export function formatSummary(summary: ApplySummary, colors: Colors): string[] {
-  const done = Object.entries(summary.done)
-    .map(([action, n]) => `${n} ${PAST[action] ?? action}`)
-    .join(', ');
-  const lines = [
-    '',
-    colors.bold(
-      `Apply ${summary.interrupted ? 'interrupted' : summary.failed.length > 0 ? 'finished with failures' : 'complete'}: ` +
-        `${done || 'nothing done'}; ${summary.failed.length} failed; ${summary.skipped.length} skipped ` +
-        `(${(summary.elapsedMs / 1000).toFixed(1)} s)`,
-    ),
-  ];
+  const lines = ['', colors.bold(applyHeadline(summary))];
   for (const f of summary.failed) lines.push(colors.red(`  failed  ${f.key} (${f.action}): ${f.error.message}`));
   for (const s of summary.skipped) {
     lines.push(

@@ -2,7 +2,7 @@
  * Drift as versioned JSON for machines (dashboards, bots, jq). The shape is a
  * contract: fields are only ever added within a version. Pure.
  */
-import type { DriftReport } from './report.ts';
+import { type DriftReport, driftedObjects, reportNotes } from './report.ts';
 
 export const DRIFT_FORMAT = 'converge-drift';
 export const DRIFT_VERSION = 1;
@@ -18,19 +18,17 @@ export function formatDriftJson(report: DriftReport): string {
     counts: report.counts,
     kinds: report.kinds,
     // only the objects that differ; `counts.inSync` says how many matched
-    objects: report.objects
-      .filter((o) => o.state !== 'in-sync')
-      .map((o) => ({
-        key: o.key,
-        kind: o.kind,
-        id: o.id,
-        action: o.action,
-        state: o.state,
-        ...(o.reason && { reason: o.reason }),
-        changes: o.changes,
-      })),
+    objects: driftedObjects(report).map((o) => ({
+      key: o.key,
+      kind: o.kind,
+      id: o.id,
+      action: o.action,
+      state: o.state,
+      ...(o.reason && { reason: o.reason }),
+      changes: o.changes,
+    })),
     unmanaged: report.unmanaged,
-    notes: report.objects.flatMap((o) => o.notes.map((note) => ({ key: o.key, note }))),
+    notes: reportNotes(report),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

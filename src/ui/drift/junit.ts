@@ -5,7 +5,14 @@
  * objects as skipped cases (failures with `--fail-on-unmanaged`). Pure.
  */
 import { escapeXml, escapeXmlAttribute } from './escape.ts';
-import { type DriftObject, type DriftReport, type DriftUnmanaged, describeChange, STATE_LABEL } from './report.ts';
+import {
+  type DriftObject,
+  type DriftReport,
+  type DriftUnmanaged,
+  describeChange,
+  groupByKind,
+  stateLabel,
+} from './report.ts';
 
 interface Case {
   kind: string;
@@ -17,30 +24,17 @@ interface Case {
 }
 
 export function formatDriftJunit(report: DriftReport): string {
-  const suites = new Map<string, Case[]>();
-  const add = (c: Case) => {
-    const list = suites.get(c.kind);
-    if (list) list.push(c);
-    else suites.set(c.kind, [c]);
-  };
-  for (const object of report.objects) add(objectCase(object));
-  for (const u of report.unmanaged) add(unmanagedCase(u, report.unmanagedIsDrift === true));
-
-  const all = [...suites.values()].flat();
-  const failures = all.filter((c) => c.failure).length;
-  const skipped = all.filter((c) => c.skipped !== undefined).length;
+  const all = [
+    ...report.objects.map(objectCase),
+    ...report.unmanaged.map((u) => unmanagedCase(u, report.unmanagedIsDrift === true)),
+  ];
+  const timestamp = `timestamp="${escapeXmlAttribute(report.generatedAt)}"`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="converge drift" tests="${all.length}" failures="${failures}" errors="0" skipped="${skipped}" ` +
-      `timestamp="${escapeXmlAttribute(report.generatedAt)}">`,
+    `<testsuites name="converge drift" ${tally(all)} ${timestamp}>`,
   ];
-  for (const [kind, cases] of suites) {
-    const f = cases.filter((c) => c.failure).length;
-    const s = cases.filter((c) => c.skipped !== undefined).length;
-    lines.push(
-      `  <testsuite name="${escapeXmlAttribute(`converge drift: ${kind}`)}" tests="${cases.length}" failures="${f}" ` +
-        `errors="0" skipped="${s}" timestamp="${escapeXmlAttribute(report.generatedAt)}">`,
-    );
+  for (const [kind, cases] of groupByKind(all)) {
+    lines.push(`  <testsuite name="${escapeXmlAttribute(`converge drift: ${kind}`)}" ${tally(cases)} ${timestamp}>`);
     for (const c of cases) lines.push(...caseXml(c));
     lines.push('  </testsuite>');
   }
@@ -48,18 +42,26 @@ export function formatDriftJunit(report: DriftReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The counting attributes of a suite. */
+function tally(cases: readonly Case[]): string {
+  const failures = cases.filter((c) => c.failure).length;
+  const skipped = cases.filter((c) => c.skipped !== undefined).length;
+  return `tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}"`;
+}
+
 function objectCase(object: DriftObject): Case {
   const c: Case = { kind: object.kind, name: object.key };
   if (object.notes.length > 0) c.out = object.notes.join('\n');
   if (object.state === 'in-sync') return c;
-  const what = object.action === 'replace' ? 'drifted, replacement needed' : STATE_LABEL[object.state];
+  const what = stateLabel(object);
+  const reason = object.reason ? ` (${object.reason})` : '';
   const fields = object.changes.map((ch) => ch.path);
   const message =
     fields.length > 0
       ? `${what}: ${fields.slice(0, 10).join(', ')}${fields.length > 10 ? `, and ${fields.length - 10} more` : ''}`
-      : `${what}${object.reason ? ` (${object.reason})` : ''}`;
+      : `${what}${reason}`;
   const body = [
-    `${object.key} is ${what}${object.reason ? ` (${object.reason})` : ''}.`,
+    `${object.key} is ${what}${reason}.`,
     ...(object.changes.length > 0 ? ['Fields (live -> manifest):'] : []),
     ...object.changes.map((ch) => `  ${describeChange(ch, object.state, 200)}`),
   ].join('\n');

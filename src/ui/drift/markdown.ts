@@ -6,15 +6,19 @@
  * characters and a wall of 500 sections helps nobody, so each kind shows its
  * first objects only and the caps shrink until the whole fits. Pure.
  */
+import { formatValue } from '../format-value.ts';
 import { escapeMarkdownHtml, mdCode } from './escape.ts';
 import {
   type DriftChange,
+  type DriftCounts,
   type DriftObject,
   type DriftReport,
+  differing,
   driftedObjects,
+  groupByKind,
   type KindCounts,
-  STATE_LABEL,
-  shortValue,
+  reportNotes,
+  stateLabel,
 } from './report.ts';
 
 /** GitHub's limit on a comment body. */
@@ -79,11 +83,11 @@ export function formatDriftMarkdown(report: DriftReport, options: MarkdownOption
 function render(report: DriftReport, caps: Caps): string {
   const out: string[] = [];
   const c = report.counts;
-  const differing = c.drifted + c.missing + c.toDelete;
+  const differs = differing(c);
   const title = report.inSync
     ? `No drift: ${c.objects} object(s) match the manifests`
-    : differing > 0
-      ? `Drift: ${differing} of ${c.objects} object(s) differ from the manifests`
+    : differs > 0
+      ? `Drift: ${differs} of ${c.objects} object(s) differ from the manifests`
       : `Drift: ${c.unmanaged} unmanaged object(s)`;
   out.push(`## ${title}`, '');
   const servers = Object.values(report.servers);
@@ -102,7 +106,7 @@ function render(report: DriftReport, caps: Caps): string {
     for (const [kind, objects] of groupByKind(drifted)) out.push(...kindSection(kind, objects, caps));
   }
   if (report.unmanaged.length > 0) out.push(...unmanagedSection(report, caps));
-  const notes = report.objects.flatMap((o) => o.notes.map((n) => ({ key: o.key, note: n })));
+  const notes = reportNotes(report);
   if (notes.length > 0) {
     const shown = notes.slice(0, Math.max(caps.objects, 5));
     out.push(`<details><summary>Not compared (${notes.length})</summary>`, '');
@@ -113,8 +117,8 @@ function render(report: DriftReport, caps: Caps): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-function kindTable(kinds: readonly KindCounts[], total: KindCounts | DriftReport['counts']): string[] {
-  const row = (name: string, k: DriftReport['counts']) =>
+function kindTable(kinds: readonly KindCounts[], total: DriftCounts): string[] {
+  const row = (name: string, k: DriftCounts) =>
     `| ${name} | ${k.inSync} | ${k.drifted} | ${k.missing} | ${k.toDelete} | ${k.unmanaged} |`;
   const lines = ['| kind | in sync | drifted | missing | to delete | unmanaged |', '|---|--:|--:|--:|--:|--:|'];
   for (const k of kinds) lines.push(row(escapeMarkdownHtml(k.kind), k));
@@ -138,7 +142,7 @@ function kindSection(kind: string, objects: readonly DriftObject[], caps: Caps):
 }
 
 function objectSection(object: DriftObject, caps: Caps): string[] {
-  const what = object.action === 'replace' ? 'drifted, replacement needed' : STATE_LABEL[object.state];
+  const what = stateLabel(object);
   const fields = object.changes.length > 0 ? `, ${object.changes.length} field(s)` : '';
   const reason = object.reason ? ` (${escapeMarkdownHtml(object.reason)})` : '';
   const lines = [`<details><summary>${mdCode(object.key)}: ${what}${fields}${reason}</summary>`, ''];
@@ -168,7 +172,7 @@ function fieldRow(change: DriftChange, object: DriftObject, max: number): string
 }
 
 function value(v: DriftChange['before'], max: number): string {
-  return mdCode(shortValue(v, max));
+  return mdCode(formatValue(v, max));
 }
 
 function unmanagedSection(report: DriftReport, caps: Caps): string[] {
@@ -190,14 +194,4 @@ function unmanagedSection(report: DriftReport, caps: Caps): string[] {
   }
   lines.push('', '</details>', '');
   return lines;
-}
-
-function groupByKind<T extends { kind: string }>(items: readonly T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const list = map.get(item.kind);
-    if (list) list.push(item);
-    else map.set(item.kind, [item]);
-  }
-  return map;
 }

@@ -7,11 +7,12 @@
  */
 import { objectKey } from '../../reconcile/keys.ts';
 import type { Action, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
+import { formatValue } from '../format-value.ts';
 
 /** What a planned action means when nothing is going to be applied. */
 export type DriftState = 'drifted' | 'missing' | 'to-delete' | 'in-sync';
 
-export const STATE_OF: Record<Action, DriftState> = {
+const STATE_OF: Record<Action, DriftState> = {
   create: 'missing',
   update: 'drifted',
   replace: 'drifted',
@@ -107,20 +108,24 @@ export function buildDriftReport(plan: Plan, meta: DriftMeta): DriftReport {
   for (const o of objects) {
     for (const c of [total, counter(o.kind)]) {
       c.objects++;
-      if (o.state === 'in-sync') c.inSync++;
-      else if (o.state === 'drifted') c.drifted++;
-      else if (o.state === 'missing') c.missing++;
-      else c.toDelete++;
+      c[COUNTED_AS[o.state]]++;
     }
   }
   for (const u of unmanaged) {
     total.unmanaged++;
     counter(u.kind).unmanaged++;
   }
-  const differing = total.drifted + total.missing + total.toDelete;
-  const inSync = differing === 0 && !(meta.unmanagedIsDrift && total.unmanaged > 0);
+  const inSync = differing(total) === 0 && !(meta.unmanagedIsDrift && total.unmanaged > 0);
   return { ...meta, inSync, counts: total, kinds: [...kinds.values()], objects, unmanaged };
 }
+
+/** The count each state adds to. */
+const COUNTED_AS: Record<DriftState, Exclude<keyof DriftCounts, 'objects' | 'unmanaged'>> = {
+  'in-sync': 'inSync',
+  drifted: 'drifted',
+  missing: 'missing',
+  'to-delete': 'toDelete',
+};
 
 function emptyCounts(): DriftCounts {
   return { objects: 0, inSync: 0, drifted: 0, missing: 0, toDelete: 0, unmanaged: 0 };
@@ -152,21 +157,39 @@ export function driftChange(change: FieldChange): DriftChange {
   return out;
 }
 
+/** Declared objects that differ from the manifests (unmanaged ones not included). */
+export function differing(counts: DriftCounts): number {
+  return counts.drifted + counts.missing + counts.toDelete;
+}
+
 /** Objects that differ from the manifests (not in sync). */
 export function driftedObjects(report: DriftReport): DriftObject[] {
   return report.objects.filter((o) => o.state !== 'in-sync');
+}
+
+/** Every object's notes (what was not compared), in plan order. */
+export function reportNotes(report: DriftReport): Array<{ key: string; note: string }> {
+  return report.objects.flatMap((o) => o.notes.map((note) => ({ key: o.key, note })));
+}
+
+export function groupByKind<T extends { kind: string }>(items: readonly T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const list = map.get(item.kind);
+    if (list) list.push(item);
+    else map.set(item.kind, [item]);
+  }
+  return map;
 }
 
 /** One line for a terminal or a CI log. */
 export function summarize(report: DriftReport): string {
   const c = report.counts;
   const unmanaged = c.unmanaged > 0 ? `; ${c.unmanaged} unmanaged` : '';
-  if (report.inSync && c.drifted + c.missing + c.toDelete === 0) {
-    return `No drift: ${c.objects} object(s) match the manifests${unmanaged}.`;
-  }
-  const differing = c.drifted + c.missing + c.toDelete;
+  const n = differing(c);
+  if (report.inSync && n === 0) return `No drift: ${c.objects} object(s) match the manifests${unmanaged}.`;
   return (
-    `Drift: ${differing} of ${c.objects} object(s) differ from the manifests ` +
+    `Drift: ${n} of ${c.objects} object(s) differ from the manifests ` +
     `(${c.drifted} drifted, ${c.missing} missing, ${c.toDelete} to delete)${unmanaged}.`
   );
 }
@@ -179,6 +202,11 @@ export const STATE_LABEL: Record<DriftState, string> = {
   'in-sync': 'in sync',
 };
 
+/** An object's state as the Markdown and JUnit reports name it: a replacement says so. */
+export function stateLabel(object: DriftObject): string {
+  return object.action === 'replace' ? 'drifted, replacement needed' : STATE_LABEL[object.state];
+}
+
 /** A server URL fit for a report: no user, password, query or fragment. */
 export function displayUrl(url: string): string {
   try {
@@ -189,17 +217,10 @@ export function displayUrl(url: string): string {
   }
 }
 
-/** A value as one line of JSON, cut to `max` characters. */
-export function shortValue(value: Json | undefined, max: number): string {
-  if (value === undefined) return '(unset)';
-  const text = JSON.stringify(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 /** A one-line description of a change (JUnit bodies, text), with `(sensitive)` for secrets. */
 export function describeChange(change: DriftChange, state: DriftState, max = 120): string {
   const replace = change.replace ? ' (forces replacement)' : '';
   if (change.secret) return `${change.path}: (sensitive)${change.note ? ` ${change.note}` : ''}${replace}`;
-  if (state === 'missing') return `${change.path}: ${shortValue(change.after, max)}`;
-  return `${change.path}: ${shortValue(change.before, max)} -> ${shortValue(change.after, max)}${replace}`;
+  if (state === 'missing') return `${change.path}: ${formatValue(change.after, max)}`;
+  return `${change.path}: ${formatValue(change.before, max)} -> ${formatValue(change.after, max)}${replace}`;
 }

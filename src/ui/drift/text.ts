@@ -9,6 +9,7 @@ import {
   type DriftState,
   describeChange,
   driftedObjects,
+  reportNotes,
   STATE_LABEL,
   summarize,
 } from './report.ts';
@@ -36,8 +37,8 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
       lines.push(`  ? ${u.key}${mark}`);
     }
   }
-  const notes = report.objects.flatMap((o) => o.notes.map((n) => `${o.key}: ${n}`));
-  if (notes.length > 0) lines.push('', colors.bold('Not compared'), ...notes.map((n) => `  ${n}`));
+  const notes = reportNotes(report);
+  if (notes.length > 0) lines.push('', colors.bold('Not compared'), ...notes.map((n) => `  ${n.key}: ${n.note}`));
   lines.push('', colors.bold(report.inSync ? colors.green(summarize(report)) : summarize(report)));
   return lines;
 }

@@ -5,14 +5,20 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import type { ApplySummary } from '../../reconcile/events.ts';
-import type { Action } from '../../reconcile/types.ts';
+import { type ApplyOutcome, applyHeadline, applyOutcome } from '../apply-summary.ts';
 import type { ViewSnapshot } from './store.ts';
-import { formatDuration, formatRate, PAST, tone } from './theme.ts';
+import { formatDuration, formatRate, tone } from './theme.ts';
 
 const h = React.createElement;
 
 /** Rows listed at most per section of the final summary; the log above has them all. */
 const SUMMARY_ROWS = 10;
+
+const OUTCOME_COLOR: Record<ApplyOutcome, string> = {
+  interrupted: 'yellow',
+  'finished with failures': 'red',
+  complete: 'green',
+};
 
 /** `[1200/5000] 1190 done · 3 failed · 7 skipped · 10 running · 85/s · 14.5s` */
 export function StatusLine(props: { view: ViewSnapshot; colors: boolean }): React.ReactElement {
@@ -49,24 +55,12 @@ export function StatusLine(props: { view: ViewSnapshot; colors: boolean }): Reac
 /** What was done, what failed, and what was not started. */
 export function FinalSummary(props: { summary: ApplySummary; colors: boolean }): React.ReactElement {
   const { summary, colors } = props;
-  const done = (Object.entries(summary.done) as Array<[Action, number]>)
-    .filter(([, n]) => n > 0)
-    .map(([action, n]) => `${n} ${PAST[action]}`)
-    .join(', ');
   const notStarted = summary.skipped.filter((s) => s.reason === 'interrupted');
   const blocked = summary.skipped.filter((s) => s.reason === 'dependency-failed');
-  const outcome = summary.interrupted
-    ? { word: 'interrupted', color: 'yellow' }
-    : summary.failed.length > 0
-      ? { word: 'finished with failures', color: 'red' }
-      : { word: 'complete', color: 'green' };
-  const headline =
-    `Apply ${outcome.word}: ${done || 'nothing done'}; ${summary.failed.length} failed; ` +
-    `${summary.skipped.length} skipped (${(summary.elapsedMs / 1000).toFixed(1)} s)`;
   return h(
     Box,
     { flexDirection: 'column', marginTop: 1 },
-    h(Text, tone(colors, { color: outcome.color, bold: true }), headline),
+    h(Text, tone(colors, { color: OUTCOME_COLOR[applyOutcome(summary)], bold: true }), applyHeadline(summary)),
     ...section(
       'failed',
       summary.failed.map((f) => `${f.key} (${f.action}): ${f.error.message}`),

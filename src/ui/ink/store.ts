@@ -8,7 +8,7 @@
  */
 import { redact } from '../../api/redact.ts';
 import type { ApplySummary, ReconcileEvent } from '../../reconcile/events.ts';
-import type { Action, ActionCounts, PlannedAction } from '../../reconcile/types.ts';
+import type { Action, ActionCounts, Plan, PlannedAction } from '../../reconcile/types.ts';
 
 export interface InFlightRow {
   key: string;
@@ -106,11 +106,9 @@ export class ApplyViewStore {
   #total = 0;
   #planCounts: ActionCounts = {};
   #kinds = new Map<string, KindCounts>();
-  #running = 0;
-  #done = 0;
-  #failedCount = 0;
   #skipped = 0;
   #doneByAction: ActionCounts = {};
+  /** Every failure; the live region shows the latest. */
   #failures: FailureRow[] = [];
   #pending: FinishedRow[] = [];
   #staticItems: StaticItem[] = [];
@@ -132,7 +130,7 @@ export class ApplyViewStore {
   fold = (event: ReconcileEvent): void => {
     switch (event.type) {
       case 'plan-ready':
-        this.#planned(event.plan.actions);
+        this.#planned(event.plan);
         break;
       case 'apply-start':
         this.#start(event.total);
@@ -144,11 +142,9 @@ export class ApplyViewStore {
           action: event.action.action,
           startedAt: this.#now(),
         });
-        this.#running++;
         break;
       case 'action-done':
         this.#finish(event.action);
-        this.#done++;
         this.#doneByAction[event.action.action] = (this.#doneByAction[event.action.action] ?? 0) + 1;
         this.#pending.push({
           outcome: 'done',
@@ -160,7 +156,6 @@ export class ApplyViewStore {
         break;
       case 'action-failed': {
         this.#finish(event.action);
-        this.#failedCount++;
         const failure = {
           key: redact(event.action.key),
           action: event.action.action,
@@ -217,11 +212,12 @@ export class ApplyViewStore {
     this.#stop();
   }
 
-  #planned(actions: readonly PlannedAction[]): void {
-    this.#planCounts = {};
-    for (const a of actions) {
+  #planned(plan: Plan): void {
+    // the header lists what changes; unchanged objects are not applied
+    const { noop: _unchanged, ...changes } = plan.counts;
+    this.#planCounts = changes;
+    for (const a of plan.actions) {
       if (a.action === 'noop') continue;
-      this.#planCounts[a.action] = (this.#planCounts[a.action] ?? 0) + 1;
       const kind = this.#kind(a.kind);
       kind.total = (kind.total ?? 0) + 1;
     }
@@ -251,13 +247,20 @@ export class ApplyViewStore {
 
   #finish(action: PlannedAction): void {
     const kind = this.#kind(action.kind);
-    if (kind.running.delete(action.key)) this.#running--;
+    kind.running.delete(action.key);
     kind.finished++;
+  }
+
+  /** Actions in flight: the sum of the per-kind maps, so the two cannot disagree. */
+  #running(): number {
+    let running = 0;
+    for (const counts of this.#kinds.values()) running += counts.running.size;
+    return running;
   }
 
   #tick = (): void => {
     // while something runs, its spinner and elapsed time move even without events
-    if (this.#dirty || this.#running > 0) this.#publish();
+    if (this.#dirty || this.#running() > 0) this.#publish();
   };
 
   #stop(): void {
@@ -281,7 +284,10 @@ export class ApplyViewStore {
   #build(): ViewSnapshot {
     const now = this.#endedAt ?? this.#now();
     const elapsedMs = this.#phase === 'waiting' ? 0 : Math.max(0, now - this.#startedAt);
-    const finished = this.#done + this.#failedCount + this.#skipped;
+    const done = sum(this.#doneByAction);
+    const failed = this.#failures.length;
+    const running = this.#running();
+    const finished = done + failed + this.#skipped;
     const groups: KindGroup[] = [];
     let room = this.#maxRows;
     for (const [kind, counts] of this.#kinds) {
@@ -308,13 +314,13 @@ export class ApplyViewStore {
       throughput: elapsedMs > 0 ? (finished * 1000) / elapsedMs : 0,
       total: this.#total,
       finished,
-      done: this.#done,
-      failed: this.#failedCount,
+      done,
+      failed,
       skipped: this.#skipped,
-      running: this.#running,
+      running,
       doneByAction: { ...this.#doneByAction },
       groups,
-      hiddenRunning: this.#running - shown,
+      hiddenRunning: running - shown,
       failures: this.#failures.slice(-this.#maxFailures),
       hiddenFailures: Math.max(0, this.#failures.length - this.#maxFailures),
       staticItems: this.#staticItems,
@@ -324,6 +330,12 @@ export class ApplyViewStore {
       summary: this.#summary,
     };
   }
+}
+
+function sum(counts: ActionCounts): number {
+  let total = 0;
+  for (const n of Object.values(counts)) total += n ?? 0;
+  return total;
 }
 
 function redactSummary(summary: ApplySummary): ApplySummary {

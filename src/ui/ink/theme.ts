@@ -23,14 +23,6 @@ export const ACTION_COLOR: Record<Action, 'green' | 'yellow' | 'magenta' | 'red'
   noop: 'gray',
 };
 
-export const PAST: Record<Action, string> = {
-  create: 'created',
-  update: 'updated',
-  replace: 'replaced',
-  delete: 'deleted',
-  noop: 'unchanged',
-};
-
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 /** The spinner frame at a time: every row turns together, one frame per ~100 ms tick. */
