@@ -1,5 +1,5 @@
 /**
- * Flags shared by the commands that plan (plan, apply, later drift), declared
+ * Flags shared by the commands that plan (plan, apply, drift), declared
  * once so that they read the same everywhere.
  */
 import { type Command, Option } from 'commander';
@@ -17,7 +17,8 @@ export interface CommonFlags {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function positiveInt(value: string): number {
+/** Parses a count flag such as --parallelism: a whole number of at least 1. */
+export function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number of at least 1, got "${value}"`);
   return n;
@@ -29,7 +30,11 @@ export function addConfigFlags(command: Command): Command {
     .option('--no-color', 'plain output without colour (also NO_COLOR)');
 }
 
-export function addPlanFlags(command: Command): Command {
+/**
+ * `sends: false` for a command that plans but sends nothing (drift): --resend-secrets
+ * stays out of its help, and the command refuses it with a message of its own.
+ */
+export function addPlanFlags(command: Command, { sends = true }: { sends?: boolean } = {}): Command {
   return addConfigFlags(command)
     .option('-t, --target <kind/name>', 'only this object, or every object of a kind (repeatable)', collect, [])
     .option('-l, --selector <key=value>', 'only objects whose metadata.labels match (repeatable)', collect, [])
@@ -40,7 +45,11 @@ export function addPlanFlags(command: Command): Command {
         'fixed number of concurrent requests per API (default: adaptive, from 10 up to 64, or the config)',
       ).argParser(positiveInt),
     )
-    .option('--resend-secrets', 'send every write-only field again, whatever the fingerprint store says', false)
+    .addOption(
+      new Option('--resend-secrets', 'send every write-only field again, whatever the fingerprint store says')
+        .default(false)
+        .hideHelp(!sends),
+    )
     .option('--json', 'machine-readable JSON output', false);
 }
 

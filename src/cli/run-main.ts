@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
-import { redact } from '../api/redact.ts';
 import { ConvergeError, InputError } from '../errors.ts';
+import { processOutput } from '../ui/output.ts';
 
 /** Exit codes of DESIGN §1. */
 export const EXIT_OK = 0;
@@ -23,7 +23,7 @@ export async function runMain(program: Command, argv: string[]): Promise<void> {
 
 export function reportError(error: unknown): number {
   // an API's error text may quote what was sent: it passes the redactor like every other line
-  const write = (line: string) => process.stderr.write(`${redact(line)}\n`);
+  const write = processOutput().err;
   if (error instanceof CommanderError) {
     // commander already printed help, the version or the usage error
     return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;

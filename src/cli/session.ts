@@ -27,16 +27,21 @@ export interface Inputs {
 
 export const providerMap: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
 
+/** The configuration file named by --config, or the one found from the current directory, with the environment. */
+export function loadCommandConfig(flags: Pick<CommonFlags, 'config'>): Promise<ConvergeConfig> {
+  return loadConfig({
+    cwd: process.cwd(),
+    env: process.env,
+    ...(flags.config && { file: flags.config }),
+  });
+}
+
 /** Loads and validates configuration, manifests and flags. Throws before any request. */
 export async function loadInputs(paths: readonly string[], flags: CommonFlags): Promise<Inputs> {
   if (paths.length === 0) {
     throw new ConvergeError('INPUT_INVALID', 'no manifest paths given', { hint: 'pass files or directories' });
   }
-  const config = await loadConfig({
-    cwd: process.cwd(),
-    env: process.env,
-    ...(flags.config && { file: flags.config }),
-  });
+  const config = await loadCommandConfig(flags);
   let selectors: Record<string, string>;
   try {
     selectors = parseSelectors(flags.selector);
@@ -104,7 +109,7 @@ export function connect(
   config: ConvergeConfig,
   kinds: Iterable<string>,
   events: EventStream,
-  concurrency: { initial: number; max: number } = concurrencyOf(config, {}),
+  concurrency: { initial: number; max: number },
 ): ApiClients {
   const needed = new Set([...kinds].map((k) => providerMap.get(k)?.api).filter((a) => a !== undefined));
   const clients: ApiClients = {};

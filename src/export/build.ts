@@ -12,6 +12,7 @@
  *   fingerprint store converge does not compare it, with one it sends it once.
  */
 import { Document, isMap, isScalar } from 'yaml';
+import { objectKey } from '../reconcile/keys.ts';
 import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
@@ -75,27 +76,28 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     if (sorted.length === 0) continue;
     const kebab = kebabKind(provider.kind);
     const fileNames = new Set<string>();
-    const docs = sorted.map((live) => {
+    const secrets =
+      options.placeholders === false
+        ? []
+        : provider.writeOnly.filter((f) => !NOT_CONFIGURATION[provider.kind]?.includes(f));
+    const byPath = new Map<string, string[]>();
+    for (const live of sorted) {
       const path =
         options.split && !provider.singleton
           ? `${kebab}/${objectFileName(live.scope ? `${live.scope}-${live.id}` : live.id, fileNames)}`
           : `${kebab}.yaml`;
-      const manifest = provider.toManifest(live);
-      const secrets =
-        options.placeholders === false
-          ? []
-          : provider.writeOnly.filter((f) => !NOT_CONFIGURATION[provider.kind]?.includes(f));
       const entries = secrets.map((field) => ({
         name: placeholderName({ kind: provider.kind, scope: live.scope ?? '', id: live.id, field }, names),
-        object: live.id === '' ? provider.kind : `${provider.kind}/${live.id}`,
+        object: objectKey(provider.kind, live.id),
         field,
         file: path,
       }));
       placeholders.push(...entries);
-      return { path, yaml: documentYaml(manifest, entries) };
-    });
-    const byPath = new Map<string, string[]>();
-    for (const d of docs) byPath.set(d.path, [...(byPath.get(d.path) ?? []), d.yaml]);
+      const yaml = documentYaml(provider.toManifest(live), entries);
+      const documents = byPath.get(path);
+      if (documents) documents.push(yaml);
+      else byPath.set(path, [yaml]);
+    }
     for (const [path, yamls] of byPath) {
       // on every document, as the language server reads it per document
       const modeline = `# yaml-language-server: $schema=${options.schemaRef(provider.kind, path)}\n`;

@@ -2,11 +2,13 @@ import { type Command, Option } from 'commander';
 import { addPlanFlags } from '../flags.ts';
 
 export function registerDrift(program: Command): void {
-  const command = addPlanFlags(
+  addPlanFlags(
     program
       .command('drift')
       .description('compare live state with the manifests and report the differences (changes nothing)')
       .argument('<paths...>', 'manifest files or directories'),
+    // drift sends nothing, so there is nothing to re-send
+    { sends: false },
   )
     .addOption(
       new Option('-f, --format <format>', 'report format')
@@ -29,6 +31,4 @@ export function registerDrift(program: Command): void {
       const { runDrift } = await import('../run/drift.ts');
       process.exitCode = await runDrift(paths, flags);
     });
-  // drift sends nothing, so there is nothing to re-send
-  command.options.find((o) => o.long === '--resend-secrets')?.hideHelp();
 }

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { addConfigFlags } from '../flags.ts';
+import { addConfigFlags, positiveInt } from '../flags.ts';
 
 /** `--kind A --kind B` and `--kind A,B` both work (DESIGN writes `--kinds A,B`). */
 const collectList = (value: string, previous: string[] = []) => [
@@ -9,12 +9,6 @@ const collectList = (value: string, previous: string[] = []) => [
     .map((v) => v.trim())
     .filter(Boolean),
 ];
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number of at least 1, got "${value}"`);
-  return n;
-}
 
 export function registerExport(program: Command): void {
   addConfigFlags(

@@ -5,7 +5,6 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
-import { loadConfig } from '../../config/load.ts';
 import { ConvergeError } from '../../errors.ts';
 import { buildExport, ENV_EXAMPLE, type ExportInput } from '../../export/build.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schemas.ts';
@@ -18,7 +17,7 @@ import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import { EXIT_OK } from '../run-main.ts';
-import { closeClients, connect } from '../session.ts';
+import { closeClients, concurrencyOf, connect, loadCommandConfig } from '../session.ts';
 
 export interface ExportFlags {
   config?: string;
@@ -38,11 +37,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   const output = processOutput();
   const named = [...flags.kind, ...flags.kinds];
   let chosen = chooseProviders(named);
-  const config = await loadConfig({
-    cwd: process.cwd(),
-    env: process.env,
-    ...(flags.config && { file: flags.config }),
-  });
+  const config = await loadCommandConfig(flags);
   if (named.length === 0) {
     // every kind means every kind of the APIs configured; a named kind needs its API
     const reachable = chosen.filter((p) => config[p.api]);
@@ -58,14 +53,17 @@ export async function runExport(flags: ExportFlags): Promise<number> {
 
   const events = new EventStream();
   events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
+  const concurrency = concurrencyOf(config, flags);
   const clients = connect(
     config,
     chosen.map((p) => p.kind),
     events,
+    concurrency,
   );
   let live: Awaited<ReturnType<typeof readLive>>;
   try {
-    const queue = new PQueue({ concurrency: flags.parallelism ?? config.parallelism });
+    // export keeps its documented default (the configured parallelism) rather than growing the window
+    const queue = new PQueue({ concurrency: concurrency.initial });
     live = await readLive(requests, { api: clients, signal: new AbortController().signal }, queue, events);
   } finally {
     await closeClients(clients);

@@ -7,7 +7,7 @@ import { type PlanRun, planRun } from '../../reconcile/engine.ts';
 import type { EventStream } from '../../reconcile/events.ts';
 import type { FingerprintStore } from '../../reconcile/fingerprint-store.ts';
 import type { CommonFlags } from '../flags.ts';
-import { concurrencyOf, connect, type Inputs, planProblemsError, secretPolicy } from '../session.ts';
+import { closeClients, concurrencyOf, connect, type Inputs, planProblemsError, secretPolicy } from '../session.ts';
 
 export interface Planned {
   run: PlanRun;
@@ -41,7 +41,7 @@ export async function makePlan(
     if (run.problems.length > 0) throw planProblemsError(run.problems);
     return { run, clients, store };
   } catch (error) {
-    await Promise.all(Object.values(clients).map((c) => c.close()));
+    await closeClients(clients);
     throw error;
   }
 }
