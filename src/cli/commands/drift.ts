@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { DRIFT_FORMATS } from '../../ui/drift/formats.ts';
 import { addPlanFlags } from '../flags.ts';
 
 export function registerDrift(program: Command): void {
@@ -10,11 +11,7 @@ export function registerDrift(program: Command): void {
     // drift sends nothing, so there is nothing to re-send
     { sends: false },
   )
-    .addOption(
-      new Option('-f, --format <format>', 'report format')
-        .choices(['text', 'json', 'markdown', 'junit'])
-        .default('text'),
-    )
+    .addOption(new Option('-f, --format <format>', 'report format').choices(DRIFT_FORMATS).default('text'))
     .option('-o, --output <file>', 'write the report to this file; a one-line summary still goes to stdout')
     .option('--fail-on-unmanaged', 'count live objects that no manifest mentions as drift', false)
     .addHelpText(
