@@ -2,7 +2,7 @@
  * Flags shared by the commands that plan (plan, apply, drift), declared
  * once so that they read the same everywhere.
  */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 
 export interface CommonFlags {
   config?: string;
@@ -17,10 +17,15 @@ export interface CommonFlags {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Parses a count flag such as --parallelism: a whole number of at least 1. */
+/**
+ * Parses a count flag such as --parallelism: a whole number of at least 1.
+ * InvalidArgumentError makes commander report it as a usage error naming the flag.
+ */
 export function positiveInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a whole number of at least 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError(`expected a whole number of at least 1, got "${value}"`);
+  }
   return n;
 }
 

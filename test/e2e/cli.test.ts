@@ -67,6 +67,19 @@ describe('converge as a process', () => {
     expect(emulator.stats().total).toBe(0);
   });
 
+  it('reports a bad flag value as a usage error naming the flag, exits 1 and sends nothing', async () => {
+    for (const args of [
+      ['plan', KINDS, '-p', '0'],
+      ['export', '--out', join(scratch, 'x'), '--parallelism', 'many'],
+    ]) {
+      const result = await run(args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/error: option '-p, --parallelism <n>' argument '(0|many)' is invalid/);
+      expect(result.stderr).not.toContain('hit a bug');
+    }
+    expect(emulator.stats().total).toBe(0);
+  });
+
   it('plans changes with --detailed-exitcode 2, applies, and then plans 0', async () => {
     const first = await run(['plan', KINDS, '--detailed-exitcode']);
     expect(first.code).toBe(2);
