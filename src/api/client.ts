@@ -5,12 +5,11 @@
  */
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
-import type { Sample } from './concurrency.ts';
-import { ConcurrencyWindow } from './concurrency.ts';
+import { ConcurrencyWindow, type Sample } from './concurrency.ts';
 import { errorMessages } from './error-messages.ts';
 import { ApiError, NetworkError } from './errors.ts';
 import { type Exchange, exchange } from './exchange.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { type Permit, RateLimiter } from './rate-limit.ts';
 import { registerSecret } from './redact.ts';
 import { decide, type Failure, type RetrySettings, type RetryState } from './retry.ts';
 import { sleep } from './sleep.ts';
@@ -129,7 +128,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     for (;;) {
       req.signal?.throwIfAborted();
       const release = await window.acquire(req.signal);
-      let permit: Awaited<ReturnType<RateLimiter['acquire']>>;
+      let permit: Permit;
       try {
         permit = await limiter.acquire(req.signal);
       } catch (error) {

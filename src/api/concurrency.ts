@@ -12,7 +12,7 @@
  *   or a round trip well above the quietest one seen narrows it to 70 %,
  *   at most once per round trip, so one burst of bad answers counts once.
  *
- * The window stays between `min` and `max`; `initial === max` is a fixed
+ * The window stays between 1 and `max`; `initial === max` is a fixed
  * parallelism (what `--parallelism N` asks for).
  */
 import { until } from './sleep.ts';
@@ -20,7 +20,6 @@ import { until } from './sleep.ts';
 export interface WindowOptions {
   initial: number;
   max: number;
-  min?: number;
   now?: () => number;
 }
 
@@ -31,6 +30,8 @@ export interface Sample {
   latencyMs: number;
 }
 
+/** One request always goes: a window of 0 would never learn that the server recovered. */
+const MIN = 1;
 const DECREASE = 0.7;
 /** A round trip this many times the quietest one, plus the slack below, means a queue is building. */
 const LATENCY_FACTOR = 2;
@@ -42,7 +43,6 @@ const BASELINE_DRIFT = 1.001;
 
 export class ConcurrencyWindow {
   readonly #max: number;
-  readonly #min: number;
   readonly #now: () => number;
   #limit: number;
   #inFlight = 0;
@@ -53,9 +53,8 @@ export class ConcurrencyWindow {
   readonly #waiting: Array<() => void> = [];
 
   constructor(options: WindowOptions) {
-    this.#max = Math.max(1, Math.floor(options.max));
-    this.#min = Math.max(1, Math.min(this.#max, Math.floor(options.min ?? 1)));
-    this.#limit = Math.min(this.#max, Math.max(this.#min, Math.floor(options.initial)));
+    this.#max = Math.max(MIN, Math.floor(options.max));
+    this.#limit = Math.min(this.#max, Math.max(MIN, Math.floor(options.initial)));
     this.#now = options.now ?? Date.now;
   }
 
@@ -112,7 +111,7 @@ export class ConcurrencyWindow {
     if (started < this.#lastDecrease) return;
     this.#lastDecrease = this.#now();
     this.#slowStart = false;
-    this.#limit = Math.max(this.#min, this.#limit * DECREASE);
+    this.#limit = Math.max(MIN, this.#limit * DECREASE);
   }
 
   #increase(): void {

@@ -16,8 +16,8 @@
  *    stays under the limit.
  * 3. A 429 from a server that advertises nothing: the rate that got
  *    through in the last second becomes the pace, and later 429s cut it
- *    (the multiplicative half of AIMD; additive increase and a concurrency
- *    window would go in `acquire` and the permit, where in-flight counts live).
+ *    (the multiplicative half of AIMD; how many requests may be in flight
+ *    is the client's concurrency window, src/api/concurrency.ts).
  * `X-RateLimit-Remaining: 0` and every server-requested wait pause all
  * requests of the client until the reset, not only the one that was told.
  *
@@ -64,8 +64,8 @@ export class RateLimiter {
   #lastGrant = Number.NEGATIVE_INFINITY;
   #lastDecrease = Number.NEGATIVE_INFINITY;
   #successes: number[] = [];
-  /** Requests that may still go before the first answer (see 2b above); 0 when nothing is assumed. */
-  #opening: number;
+  /** Requests that may go before the first answer (see 2b above); 0 when nothing is assumed. */
+  readonly #openingBudget: number;
   /** Requests sent in the opening, and when it began: they count against the first paced second. */
   #openingSent = 0;
   #openingStart = 0;
@@ -73,7 +73,6 @@ export class RateLimiter {
   /** Settled by the first answer's headers (or a timeout): what the requests beyond the opening wait for. */
   #firstAnswer: Promise<void> | undefined;
   #answered: (() => void) | undefined;
-  #inFlight = 0;
 
   constructor(options: RateLimiterOptions = {}) {
     this.#configured = positive(options.rate);
@@ -81,7 +80,8 @@ export class RateLimiter {
     this.#now = options.now ?? Date.now;
     this.#rate = this.#target();
     // an opening only when the pace is a guess: a configured rate is paced from the first request
-    this.#opening = this.#configured === undefined && this.#assumed !== undefined ? Math.floor(this.#rate ?? 0) : 0;
+    this.#openingBudget =
+      this.#configured === undefined && this.#assumed !== undefined ? Math.floor(this.#rate ?? 0) : 0;
   }
 
   /** Requests per second currently paced at; undefined when unlimited. */
@@ -94,10 +94,6 @@ export class RateLimiter {
     return this.#pausedUntil;
   }
 
-  get inFlight(): number {
-    return this.#inFlight;
-  }
-
   async acquire(signal?: AbortSignal): Promise<Permit> {
     if (!this.#openingSlot()) {
       if (this.#firstAnswer) await until(this.#firstAnswer, signal);
@@ -108,7 +104,7 @@ export class RateLimiter {
 
   /** True when this request goes in the opening: before any answer, within the budget. */
   #openingSlot(): boolean {
-    if (this.#openingOver || this.#opening <= 0) return false;
+    if (this.#openingOver || this.#openingSent >= this.#openingBudget) return false;
     if (this.#openingSent === 0) {
       this.#openingStart = this.#now();
       this.#firstAnswer = new Promise<void>((resolve) => {
@@ -121,7 +117,6 @@ export class RateLimiter {
       });
     }
     this.#openingSent++;
-    this.#opening--;
     return true;
   }
 
@@ -170,20 +165,13 @@ export class RateLimiter {
   #permit(): Permit {
     const started = this.#now();
     this.#lastGrant = started;
-    this.#inFlight++;
-    let released = false;
     return {
       observe: (status, headers) => {
         this.#observe(started, status, headers);
         // a 429 opens the gate only on release, once the client has paused for it
         if (status !== 429) this.#answer();
       },
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#inFlight--;
-        this.#answer();
-      },
+      release: () => this.#answer(),
     };
   }
 

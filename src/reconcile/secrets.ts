@@ -1,8 +1,9 @@
 /**
  * Decides which write-only fields an action sends (DESIGN §4). A write-only
  * field cannot be read back, so it is sent on create, and afterwards only when
- * the fingerprint store says its value changed since converge last sent it, or
- * when the user asks with --resend-secrets. Pure: the store is a lookup.
+ * the fingerprint store says its value changed since converge last sent it,
+ * when the user asks with --resend-secrets, or, with no store to compare, when
+ * the object is written anyway for other fields. Pure: the store is a lookup.
  */
 import type { Fields, Json } from './types.ts';
 

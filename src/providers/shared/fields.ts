@@ -67,6 +67,10 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   const readableKeys = managed.filter((key) => !hidden.has(key));
 
   const live = (attributes: Fields) => finish(normalized(attributes, readableKeys));
+  const present = (field: string, value: Json): Json => {
+    const format = config.fields[field]?.export;
+    return format ? format(value) : value;
+  };
 
   return {
     writeOnly,
@@ -98,14 +102,11 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
         // null without a documented default is "not set": left out, it is not managed, where
         // writing it would fail the kind's schema (`host: null` of an unconfigured SMTP)
         if (value === null && rule?.default === undefined) continue;
-        out[key] = rule?.export ? rule.export(value) : value;
+        out[key] = present(key, value);
       }
       return out;
     },
-    present(field, value) {
-      const format = config.fields[field]?.export;
-      return format ? format(value) : value;
-    },
+    present,
     readable(attributes) {
       const out: Fields = {};
       for (const [key, value] of Object.entries(attributes)) if (!hidden.has(key)) out[key] = value;

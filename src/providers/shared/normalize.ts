@@ -54,7 +54,6 @@ export function formatDuration(seconds: number): string {
  * suffix (`1h30m` and `5400` both go as `90m`).
  */
 export function durationString(canonical: Json, written: Json | undefined): Json {
-  // the API takes one number and one unit: `1h30m` is sent as `90m`
   if (typeof written === 'string' && /^\d+(?:\.\d+)?[hms]$/.test(written.trim())) return written.trim();
   return typeof canonical === 'number' ? formatDuration(canonical) : canonical;
 }
