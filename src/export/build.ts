@@ -17,16 +17,7 @@ import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
 
-/**
- * Write-only fields that are not configuration at all, so they are not
- * exported: SMTP's `test-email-address` is a trigger (the API mails it on
- * every update and does not keep it; spec: site-admin-api).
- */
-const NOT_CONFIGURATION: Readonly<Record<string, readonly string[]>> = {
-  SMTPSettings: ['test-email-address'],
-};
-
-export type ExportProvider = Pick<Provider, 'kind' | 'singleton' | 'writeOnly' | 'toManifest'>;
+export type ExportProvider = Pick<Provider, 'kind' | 'singleton' | 'writeOnly' | 'exportedWriteOnly' | 'toManifest'>;
 
 export interface ExportInput {
   provider: ExportProvider;
@@ -76,10 +67,7 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     if (sorted.length === 0) continue;
     const kebab = kebabKind(provider.kind);
     const fileNames = new Set<string>();
-    const secrets =
-      options.placeholders === false
-        ? []
-        : provider.writeOnly.filter((f) => !NOT_CONFIGURATION[provider.kind]?.includes(f));
+    const secrets = options.placeholders === false ? [] : (provider.exportedWriteOnly ?? provider.writeOnly);
     const byPath = new Map<string, string[]>();
     for (const live of sorted) {
       const path =

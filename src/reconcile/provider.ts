@@ -44,6 +44,8 @@ export interface Provider {
   readonly dependsOn: readonly string[];
   /** Fields the API never returns: compared through the fingerprint store only. */
   readonly writeOnly: readonly string[];
+  /** The write-only fields export writes as `${env:NAME}` placeholders, when not all of them are configuration. */
+  readonly exportedWriteOnly?: readonly string[];
   /** Fields the API cannot change after creation: a change is planned as a replacement. */
   readonly immutable: readonly string[];
 

@@ -22,6 +22,8 @@ export interface FieldRule {
   aliasOf?: string;
   /** The API never returns it: kept on the desired side (the engine decides when to send it), never on the live side. */
   writeOnly?: boolean;
+  /** A write-only trigger, not configuration: nothing to export. */
+  trigger?: boolean;
 }
 
 export interface FieldsConfig {
@@ -33,6 +35,8 @@ export interface FieldsConfig {
 
 export interface CanonicalForms {
   readonly writeOnly: readonly string[];
+  /** The write-only fields that are configuration: export writes them as placeholders. */
+  readonly exportedWriteOnly: readonly string[];
   /** Defaults overlaid with the spec, every value normalized. */
   desired(spec: Fields): Fields;
   /** The managed, readable live attributes, normalized the same way. */
@@ -50,6 +54,7 @@ export interface CanonicalForms {
 export function canonicalForms(config: FieldsConfig): CanonicalForms {
   const rules = Object.entries(config.fields);
   const writeOnly = rules.filter(([, rule]) => rule.writeOnly).map(([key]) => key);
+  const exportedWriteOnly = rules.filter(([, rule]) => rule.writeOnly && !rule.trigger).map(([key]) => key);
   const hidden = new Set(writeOnly);
   const finish = config.finish ?? ((fields: Fields) => fields);
 
@@ -74,6 +79,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
 
   return {
     writeOnly,
+    exportedWriteOnly,
     desired(spec) {
       const withDefaults: Fields = {};
       for (const [key, rule] of rules) {

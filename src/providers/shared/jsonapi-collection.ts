@@ -38,6 +38,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
     deletePolicy: 'prunable',
     dependsOn: [],
     writeOnly: forms.writeOnly,
+    exportedWriteOnly: forms.exportedWriteOnly,
     immutable: [],
     identity: (metadata) => metadata.name ?? '',
     scope: () => '',

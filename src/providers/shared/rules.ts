@@ -37,5 +37,12 @@ export const pemCertificate = (): FieldRule => ({ normalize: normalize.pem });
 
 export const checksum = (): FieldRule => ({ normalize: normalize.lowerCase });
 
-/** A field that cannot be read back: compared through the fingerprint store only. */
-export const writeOnly = (): FieldRule => ({ writeOnly: true });
+/**
+ * A field that cannot be read back: compared through the fingerprint store only.
+ * `configuration: false` for a trigger the API acts on and does not keep (SMTP's
+ * test address): export leaves it out instead of writing a placeholder.
+ */
+export const writeOnly = (options: { configuration?: boolean } = {}): FieldRule => ({
+  writeOnly: true,
+  ...(options.configuration === false && { trigger: true }),
+});

@@ -33,6 +33,7 @@ export function singletonSettingsProvider(config: SettingsConfig): Provider {
     deletePolicy: 'never',
     dependsOn: [],
     writeOnly: forms.writeOnly,
+    exportedWriteOnly: forms.exportedWriteOnly,
     immutable: [],
     identity: () => '',
     scope: () => '',
