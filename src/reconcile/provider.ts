@@ -53,6 +53,8 @@ export interface Provider {
   identity(metadata: Metadata): string;
   /** The ownership scope of an object (organization, mount); '' for global kinds. */
   scope(metadata: Metadata): string;
+  /** True when objects live in scopes named by their metadata (a mount, an organization); absent for global kinds. */
+  readonly scoped?: boolean;
 
   /** Other objects this one needs to exist first (a test variable needs its module). */
   references?(desired: DesiredObject): Array<{ kind: string; id: string }>;

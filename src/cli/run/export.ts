@@ -148,11 +148,7 @@ function readRequests(chosen: readonly Provider[], scopes: readonly string[]): R
   }));
 }
 
-/** A kind is scoped when its scope depends on metadata (a mount, an organization). */
-function isScoped(provider: Provider): boolean {
-  const probe = '\u0000probe';
-  return provider.scope({ mount: probe, organization: probe }) !== '';
-}
+const isScoped = (provider: Provider): boolean => provider.scoped === true;
 
 /** The modelines' `$schema`: a URL base as given, or a path relative to each file. */
 function schemaReference(ref: string | undefined, outDir: string): (kind: string, file: string) => string {
