@@ -19,10 +19,16 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export function authenticate(state: State, request: FastifyRequest): User {
+/** The user of the request's bearer token, unless there is none or they are suspended. */
+export function tokenUser(state: State, request: FastifyRequest): User | undefined {
   const token = bearerToken(request);
   const user = token === undefined ? undefined : state.userByToken(token);
-  if (!user || user.isSuspended) throw unauthorized();
+  return user?.isSuspended === false ? user : undefined;
+}
+
+export function authenticate(state: State, request: FastifyRequest): User {
+  const user = tokenUser(state, request);
+  if (!user) throw unauthorized();
   return user;
 }
 

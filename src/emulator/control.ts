@@ -4,10 +4,10 @@
  * They answer plain JSON, not JSON:API.
  */
 import type { FastifyInstance } from 'fastify';
-import { authenticate, sessionCookie } from './auth.ts';
+import { isPlainObject } from '../reconcile/equal.ts';
+import { sessionCookie, tokenUser } from './auth.ts';
 import type { EmulatorContext } from './context.ts';
 import { checkFaults, type Faults } from './faults.ts';
-import { isRecord } from './jsonapi.ts';
 import type { Stats } from './stats.ts';
 
 export interface Controls {
@@ -39,7 +39,7 @@ export function registerControl(app: FastifyInstance, controls: Controls): void 
   // {rate, kinds, seed?, holdMs?, latencyMs?}; rate 0 turns faults off
   app.put('/_emulator/faults', async (request, reply) => {
     const body = request.body;
-    if (!isRecord(body)) return reply.code(400).send(bad('expected a JSON object {rate, kinds, latencyMs?}'));
+    if (!isPlainObject(body)) return reply.code(400).send(bad('expected a JSON object {rate, kinds, latencyMs?}'));
     const { latencyMs, ...rest } = body;
     if (latencyMs !== undefined && !(typeof latencyMs === 'number' && latencyMs >= 0)) {
       return reply.code(400).send(bad('latencyMs must be a number >= 0'));
@@ -56,13 +56,7 @@ export function registerControl(app: FastifyInstance, controls: Controls): void 
 
   // a browser session for the impersonation endpoints, which authenticate by cookie
   app.post('/_emulator/session', async (request, reply) => {
-    const user = (() => {
-      try {
-        return authenticate(ctx.state, request);
-      } catch {
-        return undefined;
-      }
-    })();
+    const user = tokenUser(ctx.state, request);
     if (!user) return reply.code(401).send(bad('a valid Authorization: Bearer token is required'));
     const session = ctx.sessions.create(user);
     return reply.code(201).header('set-cookie', sessionCookie(session)).send({ user: user.username });

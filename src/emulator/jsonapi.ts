@@ -4,8 +4,12 @@
  * `ApiError`; the server writes both, so no handler touches the reply.
  */
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Attributes = { [key: string]: Json };
+import { isPlainObject } from '../reconcile/equal.ts';
+import type { Fields, Json } from '../reconcile/types.ts';
+
+export type { Json };
+/** A JSON object: a resource's attributes, a document's meta or links. */
+export type Attributes = Fields;
 
 export const JSONAPI_TYPE = 'application/vnd.api+json';
 
@@ -36,6 +40,11 @@ export class ApiError extends Error {
   get body(): Json {
     return { errors: this.errors as unknown as Json[] };
   }
+
+  /** The answer that carries this error. */
+  get response(): ApiResponse {
+    return { status: this.status, body: this.body };
+  }
 }
 
 /** One failed validation of one attribute: `api-rate-limit`, `must be greater than or equal to 30`. */
@@ -44,17 +53,17 @@ export interface Problem {
   message: string;
 }
 
-const simple = (status: number, title: string, detail?: string) =>
+/** An error answer with one error object: any status, its title, and what went wrong. */
+export const apiError = (status: number, title: string, detail?: string) =>
   new ApiError(status, [{ status: String(status), title, ...(detail !== undefined && { detail }) }]);
 
 /** Also the answer to a valid token without the right: the platform never says 403 there (wire-details §1). */
-export const notFound = () => simple(404, 'not found');
-export const unauthorized = () => simple(401, 'unauthorized');
-export const badRequest = (detail: string) => simple(400, 'bad request', detail);
-export const forbidden = (detail: string) => simple(403, 'forbidden', detail);
+export const notFound = () => apiError(404, 'not found');
+export const unauthorized = () => apiError(401, 'unauthorized');
+export const badRequest = (detail: string) => apiError(400, 'bad request', detail);
+export const forbidden = (detail: string) => apiError(403, 'forbidden', detail);
 /** 422 that is not about one attribute: a malformed body, a rule across objects. */
-export const unprocessable = (detail: string) => simple(422, 'unprocessable entity', detail);
-export const serverError = (status: number, title: string, detail: string) => simple(status, title, detail);
+export const unprocessable = (detail: string) => apiError(422, 'unprocessable entity', detail);
 
 /** Every failed validation at once, one error object each, Rails-style detail. */
 export function invalid(problems: readonly Problem[]): ApiError {
@@ -71,11 +80,11 @@ export function invalid(problems: readonly Problem[]): ApiError {
 
 /** A bad query parameter: no `source`, the parameter named in the detail (wire-details §1). */
 export function invalidParameter(detail: string): ApiError {
-  return simple(422, 'invalid attribute', detail);
+  return apiError(422, 'invalid attribute', detail);
 }
 
 /** `api-rate-limit` -> `Api rate limit`, as Rails humanizes attribute names. */
-export function humanize(attribute: string): string {
+function humanize(attribute: string): string {
   const words = attribute.replaceAll('-', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -95,16 +104,14 @@ export function document(resource: ResourceObject | null, extra: Attributes = {}
 
 /** The attributes of a request document, or a 422 for anything that is not one. */
 export function requestAttributes(body: unknown, type?: string): Attributes {
-  if (!isRecord(body) || !isRecord(body.data)) throw unprocessable('the body must be a JSON:API document with data');
+  if (!isPlainObject(body) || !isPlainObject(body.data)) {
+    throw unprocessable('the body must be a JSON:API document with data');
+  }
   const { data } = body;
   if (type !== undefined && data.type !== undefined && data.type !== type) {
     throw unprocessable(`data.type must be ${type}`);
   }
   if (data.attributes === undefined) return {};
-  if (!isRecord(data.attributes)) throw unprocessable('data.attributes must be an object');
-  return data.attributes as Attributes;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isPlainObject(data.attributes)) throw unprocessable('data.attributes must be an object');
+  return data.attributes;
 }

@@ -4,10 +4,10 @@
  * links with percent-encoded brackets, a 422 for a page size outside 1..100
  * (the platform does not clamp).
  */
-import { type Attributes, invalidParameter } from './jsonapi.ts';
+import { type Attributes, invalidParameter, type Json, type ResourceObject } from './jsonapi.ts';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -52,6 +52,16 @@ export function paginate<T>(items: readonly T[], query: Query, base: string): Pa
       },
     },
   };
+}
+
+/** The list document of one page: its resources, `links`, and `meta.pagination` plus any other meta. */
+export function pageDocument<T>(
+  page: Page<T>,
+  resource: (item: T) => ResourceObject,
+  meta: Attributes = {},
+): Attributes {
+  const data = page.items.map((item) => resource(item)) as unknown as Json[];
+  return { data, links: page.links, meta: { ...page.meta, ...meta } };
 }
 
 function pageParam(query: Query, name: string, fallback: number): number {

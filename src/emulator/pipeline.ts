@@ -6,13 +6,13 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, SESSION_COOKIE } from './auth.ts';
-import type { EmulatorContext } from './context.ts';
+import { type EmulatorContext, send } from './context.ts';
 import { DEFAULT_HOLD_MS, type FaultKind, type Faults } from './faults.ts';
-import { ApiError, JSONAPI_TYPE } from './jsonapi.ts';
+import { apiError } from './jsonapi.ts';
 import { type RateLimit, seconds } from './rate-limit.ts';
 import type { Stats } from './stats.ts';
 
-export const CONTROL_PREFIX = '/_emulator/';
+const CONTROL_PREFIX = '/_emulator/';
 
 export interface Pipeline {
   ctx: EmulatorContext;
@@ -30,6 +30,9 @@ export interface Pipeline {
 
 /** A 429 from an injected fault asks for a short wait, so that reliability tests stay fast. */
 const FAULT_RESET_SECONDS = '0.05';
+
+/** The title of each fault that is an error answer. */
+const FAULT_TITLES = { '429': 'too many requests', '500': 'internal server error', '503': 'service unavailable' };
 
 export function installPipeline(app: FastifyInstance, pipeline: Pipeline): void {
   const { stats, faults } = pipeline;
@@ -80,19 +83,9 @@ function inject(fault: Exclude<FaultKind, 'lost'>, request: FastifyRequest, repl
       });
       return;
     }
-    case '429':
-      reply.headers({ 'retry-after': '0', 'x-ratelimit-reset': FAULT_RESET_SECONDS });
-      return error(reply, new ApiError(429, [{ status: '429', title: 'too many requests', detail: 'injected fault' }]));
-    case '500':
-      return error(
-        reply,
-        new ApiError(500, [{ status: '500', title: 'internal server error', detail: 'injected fault' }]),
-      );
-    case '503':
-      return error(
-        reply,
-        new ApiError(503, [{ status: '503', title: 'service unavailable', detail: 'injected fault' }]),
-      );
+    default:
+      if (fault === '429') reply.headers({ 'retry-after': '0', 'x-ratelimit-reset': FAULT_RESET_SECONDS });
+      return send(reply, apiError(Number(fault), FAULT_TITLES[fault], 'injected fault').response);
   }
 }
 
@@ -110,12 +103,7 @@ function limit(request: FastifyRequest, reply: FastifyReply, pipeline: Pipeline)
   pipeline.stats.rateLimited();
   // decimal seconds, like X-RateLimit-Reset: converge's client reads both, and waits no longer than needed
   reply.header('retry-after', seconds(Math.max(decision.resetSeconds, 0.001)));
-  return error(
-    reply,
-    new ApiError(429, [
-      { status: '429', title: 'too many requests', detail: "You have exceeded the API's rate limit." },
-    ]),
-  );
+  return send(reply, apiError(429, 'too many requests', "You have exceeded the API's rate limit.").response);
 }
 
 /** Rate limits are per credential: a token, else a session, else the address. */
@@ -125,8 +113,4 @@ function clientOf(request: FastifyRequest): string {
   const cookie = request.headers.cookie;
   if (cookie?.includes(`${SESSION_COOKIE}=`)) return `cookie:${cookie}`;
   return `ip:${request.ip}`;
-}
-
-function error(reply: FastifyReply, apiError: ApiError): FastifyReply {
-  return reply.code(apiError.status).type(JSONAPI_TYPE).send(JSON.stringify(apiError.body));
 }

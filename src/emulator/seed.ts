@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { ConvergeError } from '../errors.ts';
+import { isPlainObject } from '../reconcile/equal.ts';
 
 export type Role = 'owner' | 'member';
 
@@ -82,7 +83,7 @@ export async function loadSeed(source: SeedData | string): Promise<SeedData> {
 }
 
 /** The seed as typed data, or one error listing every problem as `where: what`. */
-export function checkSeed(data: unknown, where: string): SeedData {
+function checkSeed(data: unknown, where: string): SeedData {
   const problems: string[] = [];
   const check = new Checker(problems);
   if (!check.record(data, '')) return fail(where, problems);
@@ -158,7 +159,7 @@ class Checker {
   }
 
   record(value: unknown, at: string): value is Record<string, unknown> {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return true;
+    if (isPlainObject(value)) return true;
     this.#problems.push(`${at || '(top level)'}: expected a mapping`);
     return false;
   }

@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ConvergeError } from '../errors.ts';
 import { Sessions } from './auth.ts';
-import type { EmulatorContext } from './context.ts';
+import { type EmulatorContext, send } from './context.ts';
 import { registerControl } from './control.ts';
 import { type FaultSettings, Faults } from './faults.ts';
-import { ApiError, JSONAPI_TYPE, notFound, unprocessable } from './jsonapi.ts';
+import { ApiError, apiError, JSONAPI_TYPE, notFound, unprocessable } from './jsonapi.ts';
 import { Persister, readStateFile } from './persist.ts';
 import { installPipeline } from './pipeline.ts';
 import { RateLimit } from './rate-limit.ts';
@@ -100,11 +100,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const module of API_MODULES) {
     app.register(async (api) => module.register(api, ctx), { prefix: module.prefix });
   }
-  app.setNotFoundHandler((_request, reply) => reply.code(404).type(JSONAPI_TYPE).send(JSON.stringify(notFound().body)));
-  app.setErrorHandler((error, _request, reply) => {
-    const apiError = toApiError(error, log);
-    return reply.code(apiError.status).type(JSONAPI_TYPE).send(JSON.stringify(apiError.body));
-  });
+  app.setNotFoundHandler((_request, reply) => send(reply, notFound().response));
+  app.setErrorHandler((error, _request, reply) => send(reply, toApiError(error, log).response));
 
   await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
   const address = app.server.address() as AddressInfo;
@@ -165,8 +162,8 @@ function toApiError(error: unknown, log: (line: string) => void): ApiError {
   const status = (error as { statusCode?: number }).statusCode;
   const message = error instanceof Error ? error.message : String(error);
   if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiError(status, [{ status: String(status), title: 'bad request', detail: message }]);
+    return apiError(status, 'bad request', message);
   }
   log(`internal error: ${error instanceof Error ? (error.stack ?? message) : message}`);
-  return new ApiError(500, [{ status: '500', title: 'internal server error' }]);
+  return apiError(500, 'internal server error');
 }

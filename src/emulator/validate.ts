@@ -1,16 +1,47 @@
 /**
- * Attribute checks shared by the site-admin resources. Each returns the
- * Rails-style message (completed with the humanized attribute name by
- * `invalid`), or undefined when the value is fine.
+ * Attribute checks shared by the API modules. Each returns the Rails-style
+ * message (completed with the humanized attribute name by `invalid`), or
+ * undefined when the value is fine; `attributeProblems` runs them over a
+ * request's attributes against a table of what each attribute accepts.
  */
-import type { Json } from './jsonapi.ts';
+import type { Attributes, Json, Problem } from './jsonapi.ts';
 
 export type Check = (value: Json) => string | undefined;
 
 export type ValueKind = 'boolean' | 'integer' | 'string';
 
+/** What one attribute of a request document accepts. */
+export interface AttributeSpec {
+  kind: ValueKind;
+  /** Whether null is accepted (it clears the attribute). */
+  nullable?: boolean;
+  /** Returned, never accepted: sending it is a 422. */
+  readOnly?: boolean;
+  checks?: readonly Check[];
+}
+
+/** Unknown, read-only and mistyped attributes, and failed checks: every one reported. */
+export function attributeProblems(changes: Attributes, specs: Readonly<Record<string, AttributeSpec>>): Problem[] {
+  const problems: Problem[] = [];
+  for (const [attribute, value] of Object.entries(changes)) {
+    // own keys only: an attribute named `constructor` is unknown, not Object's
+    const spec = Object.hasOwn(specs, attribute) ? specs[attribute] : undefined;
+    for (const message of messages(spec, value)) problems.push({ attribute, message });
+  }
+  return problems;
+}
+
+/** What is wrong with one attribute: it is unknown or read-only, has the wrong type, or fails checks. */
+function messages(spec: AttributeSpec | undefined, value: Json): string[] {
+  if (!spec) return ['is not a known attribute'];
+  if (spec.readOnly) return ['is read-only'];
+  const typeProblem = typeMessage(spec.kind, value, spec.nullable === true);
+  if (typeProblem) return [typeProblem];
+  return (spec.checks ?? []).map((check) => check(value)).filter((message) => message !== undefined);
+}
+
 /** The JSON type check; a string where a boolean is wanted is wrong, as the platform's typed params are. */
-export function typeMessage(kind: ValueKind, value: Json, nullable: boolean): string | undefined {
+function typeMessage(kind: ValueKind, value: Json, nullable: boolean): string | undefined {
   if (value === null) return nullable ? undefined : "can't be null";
   if (kind === 'boolean') return typeof value === 'boolean' ? undefined : 'must be true or false';
   if (kind === 'integer') return Number.isInteger(value) ? undefined : 'must be an integer';

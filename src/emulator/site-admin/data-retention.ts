@@ -9,22 +9,15 @@
  * - DELETE: 204, also when no policy was set (the wanted state holds).
  */
 import type { FastifyInstance } from 'fastify';
+import { isPlainObject } from '../../reconcile/equal.ts';
 import { requireAdmin } from '../auth.ts';
 import { type EmulatorContext, route } from '../context.ts';
 import { newId } from '../ids.ts';
-import {
-  type Attributes,
-  document,
-  invalid,
-  isRecord,
-  type Problem,
-  requestAttributes,
-  unprocessable,
-} from '../jsonapi.ts';
+import { type Attributes, document, invalid, type Problem, requestAttributes, unprocessable } from '../jsonapi.ts';
 import type { Slice } from '../state.ts';
 import { ADMIN, API_PREFIX } from './paths.ts';
 
-export const POLICY_TYPE = 'data-retention-policy-delete-olders';
+const POLICY_TYPE = 'data-retention-policy-delete-olders';
 const PATH = `${ADMIN}/data-retention-policy-settings`;
 
 interface Policy {
@@ -37,7 +30,7 @@ class RetentionSlice implements Slice {
 
   constructor(saved: unknown) {
     const s = saved as Partial<Policy> | null | undefined;
-    this.policy = typeof s?.id === 'string' && isRecord(s.attributes) ? (s as Policy) : null;
+    this.policy = typeof s?.id === 'string' && isPlainObject(s.attributes) ? (s as Policy) : null;
   }
 
   save(): unknown {
@@ -63,7 +56,7 @@ export function registerDataRetention(api: FastifyInstance, ctx: EmulatorContext
   route(api, 'POST', PATH, (request) => {
     requireAdmin(ctx.state, request);
     const body = request.body;
-    const type = isRecord(body) && isRecord(body.data) ? body.data.type : undefined;
+    const type = isPlainObject(body) && isPlainObject(body.data) ? body.data.type : undefined;
     if (type !== POLICY_TYPE) throw unprocessable(`the only supported policy type is ${POLICY_TYPE}`);
     const attributes = requestAttributes(body);
     const problems: Problem[] = [];

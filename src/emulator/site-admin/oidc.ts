@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 const ROTATE_EVERY_MS = 90 * DAY_MS;
 const TRIM_AFTER_MS = 30 * DAY_MS;
 
-export interface OidcKeys {
+interface OidcKeys {
   /** The active key version. */
   current: number;
   /** Older versions still published (tokens signed with them still verify). */
@@ -38,16 +38,20 @@ class OidcSlice implements Slice {
 
   /** The automatic schedule, caught up to now. */
   catchUp(now: number): void {
-    while (this.keys.nextRotationAt <= now) this.rotate(this.keys.nextRotationAt);
+    while (this.keys.nextRotationAt <= now) {
+      const at = this.keys.nextRotationAt;
+      this.rotate(at);
+      // the automatic trim follows the last automatic rotation
+      this.keys.nextTrimAt = at + TRIM_AFTER_MS;
+    }
     if (this.keys.nextTrimAt <= now) this.trim(now);
   }
 
+  /** A new key version; restarts the rotation timer, never the trim schedule. */
   rotate(now: number): void {
     this.keys.old.push(this.keys.current);
     this.keys.current++;
     this.keys.nextRotationAt = now + ROTATE_EVERY_MS;
-    // the automatic trim follows the last rotation
-    this.keys.nextTrimAt = now + TRIM_AFTER_MS;
   }
 
   trim(now: number): void {
@@ -67,10 +71,7 @@ export function registerOidc(api: FastifyInstance, ctx: EmulatorContext): void {
     requireAdmin(ctx.state, request);
     const now = ctx.now();
     slice.catchUp(now);
-    // a manual rotation restarts the rotation timer only; the trim schedule is unaffected
-    const trimAt = slice.keys.nextTrimAt;
     slice.rotate(now);
-    slice.keys.nextTrimAt = trimAt;
     return { status: 204 };
   });
 

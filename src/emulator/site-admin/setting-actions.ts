@@ -3,9 +3,10 @@
  * the old SAML certificate and sending a test SMS.
  */
 import type { FastifyInstance } from 'fastify';
+import { isPlainObject } from '../../reconcile/equal.ts';
 import { requireAdmin } from '../auth.ts';
 import { type EmulatorContext, route } from '../context.ts';
-import { badRequest, isRecord, requestAttributes } from '../jsonapi.ts';
+import { badRequest, requestAttributes } from '../jsonapi.ts';
 import { present } from '../validate.ts';
 import { ADMIN } from './paths.ts';
 import { saml, sms } from './setting-tables.ts';
@@ -25,7 +26,7 @@ export function registerSettingActions(api: FastifyInstance, ctx: EmulatorContex
   // the platform documents POST; go-tfe sends PATCH: both are served
   route(api, ['POST', 'PATCH'], `${ADMIN}/sms-settings/verify`, (request) => {
     requireAdmin(ctx.state, request);
-    const attributes = isRecord(request.body) ? requestAttributes(request.body) : {};
+    const attributes = isPlainObject(request.body) ? requestAttributes(request.body) : {};
     const number = attributes['test-number'];
     if (!present(number) || typeof number !== 'string') throw badRequest('a test number is required');
     const settings = slice.get(sms);

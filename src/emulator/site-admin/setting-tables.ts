@@ -3,7 +3,7 @@
  * their fields"): defaults, write-only and read-only attributes, checks,
  * and the rules that span attributes ("when enabled, all must be valid").
  */
-import { type Attributes, type Json, type Problem, serverError } from '../jsonapi.ts';
+import { type Attributes, apiError, type Json, type Problem } from '../jsonapi.ts';
 import {
   atLeast,
   between,
@@ -162,7 +162,7 @@ export const saml: SettingConfig = {
  * Hosts that make the emulated test message fail, so that each documented
  * SMTP failure can be tried: the platform would learn these from the server.
  */
-export const SMTP_FAILING_HOSTS: Record<string, { status: number; title: string; detail: string }> = {
+const SMTP_FAILING_HOSTS: Record<string, { status: number; title: string; detail: string }> = {
   'unauthorized.invalid': { status: 401, title: 'unauthorized', detail: 'SMTP credentials are invalid' },
   'fail.invalid': { status: 500, title: 'internal server error', detail: 'the SMTP server answered with an error' },
   'timeout.invalid': { status: 504, title: 'gateway timeout', detail: 'the SMTP server timed out' },
@@ -197,7 +197,7 @@ export const smtp: SettingConfig = {
   effect(next, changes) {
     if (!present(changes['test-email-address'])) return;
     const failure = SMTP_FAILING_HOSTS[String(next.host)];
-    if (failure) throw serverError(failure.status, failure.title, failure.detail);
+    if (failure) throw apiError(failure.status, failure.title, failure.detail);
   },
 };
 

@@ -18,22 +18,18 @@ import {
   requestAttributes,
 } from '../jsonapi.ts';
 import type { Slice } from '../state.ts';
-import { type Check, typeMessage, type ValueKind } from '../validate.ts';
+import { type AttributeSpec, attributeProblems } from '../validate.ts';
 import { ADMIN, API_PREFIX } from './paths.ts';
 
-export interface AttributeRule {
-  kind: ValueKind;
+export interface AttributeRule extends Omit<AttributeSpec, 'nullable'> {
   /** The initial value; without one the attribute starts as null and may be set back to null. */
   default?: Json;
   /** Stored and used, never returned (passwords, tokens). */
   writeOnly?: boolean;
   /** Accepted, used for this request only, never stored (a test address). */
   transient?: boolean;
-  /** Returned, never accepted: PATCHing it is a 422. */
-  readOnly?: boolean;
   /** Read-only and never stored: its value comes from `SettingConfig.computed`. */
   computed?: boolean;
-  checks?: Check[];
 }
 
 export interface SettingConfig {
@@ -86,19 +82,26 @@ export function settingsSlice(ctx: EmulatorContext): SettingsSlice {
 export function registerSetting(api: FastifyInstance, ctx: EmulatorContext, config: SettingConfig): void {
   const slice = settingsSlice(ctx);
   const path = `${ADMIN}/${config.name}-settings`;
+  const specs = requestSpecs(config);
   route(api, 'GET', path, (request) => {
     requireAdmin(ctx.state, request);
     return { status: 200, body: settingDocument(ctx, config, slice.get(config)) };
   });
   route(api, 'PATCH', path, (request) => {
     requireAdmin(ctx.state, request);
-    return updateSetting(ctx, config, slice, request);
+    return updateSetting(ctx, config, specs, slice, request);
   });
 }
 
-function updateSetting(ctx: EmulatorContext, config: SettingConfig, slice: SettingsSlice, request: FastifyRequest) {
+function updateSetting(
+  ctx: EmulatorContext,
+  config: SettingConfig,
+  specs: Record<string, AttributeSpec>,
+  slice: SettingsSlice,
+  request: FastifyRequest,
+) {
   const changes = requestAttributes(request.body, `${config.name}-settings`);
-  const problems = attributeProblems(config, changes);
+  const problems = attributeProblems(changes, specs);
   if (problems.length > 0) throw invalid(problems);
   const current = slice.get(config);
   const merged = config.derive ? config.derive(current, changes) : { ...current, ...changes };
@@ -111,21 +114,11 @@ function updateSetting(ctx: EmulatorContext, config: SettingConfig, slice: Setti
   return { status: 200, body: settingDocument(ctx, config, next) } satisfies ApiResponse;
 }
 
-/** Unknown, read-only and mistyped attributes, and failed checks: every one reported. */
-function attributeProblems(config: SettingConfig, changes: Attributes): Problem[] {
-  const problems: Problem[] = [];
-  for (const [attribute, value] of Object.entries(changes)) {
-    const rule = config.attributes[attribute];
-    const fail = (message: string) => problems.push({ attribute, message });
-    if (!rule) fail('is not a known attribute');
-    else if (rule.readOnly) fail('is read-only');
-    else {
-      const typeProblem = typeMessage(rule.kind, value, rule.default === undefined);
-      if (typeProblem) fail(typeProblem);
-      else for (const check of rule.checks ?? []) check(value) === undefined || fail(check(value)!);
-    }
-  }
-  return problems;
+/** What each attribute accepts in a PATCH: an attribute without a default may be set back to null. */
+function requestSpecs(config: SettingConfig): Record<string, AttributeSpec> {
+  return Object.fromEntries(
+    Object.entries(config.attributes).map(([key, rule]) => [key, { ...rule, nullable: rule.default === undefined }]),
+  );
 }
 
 export function settingDocument(ctx: EmulatorContext, config: SettingConfig, values: Attributes): Json {

@@ -5,72 +5,55 @@
  * too, as a convenience for people trying the emulator by hand.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isPlainObject } from '../../reconcile/equal.ts';
 import { requireAdmin, sessionCookie } from '../auth.ts';
 import { type EmulatorContext, origin, paramsOf, queryOf, route } from '../context.ts';
 import {
   type ApiResponse,
-  type Attributes,
   badRequest,
+  document,
   forbidden,
-  isRecord,
-  type Json,
   notFound,
   type ResourceObject,
   unprocessable,
 } from '../jsonapi.ts';
-import { paginate, param } from '../pagination.ts';
+import { pageDocument, paginate, param } from '../pagination.ts';
 import type { User } from '../state.ts';
 import { ADMIN, API_PREFIX } from './paths.ts';
 
 const USERS = `${ADMIN}/users`;
 
-/** A flag action: which state it needs, what it changes, and the 400 when the user is not in that state. */
+/** The user flags the actions turn on and off. */
+type UserFlag = 'isSuspended' | 'isAdmin' | 'twoFactor';
+
+/**
+ * An action that sets one flag: the 400 when the flag already has that
+ * value, and any rule (a 422) the change must also pass.
+ */
 interface FlagAction {
   name: string;
-  applies: (user: User) => boolean;
-  apply: (user: User) => void;
+  flag: UserFlag;
+  to: boolean;
   refusal: string;
+  rule?: (user: User) => string | undefined;
 }
 
 const FLAG_ACTIONS: readonly FlagAction[] = [
-  {
-    name: 'suspend',
-    applies: (u) => !u.isSuspended,
-    apply: (u) => {
-      u.isSuspended = true;
-    },
-    refusal: 'user is already suspended',
-  },
-  {
-    name: 'unsuspend',
-    applies: (u) => u.isSuspended,
-    apply: (u) => {
-      u.isSuspended = false;
-    },
-    refusal: 'user is not suspended',
-  },
+  { name: 'suspend', flag: 'isSuspended', to: true, refusal: 'user is already suspended' },
+  { name: 'unsuspend', flag: 'isSuspended', to: false, refusal: 'user is not suspended' },
   {
     name: 'grant_admin',
-    applies: (u) => !u.isAdmin,
-    apply: (u) => {
-      u.isAdmin = true;
-    },
+    flag: 'isAdmin',
+    to: true,
     refusal: 'user is already an administrator',
+    // the spec gives grant_admin a 422 and names no rule, so this one is ours
+    rule: (u) => (u.isServiceAccount ? 'service accounts cannot be site administrators' : undefined),
   },
-  {
-    name: 'revoke_admin',
-    applies: (u) => u.isAdmin,
-    apply: (u) => {
-      u.isAdmin = false;
-    },
-    refusal: 'user is not an administrator',
-  },
+  { name: 'revoke_admin', flag: 'isAdmin', to: false, refusal: 'user is not an administrator' },
   {
     name: 'disable_two_factor',
-    applies: (u) => u.twoFactor,
-    apply: (u) => {
-      u.twoFactor = false;
-    },
+    flag: 'twoFactor',
+    to: false,
     refusal: 'user does not have two-factor authentication enabled',
   },
 ];
@@ -106,13 +89,11 @@ export function registerUsers(api: FastifyInstance, ctx: EmulatorContext): void 
     route(api, 'POST', `${USERS}/:id/actions/${action.name}`, (request) => {
       requireAdmin(state, request);
       const user = target(request);
-      if (!action.applies(user)) throw badRequest(action.refusal);
-      // the one validation grant_admin can fail: the spec gives it a 422 and names no rule, so this is ours
-      if (action.name === 'grant_admin' && user.isServiceAccount) {
-        throw unprocessable('service accounts cannot be site administrators');
-      }
-      action.apply(user);
-      return { status: 200, body: { data: userResource(user) } };
+      if (user[action.flag] === action.to) throw badRequest(action.refusal);
+      const broken = action.rule?.(user);
+      if (broken !== undefined) throw unprocessable(broken);
+      user[action.flag] = action.to;
+      return { status: 200, body: document(userResource(user)) };
     });
   }
 
@@ -163,11 +144,9 @@ function listUsers(ctx: EmulatorContext, request: FastifyRequest): ApiResponse {
     if (u.isSuspended) suspendedCount++;
     if (u.isAdmin) adminCount++;
   }
-  const body: Attributes = {
-    data: page.items.map(userResource) as unknown as Json[],
-    links: page.links,
-    meta: { ...page.meta, 'status-counts': { total: all.length, suspended: suspendedCount, admin: adminCount } },
-  };
+  const body = pageDocument(page, userResource, {
+    'status-counts': { total: all.length, suspended: suspendedCount, admin: adminCount },
+  });
   const include = param(query, 'include')?.split(',') ?? [];
   if (include.includes('organizations')) {
     const names = new Set(page.items.flatMap((u) => Object.keys(u.organizations)));
@@ -188,7 +167,7 @@ function booleanFilter(value: string | undefined): boolean | undefined {
   return undefined;
 }
 
-export function userResource(user: User): ResourceObject {
+function userResource(user: User): ResourceObject {
   return {
     id: user.id,
     type: 'users',
@@ -209,8 +188,9 @@ export function userResource(user: User): ResourceObject {
 
 /** The reason, from `{reason}` (as the platform's UI sends it) or `{data: {attributes: {reason}}}`. */
 function reasonOf(body: unknown): string | undefined {
-  if (!isRecord(body)) return undefined;
-  const nested = isRecord(body.data) && isRecord(body.data.attributes) ? body.data.attributes.reason : undefined;
+  if (!isPlainObject(body)) return undefined;
+  const nested =
+    isPlainObject(body.data) && isPlainObject(body.data.attributes) ? body.data.attributes.reason : undefined;
   const reason = body.reason ?? nested;
   return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;
 }

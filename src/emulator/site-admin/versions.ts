@@ -16,16 +16,15 @@ import {
   invalid,
   type Json,
   notFound,
-  type Problem,
   type ResourceObject,
   requestAttributes,
   unprocessable,
 } from '../jsonapi.ts';
-import { paginate, param } from '../pagination.ts';
+import { pageDocument, paginate, param } from '../pagination.ts';
 import type { SeedVersion } from '../seed.ts';
 import type { Slice } from '../state.ts';
 import { Store } from '../store.ts';
-import { type Check, httpUrl, semver, sha256, typeMessage, type ValueKind } from '../validate.ts';
+import { type AttributeSpec, attributeProblems, httpUrl, present, semver, sha256 } from '../validate.ts';
 import { ADMIN, API_PREFIX } from './paths.ts';
 
 export interface VersionCollection {
@@ -48,31 +47,31 @@ interface VersionRecord {
   attributes: Attributes;
 }
 
-interface Field {
-  kind: ValueKind;
-  nullable?: boolean;
-  check?: Check;
+interface VersionAttribute extends AttributeSpec {
+  /** A create must give it. */
+  required?: boolean;
+  /** What a create that leaves it out gets. */
+  default?: Json;
 }
 
-const WRITABLE: Record<string, Field> = {
-  version: { kind: 'string', check: semver },
-  url: { kind: 'string', check: httpUrl },
-  sha: { kind: 'string', check: sha256 },
-  deprecated: { kind: 'boolean' },
-  'deprecated-reason': { kind: 'string', nullable: true },
-  official: { kind: 'boolean' },
-  enabled: { kind: 'boolean' },
-  beta: { kind: 'boolean' },
+/** Every attribute, in the order the platform returns them. */
+const ATTRIBUTES: Record<string, VersionAttribute> = {
+  version: { kind: 'string', required: true, checks: [semver] },
+  url: { kind: 'string', required: true, checks: [httpUrl] },
+  sha: { kind: 'string', required: true, checks: [sha256] },
+  deprecated: { kind: 'boolean', default: false },
+  'deprecated-reason': { kind: 'string', nullable: true, default: null },
+  official: { kind: 'boolean', default: false },
+  enabled: { kind: 'boolean', default: true },
+  beta: { kind: 'boolean', default: false },
+  usage: { kind: 'integer', readOnly: true },
+  'created-at': { kind: 'string', readOnly: true },
 };
-const READ_ONLY = new Set(['usage', 'created-at']);
-const REQUIRED = ['version', 'url', 'sha'];
-const DEFAULTS: Attributes = {
-  deprecated: false,
-  'deprecated-reason': null,
-  official: false,
-  enabled: true,
-  beta: false,
-};
+const ORDER = Object.keys(ATTRIBUTES);
+const REQUIRED = ORDER.filter((key) => ATTRIBUTES[key]?.required);
+const DEFAULTS: Attributes = Object.fromEntries(
+  Object.entries(ATTRIBUTES).flatMap(([key, a]) => (a.default === undefined ? [] : [[key, a.default]])),
+);
 
 class VersionsSlice implements Slice {
   readonly store = new Store<VersionRecord>((record) => String(record.attributes.version));
@@ -109,8 +108,7 @@ export function registerVersions(api: FastifyInstance, ctx: EmulatorContext, col
       records = records.filter((r) => String(r.attributes.version).includes(search));
     }
     const page = paginate(records, query, `${origin(request)}${API_PREFIX}${path}`);
-    const data = page.items.map((r) => resource(type, r)) as unknown as Json[];
-    return { status: 200, body: { data, links: page.links, meta: page.meta } };
+    return { status: 200, body: pageDocument(page, (r) => resource(type, r)) };
   });
 
   route(api, 'POST', path, (request) => {
@@ -159,19 +157,9 @@ export function registerVersions(api: FastifyInstance, ctx: EmulatorContext, col
 
 /** Every problem of a create or update at once; `self` is the record being updated. */
 function check(changes: Attributes, next: Attributes, store: Store<VersionRecord>, self: VersionRecord | undefined) {
-  const problems: Problem[] = [];
-  for (const [attribute, value] of Object.entries(changes)) {
-    const field = WRITABLE[attribute];
-    if (!field) {
-      problems.push({ attribute, message: READ_ONLY.has(attribute) ? 'is read-only' : 'is not a known attribute' });
-      continue;
-    }
-    const message = typeMessage(field.kind, value, field.nullable === true) ?? field.check?.(value);
-    if (message) problems.push({ attribute, message });
-  }
+  const problems = attributeProblems(changes, ATTRIBUTES);
   for (const attribute of REQUIRED) {
-    const value = next[attribute];
-    if (value === undefined || value === null || value === '') problems.push({ attribute, message: "can't be blank" });
+    if (!present(next[attribute])) problems.push({ attribute, message: "can't be blank" });
   }
   const version = next.version;
   if (typeof version === 'string') {
@@ -185,19 +173,6 @@ function check(changes: Attributes, next: Attributes, store: Store<VersionRecord
 }
 
 /** The table's order, whatever order the attributes were sent in. */
-const ORDER = [
-  'version',
-  'url',
-  'sha',
-  'deprecated',
-  'deprecated-reason',
-  'official',
-  'enabled',
-  'beta',
-  'usage',
-  'created-at',
-];
-
 function resource(type: string, record: VersionRecord): ResourceObject {
   const attributes: Attributes = {};
   for (const key of ORDER) attributes[key] = record.attributes[key] ?? null;
