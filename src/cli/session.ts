@@ -9,7 +9,7 @@ import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError } from '../errors.ts';
 import { loadManifests } from '../manifest/load.ts';
-import { catalog, providers } from '../providers/index.ts';
+import { catalog, providerMap } from '../providers/index.ts';
 import { EventStream } from '../reconcile/events.ts';
 import { FingerprintStore } from '../reconcile/fingerprint-store.ts';
 import type { Provider } from '../reconcile/provider.ts';
@@ -25,7 +25,7 @@ export interface Inputs {
   providers: ReadonlyMap<string, Provider>;
 }
 
-export const providerMap: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
+export { providerMap };
 
 /** The configuration file named by --config, or the one found from the current directory, with the environment. */
 export function loadCommandConfig(flags: Pick<CommonFlags, 'config'>): Promise<ConvergeConfig> {

@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type AnySchemaObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { DEFAULT_SCHEMA_DIR } from './schema-dir.ts';
 import { typesAt } from './schema-types.ts';
 
-export const DEFAULT_SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+export { DEFAULT_SCHEMA_DIR };
 
 /**
  * Annotations our schemas carry. VS Code and the yaml-language-server show

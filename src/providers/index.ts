@@ -26,18 +26,19 @@ export const providers: readonly Provider[] = [
   adminUser,
 ];
 
-const byKind: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
+/** The providers by kind. */
+export const providerMap: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
 
 export function providerFor(kind: string): Provider | undefined {
-  return byKind.get(kind);
+  return providerMap.get(kind);
 }
 
 export const catalog: KindCatalog = {
   kinds: providers.map((p) => p.kind),
   identity(kind, metadata) {
-    const provider = byKind.get(kind);
+    const provider = providerMap.get(kind);
     if (!provider) throw new Error(`no provider for kind ${kind}`);
     return provider.identity(metadata);
   },
-  singleton: (kind) => byKind.get(kind)?.singleton ?? false,
+  singleton: (kind) => providerMap.get(kind)?.singleton ?? false,
 };

@@ -5,17 +5,16 @@
 import { createHttpClient } from '../../src/api/client.ts';
 import type { ApiClients, HttpClient } from '../../src/api/types.ts';
 import { loadManifests } from '../../src/manifest/load.ts';
-import { catalog, providers } from '../../src/providers/index.ts';
+import { catalog, providerMap } from '../../src/providers/index.ts';
 import { applyPlan } from '../../src/reconcile/apply.ts';
 import { planRun } from '../../src/reconcile/engine.ts';
 import { EventStream, type ReconcileEvent } from '../../src/reconcile/events.ts';
 import type { FingerprintStore } from '../../src/reconcile/fingerprint-store.ts';
 import type { OwnershipRule } from '../../src/reconcile/ownership.ts';
-import type { Provider } from '../../src/reconcile/provider.ts';
 import type { FingerprintLookup } from '../../src/reconcile/secrets.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
 
-export const providerMap: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
+export { providerMap };
 
 export interface Target {
   url: string;

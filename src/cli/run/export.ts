@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
 import { buildExport, ENV_EXAMPLE, type ExportInput } from '../../export/build.ts';
-import { DEFAULT_SCHEMA_DIR } from '../../manifest/schemas.ts';
+import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { didYouMean } from '../../manifest/suggest.ts';
 import { providers } from '../../providers/index.ts';
 import { EventStream } from '../../reconcile/events.ts';

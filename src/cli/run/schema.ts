@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
-import { DEFAULT_SCHEMA_DIR } from '../../manifest/schemas.ts';
+import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { didYouMean } from '../../manifest/suggest.ts';
 import { providers } from '../../providers/index.ts';
 import { processOutput } from '../../ui/output.ts';
