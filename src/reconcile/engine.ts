@@ -5,6 +5,7 @@
  */
 import PQueue from 'p-queue';
 import type { EventStream } from './events.ts';
+import { groupByKind } from './group-by-kind.ts';
 import { objectKey } from './keys.ts';
 import type { OwnershipRule } from './ownership.ts';
 import { buildPlan, type KindSnapshot } from './plan.ts';
@@ -67,14 +68,4 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const liveByKey = new Map<string, LiveObject>();
   for (const objects of live.values()) for (const l of objects.values()) liveByKey.set(objectKey(l.kind, l.id), l);
   return { plan, problems, desiredByKey, liveByKey, live };
-}
-
-function groupByKind(objects: readonly DesiredObject[]): Map<string, DesiredObject[]> {
-  const map = new Map<string, DesiredObject[]>();
-  for (const o of objects) {
-    const list = map.get(o.kind);
-    if (list) list.push(o);
-    else map.set(o.kind, [o]);
-  }
-  return map;
 }

@@ -4,15 +4,9 @@
  * sync passes, anything else fails with its field changes), and unmanaged
  * objects as skipped cases (failures with `--fail-on-unmanaged`). Pure.
  */
+import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { escapeXml, escapeXmlAttribute } from './escape.ts';
-import {
-  type DriftObject,
-  type DriftReport,
-  type DriftUnmanaged,
-  describeChange,
-  groupByKind,
-  stateLabel,
-} from './report.ts';
+import { type DriftObject, type DriftReport, type DriftUnmanaged, describeChange, stateLabel } from './report.ts';
 
 interface Case {
   kind: string;

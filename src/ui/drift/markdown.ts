@@ -6,6 +6,8 @@
  * characters and a wall of 500 sections helps nobody, so each kind shows its
  * first objects only and the caps shrink until the whole fits. Pure.
  */
+
+import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { formatValue } from '../format-value.ts';
 import { escapeMarkdownHtml, mdCode } from './escape.ts';
 import {
@@ -15,7 +17,6 @@ import {
   type DriftReport,
   differing,
   driftedObjects,
-  groupByKind,
   type KindCounts,
   reportNotes,
   stateLabel,

@@ -172,16 +172,6 @@ export function reportNotes(report: DriftReport): Array<{ key: string; note: str
   return report.objects.flatMap((o) => o.notes.map((note) => ({ key: o.key, note })));
 }
 
-export function groupByKind<T extends { kind: string }>(items: readonly T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const list = map.get(item.kind);
-    if (list) list.push(item);
-    else map.set(item.kind, [item]);
-  }
-  return map;
-}
-
 /** One line for a terminal or a CI log. */
 export function summarize(report: DriftReport): string {
   const c = report.counts;
