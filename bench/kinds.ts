@@ -205,7 +205,9 @@ export function providersFor(kinds: readonly BenchKind[]): Map<string, Provider>
 export function mergeSeeds(seeds: readonly SeedData[]): SeedData {
   const out: Record<string, unknown[]> = {};
   for (const seed of seeds) {
-    for (const [key, items] of Object.entries(seed)) if (Array.isArray(items)) (out[key] ??= []).push(...items);
+    for (const [key, items] of Object.entries(seed)) {
+      if (Array.isArray(items)) out[key] = [...(out[key] ?? []), ...items];
+    }
   }
   return out as SeedData;
 }
