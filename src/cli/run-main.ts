@@ -3,7 +3,7 @@ import { CommanderError } from 'commander';
 import { ConvergeError, InputError } from '../errors.ts';
 import { processOutput } from '../ui/output.ts';
 
-/** Exit codes of DESIGN §1. */
+/** Exit codes (docs/commands.md). */
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_CHANGES = 2;
@@ -21,7 +21,7 @@ export async function runMain(program: Command, argv: string[]): Promise<void> {
   }
 }
 
-export function reportError(error: unknown): number {
+function reportError(error: unknown): number {
   // an API's error text may quote what was sent: it passes the redactor like every other line
   const write = processOutput().err;
   if (error instanceof CommanderError) {

@@ -10,8 +10,10 @@ import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError } from '../errors.ts';
 import { loadManifests } from '../manifest/load.ts';
 import { catalog, providerMap } from '../providers/index.ts';
+import { parseAddressPattern } from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
 import { FingerprintStore } from '../reconcile/fingerprint-store.ts';
+import { serverIdentity } from '../reconcile/plan-file.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { SecretPolicy } from '../reconcile/secrets.ts';
 import type { Selection } from '../reconcile/selection.ts';
@@ -48,14 +50,15 @@ export async function loadInputs(paths: readonly string[], flags: CommonFlags): 
   } catch (error) {
     throw new ConvergeError('INPUT_INVALID', (error as Error).message);
   }
-  for (const target of flags.target) {
-    const kind = target.split('/')[0] ?? '';
-    if (!providerMap.has(kind)) {
-      throw new ConvergeError('INPUT_INVALID', `--target ${target}: unknown kind "${kind}"`, {
+  const targets = flags.target.map((target) => {
+    const pattern = parseAddressPattern(target, (kind) => providerMap.get(kind)?.scoped);
+    if (!providerMap.has(pattern.kind)) {
+      throw new ConvergeError('INPUT_INVALID', `--target ${target}: unknown kind "${pattern.kind}"`, {
         hint: `kinds: ${[...providerMap.keys()].join(', ')}`,
       });
     }
-  }
+    return pattern;
+  });
   for (const rule of config.ownership) {
     if (!providerMap.has(rule.kind)) {
       throw new ConvergeError(
@@ -74,14 +77,14 @@ export async function loadInputs(paths: readonly string[], flags: CommonFlags): 
   }
   const desired = await loadManifests([...paths], catalog, { env: process.env, cwd: process.cwd() });
   registerDesiredSecrets(desired);
-  return { config, desired, selection: { targets: flags.target, selectors }, providers: providerMap };
+  return { config, desired, selection: { targets, selectors }, providers: providerMap };
 }
 
 /** Write-only and interpolated values join the redactor before anything can print them. */
 function registerDesiredSecrets(desired: readonly DesiredObject[]): void {
   for (const d of desired) {
     const provider = providerMap.get(d.kind);
-    const secretKeys = new Set([...d.secretFields, ...(provider?.writeOnly ?? [])]);
+    const secretKeys = new Set([...d.secretFields, ...(provider?.writeOnly(d.spec) ?? [])]);
     for (const key of secretKeys) registerValue(d.spec[key]);
   }
 }
@@ -102,6 +105,17 @@ export function concurrencyOf(config: ConvergeConfig, flags: Pick<CommonFlags, '
   return fixed !== undefined
     ? { initial: fixed, max: fixed }
     : { initial: config.parallelism, max: config.maxParallelism };
+}
+
+/** The server of each API the desired objects use, as a saved plan records it (no credentials). */
+export function serversOf(config: ConvergeConfig, desired: readonly DesiredObject[]): Record<string, string> {
+  const apis = new Set(desired.map((d) => providerMap.get(d.kind)?.api).filter((a) => a !== undefined));
+  const servers: Record<string, string> = {};
+  for (const api of [...apis].sort()) {
+    const url = config[api]?.url;
+    if (url !== undefined) servers[api] = serverIdentity(url);
+  }
+  return servers;
 }
 
 /** Clients for the APIs the given kinds use; a missing URL or token is a configuration error. */
@@ -154,7 +168,7 @@ export async function secretPolicy(
   if (!config.fingerprints) return { policy: { lookup: undefined, resend }, store: undefined };
   const namespace = [config.platform?.url, config.secrets?.url].filter(Boolean).join(',');
   const store = await FingerprintStore.open(config.fingerprints, namespace);
-  return { policy: { lookup: store.lookup, resend }, store };
+  return { policy: { lookup: store.lookup, resend, wasSecret: (key, field) => store.has(key, field) }, store };
 }
 
 /** Plan problems (a declared user that does not exist) name the manifest place; nothing was changed. */

@@ -12,12 +12,12 @@
  *   fingerprint store converge does not compare it, with one it sends it once.
  */
 import { Document, isMap, isScalar } from 'yaml';
-import { objectKey } from '../reconcile/keys.ts';
+import { addressKey, compareAddresses } from '../reconcile/address.ts';
 import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
 
-export type ExportProvider = Pick<Provider, 'kind' | 'singleton' | 'writeOnly' | 'exportedWriteOnly' | 'toManifest'>;
+export type ExportProvider = Pick<Provider, 'kind' | 'cardinality' | 'exportedWriteOnly' | 'toManifest'>;
 
 export interface ExportInput {
   provider: ExportProvider;
@@ -63,20 +63,21 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
   const placeholders: PlaceholderEntry[] = [];
   const names = new Set<string>();
   for (const { provider, objects } of inputs) {
-    const sorted = [...objects].sort((a, b) => compare(a.scope ?? '', b.scope ?? '') || compare(a.id, b.id));
+    const sorted = [...objects].sort((a, b) => compareAddresses(a.address, b.address));
     if (sorted.length === 0) continue;
     const kebab = kebabKind(provider.kind);
     const fileNames = new Set<string>();
-    const secrets = options.placeholders === false ? [] : (provider.exportedWriteOnly ?? provider.writeOnly);
     const byPath = new Map<string, string[]>();
     for (const live of sorted) {
+      const { scope, name } = live.address;
       const path =
-        options.split && !provider.singleton
-          ? `${kebab}/${objectFileName(live.scope ? `${live.scope}-${live.id}` : live.id, fileNames)}`
+        options.split && provider.cardinality !== 'one'
+          ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
           : `${kebab}.yaml`;
+      const secrets = options.placeholders === false ? [] : provider.exportedWriteOnly(live.fields ?? {});
       const entries = secrets.map((field) => ({
-        name: placeholderName({ kind: provider.kind, scope: live.scope ?? '', id: live.id, field }, names),
-        object: objectKey(provider.kind, live.id),
+        name: placeholderName({ kind: provider.kind, scope: scope ?? '', name, field }, names),
+        object: addressKey(live.address),
         field,
         file: path,
       }));
@@ -94,10 +95,6 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     }
   }
   return { files, placeholders, envExample: placeholders.length > 0 ? envExample(placeholders) : undefined };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function documentYaml(manifest: ManifestDocument, secrets: readonly PlaceholderEntry[]): string {

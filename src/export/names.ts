@@ -35,10 +35,15 @@ export function envSegment(text: string): string {
  * otherwise. `taken` makes it unique: a clash gets `_2`, `_3`...
  */
 export function placeholderName(
-  parts: { kind: string; scope: string; id: string; field: string },
+  parts: { kind: string; scope: string; name: string; field: string },
   taken: Set<string>,
 ): string {
-  const segments = [screamingKind(parts.kind), envSegment(parts.scope), envSegment(parts.id), envSegment(parts.field)];
+  const segments = [
+    screamingKind(parts.kind),
+    envSegment(parts.scope),
+    envSegment(parts.name),
+    envSegment(parts.field),
+  ];
   const base = segments.filter(Boolean).join('_');
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
@@ -51,8 +56,8 @@ export function placeholderName(
  * kept, anything else (`/` in LDAP names) as `_`; unique within `taken`
  * (case-insensitively, for case-insensitive file systems).
  */
-export function objectFileName(id: string, taken: Set<string>): string {
-  let base = id.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+export function objectFileName(identity: string, taken: Set<string>): string {
+  let base = identity.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
   if (base === '') base = '_';
   let name = base;
   for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;

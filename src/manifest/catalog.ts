@@ -1,4 +1,4 @@
-import type { Metadata } from '../reconcile/types.ts';
+import type { Address, Metadata } from '../reconcile/types.ts';
 
 /**
  * What the manifest loader needs to know about kinds. The provider registry
@@ -6,8 +6,8 @@ import type { Metadata } from '../reconcile/types.ts';
  * with a small fake.
  */
 export interface KindCatalog {
+  /** The kinds a manifest may declare. */
   readonly kinds: readonly string[];
-  /** Identity inside the kind, from validated metadata (defaults applied); '' for singletons. */
-  identity(kind: string, metadata: Metadata): string;
-  singleton(kind: string): boolean;
+  /** The address of an object, from validated metadata (defaults applied). */
+  address(kind: string, metadata: Metadata): Address;
 }

@@ -63,7 +63,7 @@ export function buildObject(
   const validMetadata = (validated.metadata ?? {}) as Metadata;
   const object: DesiredObject = {
     kind,
-    id: ctx.catalog.singleton(kind) ? '' : ctx.catalog.identity(kind, validMetadata),
+    address: ctx.catalog.address(kind, validMetadata),
     metadata: validMetadata,
     ensure: validated.ensure === 'absent' ? 'absent' : 'present',
     spec: (interpolated.spec ?? {}) as Fields,

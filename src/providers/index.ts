@@ -26,8 +26,10 @@ export const providers: readonly Provider[] = [
   adminUser,
 ];
 
-/** The providers by kind. */
-export const providerMap: ReadonlyMap<string, Provider> = new Map(providers.map((p) => [p.kind, p]));
+/** The providers by kind, those of keyed child lists (a module's versions) included. */
+export const providerMap: ReadonlyMap<string, Provider> = new Map(
+  providers.flatMap((p) => [p, ...(p.children ?? []).map((c) => c.provider)]).map((p) => [p.kind, p]),
+);
 
 export function providerFor(kind: string): Provider | undefined {
   return providerMap.get(kind);
@@ -35,10 +37,9 @@ export function providerFor(kind: string): Provider | undefined {
 
 export const catalog: KindCatalog = {
   kinds: providers.map((p) => p.kind),
-  identity(kind, metadata) {
+  address(kind, metadata) {
     const provider = providerMap.get(kind);
     if (!provider) throw new Error(`no provider for kind ${kind}`);
-    return provider.identity(metadata);
+    return provider.address(metadata);
   },
-  singleton: (kind) => providerMap.get(kind)?.singleton ?? false,
 };

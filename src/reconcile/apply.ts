@@ -6,11 +6,12 @@
  */
 import PQueue from 'p-queue';
 import { ConvergeError } from '../errors.ts';
+import { addressKey } from './address.ts';
 import { diffFields, fieldsToSend } from './diff.ts';
 import type { ActionFailure, ApplySummary, EventStream } from './events.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
 import type { Provider, ProviderContext } from './provider.ts';
-import { readOne } from './read.ts';
+import { readBack } from './read.ts';
 import type { DesiredObject, FieldChange, Fields, LiveObject, Plan, PlannedAction } from './types.ts';
 
 export interface ApplyContext {
@@ -77,6 +78,7 @@ export async function applyPlan(plan: Plan, context: ApplyContext): Promise<Appl
   for (const action of todo) outcomes.set(action.key, run(action));
   await Promise.all(outcomes.values());
   context.interrupt.removeEventListener('abort', onInterrupt);
+  if (context.fingerprints) recordUnchangedSecrets(plan, context, context.fingerprints);
   await context.fingerprints?.save();
   summary.elapsedMs = Date.now() - started;
   context.events.emit({ type: 'apply-done', summary });
@@ -113,11 +115,11 @@ async function create(provider: Provider, desired: DesiredObject, action: Planne
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // the answer was lost: the object may exist now; read back instead of creating it twice
-    const found = await readOne(provider, context.provider, provider.scope(desired.metadata), desired.id);
+    const found = await readBack(provider, context.provider, desired.address);
     if (!found) await provider.create(context.provider, desired, fields);
     recovered = true;
   }
-  recordSecrets(provider, action.key, fields, action.changes, context, true);
+  recordSecrets(provider, action.key, desired, fields, action.changes, context, true);
   return recovered;
 }
 
@@ -129,20 +131,36 @@ async function update(
   context: ApplyContext,
 ) {
   const fields = provider.canonicalDesired(desired.spec);
+  const send = (changes: readonly FieldChange[]) => updateBody(provider, desired, fields, changes);
   let recovered = false;
   try {
-    await provider.update(context.provider, desired, live, fieldsToSend(fields, action.changes));
+    await provider.update(context.provider, desired, live, send(action.changes));
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // read back and send only what is still different (actions like grant_admin are not repeatable)
-    const now = await readOne(provider, context.provider, provider.scope(desired.metadata), desired.id);
+    const now = await readBack(provider, context.provider, desired.address);
     if (!now?.fields) throw error;
     const remaining = remainingChanges(provider, desired, fields, now.fields, action.changes);
-    if (remaining.length > 0) await provider.update(context.provider, desired, now, fieldsToSend(fields, remaining));
+    if (remaining.length > 0) await provider.update(context.provider, desired, now, send(remaining));
     recovered = true;
   }
-  recordSecrets(provider, action.key, fields, action.changes, context, false);
+  recordSecrets(provider, action.key, desired, fields, action.changes, context, false);
   return recovered;
+}
+
+/**
+ * What an update sends: the changed fields (`patch`), or every desired field
+ * (`replace`: the API rebuilds the object from the body), never a create-only
+ * field, and a write-only one only when the plan marked it to be sent.
+ */
+function updateBody(provider: Provider, desired: DesiredObject, fields: Fields, changes: readonly FieldChange[]) {
+  const body = fieldsToSend(fields, changes);
+  if (provider.updateStyle === 'replace') {
+    const writeOnly = new Set(provider.writeOnly(desired.spec));
+    for (const [key, value] of Object.entries(fields)) if (!writeOnly.has(key)) body[key] = value;
+  }
+  for (const field of provider.createOnly) delete body[field];
+  return body;
 }
 
 function remainingChanges(
@@ -152,9 +170,12 @@ function remainingChanges(
   liveFields: Fields,
   planned: readonly FieldChange[],
 ): FieldChange[] {
-  const secretsSent = planned.filter((c) => c.secret && provider.writeOnly.includes(c.path));
-  const readable = diffFields(fields, provider.canonicalLive(liveFields), {
-    writeOnly: new Set(provider.writeOnly),
+  const writeOnly = provider.writeOnly(desired.spec);
+  const secretsSent = planned.filter((c) => c.secret && writeOnly.includes(c.path));
+  const compared = { ...fields };
+  for (const field of provider.createOnly) delete compared[field];
+  const readable = diffFields(compared, provider.canonicalLive(liveFields), {
+    writeOnly: new Set(writeOnly),
     immutable: new Set(provider.immutable),
     secret: new Set(desired.secretFields),
     sendSecrets: new Map(),
@@ -170,16 +191,22 @@ async function remove(provider: Provider, live: LiveObject, context: ApplyContex
     // already gone (deleted by someone else, or our answer was lost): the goal is reached
     if (!(isStatus(error, 404) || isUnknownOutcome(error))) throw error;
     if (isUnknownOutcome(error)) {
-      const still = await readOne(provider, context.provider, live.scope ?? '', live.id);
+      const still = await readBack(provider, context.provider, live.address);
       if (still) await provider.delete(context.provider, still);
     }
   }
-  context.fingerprints?.forget(`${live.kind}${live.id === '' ? '' : `/${live.id}`}`);
+  context.fingerprints?.forget(addressKey(live.address));
 }
 
+/**
+ * The fingerprints of what was sent: write-only fields (to know later whether
+ * they changed) and interpolated readable ones (to know later that their
+ * value is a secret, even once the manifest writes it in clear).
+ */
 function recordSecrets(
   provider: Provider,
   key: string,
+  desired: DesiredObject,
   fields: Fields,
   changes: readonly FieldChange[],
   context: ApplyContext,
@@ -187,10 +214,30 @@ function recordSecrets(
 ) {
   const store = context.fingerprints;
   if (!store) return;
-  for (const field of provider.writeOnly) {
+  for (const field of provider.writeOnly(desired.spec)) {
     const value = fields[field];
     if (value === undefined) continue;
     if (all || changes.some((c) => c.path === field && c.secret)) store.record(key, field, value);
+  }
+  for (const field of desired.secretFields) {
+    const value = fields[field];
+    if (value !== undefined) store.record(key, field, value);
+  }
+}
+
+/**
+ * Objects left as they are still tell the store which of their readable
+ * values are secret, so that a value that stops coming from `${env:}` is
+ * not shown in clear as the "before" of a later change.
+ */
+function recordUnchangedSecrets(plan: Plan, context: ApplyContext, store: FingerprintStore) {
+  for (const action of plan.actions) {
+    if (action.action !== 'noop') continue;
+    const desired = context.desired.get(action.key);
+    for (const field of desired?.secretFields ?? []) {
+      const value = desired?.spec[field];
+      if (value !== undefined) store.record(action.key, field, value);
+    }
   }
 }
 

@@ -66,6 +66,11 @@ export class FingerprintStore {
     return recorded === this.#hash(value) ? 'same' : 'changed';
   };
 
+  /** Whether a value of this field was recorded: it was a secret when converge last sent or kept it. */
+  has(objectKey: string, field: string): boolean {
+    return this.#file.entries[this.#entryKey(objectKey, field)] !== undefined;
+  }
+
   record(objectKey: string, field: string, value: Json): void {
     this.#file.entries[this.#entryKey(objectKey, field)] = this.#hash(value);
     this.#dirty = true;

@@ -1,23 +1,25 @@
 /**
- * Ownership scopes (DESIGN §3): the only places where --prune may delete.
- * A rule names a kind, optionally a scope (organization, mount) and a glob
- * on the object's identity.
+ * Ownership scopes (docs/architecture.md, "Planning rules"): the only places
+ * where --prune may delete. A rule names a kind, optionally a scope
+ * (organization, mount: matched against the address's scope) and a glob over
+ * the address's name only (`1.*`, `team-*`, `apps/*`).
  */
 import { matchesGlob } from 'node:path';
+import type { Address } from './address.ts';
 
 export interface OwnershipRule {
   kind: string;
   /** Organization or mount; omitted = every scope of the kind. */
   scope?: string;
-  /** Glob over the identity (`1.*`, `team-*`); omitted = every object. */
+  /** Glob over the name inside the scope; omitted = every object. */
   name?: string;
 }
 
-export function isOwned(rules: readonly OwnershipRule[], kind: string, scope: string, id: string): boolean {
+export function isOwned(rules: readonly OwnershipRule[], address: Address): boolean {
   return rules.some(
     (rule) =>
-      rule.kind === kind &&
-      (rule.scope === undefined || rule.scope === scope) &&
-      (rule.name === undefined || matchesGlob(id, rule.name)),
+      rule.kind === address.kind &&
+      (rule.scope === undefined || rule.scope === address.scope) &&
+      (rule.name === undefined || matchesGlob(address.name, rule.name)),
   );
 }

@@ -3,8 +3,8 @@
  * each pair into one planned action. Pure: no I/O, plain data in and out.
  */
 
+import { type Address, addressKey, compareAddresses } from './address.ts';
 import { diffFields } from './diff.ts';
-import { objectKey } from './keys.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import type { Provider } from './provider.ts';
@@ -26,7 +26,7 @@ export interface KindSnapshot {
   provider: Provider;
   /** Declared objects of this kind that are in play (after --target/--selector). */
   desired: DesiredObject[];
-  /** Live objects by id, in the scopes read; paired ones carry their fields. */
+  /** Live objects by address key, in the units read; paired ones carry their fields. */
   live: ReadonlyMap<string, LiveObject>;
 }
 
@@ -35,7 +35,7 @@ export interface PlanOptions {
   ownership: readonly OwnershipRule[];
   secrets: SecretPolicy;
   /** With --target, live objects outside the target are neither reported nor pruned. */
-  inTarget?: (kind: string, id: string) => boolean;
+  inTarget?: (address: Address) => boolean;
 }
 
 export interface PlanResult {
@@ -54,21 +54,22 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   for (const snapshot of sorted) {
     const { provider } = snapshot;
     const declared = new Set<string>();
-    for (const desired of [...snapshot.desired].sort((a, b) => a.id.localeCompare(b.id))) {
-      declared.add(desired.id);
-      const result = planObject(provider, desired, snapshot.live.get(desired.id), options);
+    for (const desired of [...snapshot.desired].sort((a, b) => compareAddresses(a.address, b.address))) {
+      const key = addressKey(desired.address);
+      declared.add(key);
+      const result = planObject(provider, desired, key, snapshot.live.get(key), options);
       if ('problem' in result) problems.push(result.problem);
       else (result.action === 'delete' ? deletes : forward).push(result);
     }
-    for (const live of [...snapshot.live.values()].sort((a, b) => a.id.localeCompare(b.id))) {
-      if (declared.has(live.id) || provider.singleton) continue;
-      if (options.inTarget && !options.inTarget(provider.kind, live.id)) continue;
-      const prunable =
-        provider.deletePolicy === 'prunable' && isOwned(options.ownership, provider.kind, live.scope ?? '', live.id);
+    const undeclared = [...snapshot.live].filter(([key]) => !declared.has(key));
+    for (const [key, live] of undeclared.sort(([, a], [, b]) => compareAddresses(a.address, b.address))) {
+      if (provider.cardinality === 'one') continue;
+      if (options.inTarget && !options.inTarget(live.address)) continue;
+      const prunable = provider.deletePolicy === 'prunable' && isOwned(options.ownership, live.address);
       if (options.prune && prunable) {
-        deletes.push(deleteAction(live, 'pruned: in an ownership scope and in no manifest'));
+        deletes.push(deleteAction(key, live, 'pruned: in an ownership scope and in no manifest'));
       } else {
-        unmanaged.push({ kind: live.kind, id: live.id, prunable });
+        unmanaged.push({ key, kind: live.kind, address: live.address, prunable });
       }
     }
   }
@@ -84,11 +85,11 @@ type ObjectResult = PlannedAction | { problem: PlanProblem };
 function planObject(
   provider: Provider,
   desired: DesiredObject,
+  key: string,
   live: LiveObject | undefined,
   options: PlanOptions,
 ): ObjectResult {
-  const key = objectKey(desired.kind, desired.id);
-  const base = { key, kind: desired.kind, id: desired.id, dependsOn: [], source: desired.source };
+  const base = { key, kind: desired.kind, address: desired.address, dependsOn: [], source: desired.source };
 
   if (desired.ensure === 'absent') {
     if (provider.deletePolicy === 'never') {
@@ -99,6 +100,8 @@ function planObject(
   }
 
   const desiredFields = provider.canonicalDesired(desired.spec);
+  const writeOnly = provider.writeOnly(desired.spec);
+  const kindNotes = provider.notes?.(desired.spec) ?? [];
   if (!live) {
     if (!provider.creatable) {
       return {
@@ -109,35 +112,66 @@ function planObject(
         },
       };
     }
-    const secrets = decideSecrets(key, desiredFields, provider.writeOnly, 'create', options.secrets);
-    const changes = createChanges(provider, desired, desiredFields, secrets.send);
-    return { ...base, action: 'create', changes: presented(provider, changes) };
+    const secrets = decideSecrets(key, desiredFields, writeOnly, 'create', options.secrets);
+    const changes = createChanges(writeOnly, desired, desiredFields, secrets.send);
+    return withNotes({ ...base, action: 'create', changes: presented(provider, changes) }, kindNotes);
   }
 
   if (!live.fields) {
     return { problem: { key, source: desired.source, message: `${key} was listed but could not be read` } };
   }
+  const compared = withoutCreateOnly(provider, desiredFields);
   const liveFields = provider.canonicalLive(live.fields);
-  let secrets = decideSecrets(key, desiredFields, provider.writeOnly, 'update', options.secrets);
+  let secrets = decideSecrets(key, compared, writeOnly, 'update', options.secrets);
   const diffOptions = {
-    writeOnly: new Set(provider.writeOnly),
+    writeOnly: new Set(writeOnly),
     immutable: new Set(provider.immutable),
-    secret: new Set(desired.secretFields),
+    secret: secretFields(key, desired, options),
     sendSecrets: secrets.send,
   };
-  let changes = diffFields(desiredFields, liveFields, diffOptions);
+  let changes = diffFields(compared, liveFields, diffOptions);
+  if (!provider.mutable) {
+    // never written again once it exists: a difference is worth knowing, not an action
+    const differ = changes.filter((c) => !c.secret).map((c) => c.path);
+    const notes =
+      differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : [];
+    return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [...kindNotes, ...notes]);
+  }
   const replacing = changes.some((c) => c.replace);
   // a replacement creates the object anew, so every write-only field goes with it;
   // an update goes out anyway, and may carry secrets the store cannot vouch for
   const occasion = replacing ? 'create' : changes.length > 0 ? 'rewrite' : 'update';
   if (occasion !== 'update') {
-    secrets = decideSecrets(key, desiredFields, provider.writeOnly, occasion, options.secrets);
-    changes = diffFields(desiredFields, liveFields, { ...diffOptions, sendSecrets: secrets.send });
+    secrets = decideSecrets(key, replacing ? desiredFields : compared, writeOnly, occasion, options.secrets);
+    changes = diffFields(compared, liveFields, { ...diffOptions, sendSecrets: secrets.send });
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';
   const planned: PlannedAction = { ...base, action, changes: presented(provider, changes), ref: live.ref };
-  if (secrets.notes.length > 0) planned.notes = secrets.notes;
-  return planned;
+  return withNotes(planned, [...kindNotes, ...secrets.notes]);
+}
+
+function withNotes(action: PlannedAction, notes: readonly string[]): PlannedAction {
+  return notes.length > 0 ? { ...action, notes: [...notes] } : action;
+}
+
+/** Fields sent on create only: an existing object is never compared on them. */
+function withoutCreateOnly(provider: Provider, fields: Fields): Fields {
+  if (provider.createOnly.length === 0) return fields;
+  const out = { ...fields };
+  for (const field of provider.createOnly) delete out[field];
+  return out;
+}
+
+/**
+ * Readable fields whose values are secret: interpolated now, or (so that a
+ * value that stops coming from `${env:}` is not printed as the change's
+ * "before") known to the fingerprint store as secret when it was last sent.
+ */
+function secretFields(key: string, desired: DesiredObject, options: PlanOptions): Set<string> {
+  const secret = new Set(desired.secretFields);
+  const wasSecret = options.secrets.wasSecret;
+  if (wasSecret) for (const field of Object.keys(desired.spec)) if (wasSecret(key, field)) secret.add(field);
+  return secret;
 }
 
 /** Values as people read them (`3h`, not 10800); the executor sends from the desired fields, never from these. */
@@ -152,7 +186,7 @@ function presented(provider: Provider, changes: FieldChange[]): FieldChange[] {
 }
 
 function createChanges(
-  provider: Provider,
+  writeOnly: readonly string[],
   desired: DesiredObject,
   fields: Fields,
   send: ReadonlyMap<string, string>,
@@ -161,17 +195,17 @@ function createChanges(
   return Object.keys(fields)
     .sort()
     .map((path): FieldChange => {
-      if (provider.writeOnly.includes(path)) return { path, secret: true, note: send.get(path) ?? 'sent on create' };
+      if (writeOnly.includes(path)) return { path, secret: true, note: send.get(path) ?? 'sent on create' };
       if (secret.has(path)) return { path, secret: true, note: 'secret value' };
       return { path, after: fields[path] ?? null };
     });
 }
 
-function deleteAction(live: LiveObject, reason: string): PlannedAction {
+function deleteAction(key: string, live: LiveObject, reason: string): PlannedAction {
   return {
-    key: objectKey(live.kind, live.id),
+    key,
     kind: live.kind,
-    id: live.id,
+    address: live.address,
     action: 'delete',
     changes: [],
     dependsOn: [],
@@ -186,12 +220,15 @@ function deleteAction(live: LiveObject, reason: string): PlannedAction {
  */
 function linkDependencies(snapshots: readonly KindSnapshot[], forward: PlannedAction[], deletes: PlannedAction[]) {
   const providers = new Map(snapshots.map((s) => [s.provider.kind, s.provider]));
-  const desiredByKey = new Map(snapshots.flatMap((s) => s.desired.map((d) => [objectKey(d.kind, d.id), d] as const)));
+  const desiredByKey = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d] as const)));
   const active = new Set(forward.filter((a) => a.action !== 'noop').map((a) => a.key));
   for (const action of forward) {
     const desired = desiredByKey.get(action.key);
-    const refs = desired ? (providers.get(action.kind)?.references?.(desired) ?? []) : [];
-    action.dependsOn = refs.map((r) => objectKey(r.kind, r.id)).filter((k) => active.has(k));
+    if (!desired) continue;
+    const refs = (providers.get(action.kind)?.references?.(desired) ?? []).map(addressKey);
+    // an item of a child list waits for the object it belongs to
+    if (desired.parent !== undefined) refs.push(desired.parent);
+    action.dependsOn = refs.filter((k) => active.has(k));
   }
   for (const action of deletes) {
     action.dependsOn = deletes

@@ -1,17 +1,20 @@
 /**
- * The provider contract (DESIGN §6). A provider owns everything specific to
- * one kind; the engine owns everything generic (ordering, concurrency,
- * diffing, plans, events).
+ * The provider contract (docs/architecture.md). A provider owns everything
+ * specific to one kind; the engine owns everything generic (addresses,
+ * listing per unit, ordering, concurrency, diffing, plans, events).
  *
  * Transactional rules the engine relies on:
  * - If `create` throws, nothing was created, unless the error is a lost
- *   response; then the engine reads back before deciding (it never repeats a
- *   create blindly).
+ *   response; then the engine reads the object back by its address (`get`)
+ *   before deciding: it never repeats a create blindly.
  * - If `delete` throws, the object is assumed to still exist.
- * - `update` receives only the changed fields; it may send more when the API
- *   needs them, but never a write-only field that the plan did not mark to send.
+ * - `update` of a `patch` kind receives only the changed fields; of a
+ *   `replace` kind (the API rebuilds the object from the body), every desired
+ *   field. Either way it never receives a write-only field that the plan did
+ *   not mark to send.
  */
 import type { ApiClients } from '../api/types.ts';
+import type { Address } from './address.ts';
 import type { DesiredObject, Fields, Json, LiveObject, Metadata } from './types.ts';
 
 export interface ProviderContext {
@@ -19,11 +22,21 @@ export interface ProviderContext {
   signal: AbortSignal;
 }
 
-/** How objects of a kind may be deleted (DESIGN §3). */
+/** How objects of a kind may be deleted (docs/architecture.md, "Planning rules"). */
 export type DeletePolicy =
-  | 'never' // singletons: update only
+  | 'never' // settings: update only
   | 'absent-only' // only by `ensure: absent` (admin users)
   | 'prunable'; // by `ensure: absent`, or by --prune inside ownership scopes
+
+/**
+ * `one`: a single object that always exists (site settings): updated only.
+ * `one-per-scope`: at most one per scope (an SSH CA, an LDAP config), created and deleted.
+ * `many`: any number, each with a name.
+ */
+export type Cardinality = 'one' | 'one-per-scope' | 'many';
+
+/** `patch`: the API keeps fields a write leaves out. `replace`: a write rebuilds the object from its body. */
+export type UpdateStyle = 'patch' | 'replace';
 
 export interface ManifestDocument {
   kind: string;
@@ -31,33 +44,62 @@ export interface ManifestDocument {
   spec: Fields;
 }
 
+/**
+ * A list field whose items are objects of their own (a module's versions):
+ * each item is planned, shown and applied as one object of `provider`'s kind,
+ * addressed `<parent name>/<item key>` in the parent's scope. The parent's
+ * own diff leaves the field out.
+ */
+export interface ChildList {
+  field: string;
+  /** The item field that names an item (`version`). */
+  key: string;
+  provider: Provider;
+}
+
 export interface Provider {
   readonly kind: string;
   /** Which API client this kind talks to. */
   readonly api: keyof ApiClients;
-  /** A singleton has no name: its identity is ''. */
-  readonly singleton: boolean;
+  readonly cardinality: Cardinality;
+  /** True when objects live in scopes named by their metadata (a mount, an organization). */
+  readonly scoped: boolean;
+  readonly updateStyle: UpdateStyle;
   /** False when the API cannot create objects of this kind (admin users): a missing one is a plan error. */
   readonly creatable: boolean;
   readonly deletePolicy: DeletePolicy;
   /** Kinds that must be created before this one (and deleted after it). */
   readonly dependsOn: readonly string[];
-  /** Fields the API never returns: compared through the fingerprint store only. */
-  readonly writeOnly: readonly string[];
-  /** The write-only fields export writes as `${env:NAME}` placeholders, when not all of them are configuration. */
-  readonly exportedWriteOnly?: readonly string[];
   /** Fields the API cannot change after creation: a change is planned as a replacement. */
   readonly immutable: readonly string[];
+  /** Fields sent on create and never on update (an import trigger): never compared. */
+  readonly createOnly: readonly string[];
+  /**
+   * False when an existing object is never written again (an uploaded module
+   * version): a difference is a warning in the plan, not an action.
+   */
+  readonly mutable: boolean;
+  readonly children?: readonly ChildList[];
 
-  /** Identity inside the kind, from validated metadata (defaults applied). */
-  identity(metadata: Metadata): string;
-  /** The ownership scope of an object (organization, mount); '' for global kinds. */
-  scope(metadata: Metadata): string;
-  /** True when objects live in scopes named by their metadata (a mount, an organization); absent for global kinds. */
-  readonly scoped?: boolean;
+  /** The address of an object, from validated metadata (defaults applied). */
+  address(metadata: Metadata): Address;
+  /**
+   * The unit one list call covers (a test variable is owned in its
+   * organization but listed per module); the scope when absent.
+   */
+  listUnit?(address: Address): string;
+  /** Every list unit of a scope, to find unmanaged objects there (--prune, export); the scope itself when absent. */
+  listUnits?(ctx: ProviderContext, scope: string): Promise<string[]>;
+
+  /** Fields the API never returns, for this object: compared through the fingerprint store only. */
+  writeOnly(spec: Fields): readonly string[];
+  /** The write-only fields export writes as `${env:NAME}` placeholders for a live object. */
+  exportedWriteOnly(fields: Fields): readonly string[];
 
   /** Other objects this one needs to exist first (a test variable needs its module). */
-  references?(desired: DesiredObject): Array<{ kind: string; id: string }>;
+  references?(desired: DesiredObject): Address[];
+  /** Plan notes about a desired spec that are not changes (a field that does not apply to the key type). */
+  notes?(spec: Fields): string[];
 
   /** Canonical spec of a desired object: defaults applied, values normalized. Pure. */
   canonicalDesired(spec: Fields): Fields;
@@ -66,17 +108,24 @@ export interface Provider {
   /** A canonical value as shown in plans and reports (a duration as `3h`); the canonical value when absent. */
   present?(field: string, value: Json): Json;
 
-  /** All live objects of the kind in one scope, in as few requests as the API allows. */
-  list(ctx: ProviderContext, scope: string): Promise<LiveObject[]>;
+  /** All live objects of one list unit, in as few requests as the API allows. */
+  list(ctx: ProviderContext, unit: string): Promise<LiveObject[]>;
   /** Full fields of one listed object, for APIs whose list returns names only. */
   read?(ctx: ProviderContext, object: LiveObject): Promise<LiveObject | undefined>;
+  /** One object by address, with its fields, in the fewest requests; undefined when it does not exist. */
+  get?(ctx: ProviderContext, address: Address): Promise<LiveObject | undefined>;
 
   /** `fields` is the canonical desired spec to send (secrets included only when they are to be sent). */
   create(ctx: ProviderContext, desired: DesiredObject, fields: Fields): Promise<LiveObject | undefined>;
-  /** `fields` holds only the fields to change. */
+  /** `fields`: the changed fields (`patch`) or the whole desired object (`replace`). */
   update(ctx: ProviderContext, desired: DesiredObject, live: LiveObject, fields: Fields): Promise<void>;
   delete(ctx: ProviderContext, live: LiveObject): Promise<void>;
 
   /** The live object as a manifest document (secrets left out: export adds placeholders). */
   toManifest(live: LiveObject): ManifestDocument;
+}
+
+/** The unit one list call of `provider` covers for an address. */
+export function listUnitOf(provider: Provider, address: Address): string {
+  return provider.listUnit?.(address) ?? address.scope ?? '';
 }

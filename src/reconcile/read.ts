@@ -1,21 +1,27 @@
 /**
- * Reads live state: every (kind, scope) list concurrently, then a full read
- * only for listed objects that need one and whose list entry had no fields
- * (LIST-style APIs). Requests go through the shared queue so --parallelism
- * bounds the whole run.
+ * Reads live state: every (kind, list unit) list concurrently, then a full
+ * read only for listed objects that need one and whose list entry had no
+ * fields (LIST-style APIs). The engine, not the provider, fans the lists out
+ * per unit, so every request goes through the shared queue and
+ * --parallelism bounds the whole run.
  */
 import type PQueue from 'p-queue';
+import { type Address, addressKey, sameAddress } from './address.ts';
 import type { EventStream } from './events.ts';
-import type { Provider, ProviderContext } from './provider.ts';
+import { listUnitOf, type Provider, type ProviderContext } from './provider.ts';
 import type { LiveObject } from './types.ts';
 
 export interface ReadRequest {
   provider: Provider;
-  scopes: ReadonlySet<string>;
-  /** Ids whose full fields are needed; 'all' for export and drift of unmanaged objects. */
+  /** List units to read (`listUnitOf` of the declared objects). */
+  units: ReadonlySet<string>;
+  /** Whole scopes to read, for unmanaged objects (--prune, export): each expands to its list units. */
+  scopes?: ReadonlySet<string>;
+  /** Keys whose full fields are needed; 'all' for export and drift of unmanaged objects. */
   needFields: ReadonlySet<string> | 'all';
 }
 
+/** Live objects by kind, then by address key. */
 export type LiveState = Map<string, Map<string, LiveObject>>;
 
 export async function readLive(
@@ -28,16 +34,21 @@ export async function readLive(
   events.emit({ type: 'read-start', kinds: requests.map((r) => r.provider.kind) });
   const state: LiveState = new Map();
   await Promise.all(
-    requests.map(async ({ provider, scopes, needFields }) => {
-      const byId = new Map<string, LiveObject>();
-      state.set(provider.kind, byId);
-      const lists = await Promise.all([...scopes].map((scope) => queue.add(() => provider.list(ctx, scope))));
-      for (const list of lists) for (const live of list) byId.set(live.id, live);
-      const toRead = [...byId.values()].filter(
-        (live) => !live.fields && (needFields === 'all' || needFields.has(live.id)),
+    requests.map(async ({ provider, units, scopes, needFields }) => {
+      const byKey = new Map<string, LiveObject>();
+      state.set(provider.kind, byKey);
+      const all = new Set(units);
+      const expanded = await Promise.all(
+        [...(scopes ?? [])].map((scope) =>
+          provider.listUnits ? queue.add(() => provider.listUnits!(ctx, scope)) : Promise.resolve([scope]),
+        ),
       );
-      await Promise.all(toRead.map((live) => queue.add(() => readFull(provider, ctx, live, byId))));
-      events.emit({ type: 'read-progress', kind: provider.kind, objects: byId.size });
+      for (const list of expanded) for (const unit of list ?? []) all.add(unit);
+      const lists = await Promise.all([...all].map((unit) => queue.add(() => provider.list(ctx, unit))));
+      for (const list of lists) for (const live of list ?? []) byKey.set(addressKey(live.address), live);
+      const toRead = [...byKey].filter(([key, live]) => !live.fields && (needFields === 'all' || needFields.has(key)));
+      await Promise.all(toRead.map(([key, live]) => queue.add(() => readFull(provider, ctx, key, live, byKey))));
+      events.emit({ type: 'read-progress', kind: provider.kind, objects: byKey.size });
     }),
   );
   const objects = [...state.values()].reduce((n, m) => n + m.size, 0);
@@ -45,22 +56,32 @@ export async function readLive(
   return state;
 }
 
-async function readFull(provider: Provider, ctx: ProviderContext, live: LiveObject, byId: Map<string, LiveObject>) {
+async function readFull(
+  provider: Provider,
+  ctx: ProviderContext,
+  key: string,
+  live: LiveObject,
+  byKey: Map<string, LiveObject>,
+) {
   if (!provider.read) return;
   const full = await provider.read(ctx, live);
   // listed, then gone before the read: it no longer exists
-  if (full) byId.set(live.id, full);
-  else byId.delete(live.id);
+  if (full) byKey.set(key, full);
+  else byKey.delete(key);
 }
 
-/** Reads one object again (after an answer was lost); undefined when it does not exist. */
-export async function readOne(
+/**
+ * Reads one object again, with its fields (after an answer was lost);
+ * undefined when it does not exist. By address when the provider can
+ * (`get`: one request), else by listing its unit.
+ */
+export async function readBack(
   provider: Provider,
   ctx: ProviderContext,
-  scope: string,
-  id: string,
+  address: Address,
 ): Promise<LiveObject | undefined> {
-  const live = (await provider.list(ctx, scope)).find((l) => l.id === id);
+  if (provider.get) return provider.get(ctx, address);
+  const live = (await provider.list(ctx, listUnitOf(provider, address))).find((l) => sameAddress(l.address, address));
   if (!live || live.fields || !provider.read) return live;
   return provider.read(ctx, live);
 }

@@ -1,5 +1,5 @@
 /**
- * Decides which write-only fields an action sends (DESIGN §4). A write-only
+ * Decides which write-only fields an action sends (docs/architecture.md, "Planning rules"). A write-only
  * field cannot be read back, so it is sent on create, and afterwards only when
  * the fingerprint store says its value changed since converge last sent it,
  * when the user asks with --resend-secrets, or, with no store to compare, when
@@ -16,6 +16,8 @@ export interface SecretPolicy {
   /** Undefined when no fingerprint store is configured. */
   lookup: FingerprintLookup | undefined;
   resend: boolean;
+  /** Whether a readable field's value was a secret when converge last sent it (the fingerprint store knows). */
+  wasSecret?: (objectKey: string, field: string) => boolean;
 }
 
 export interface SecretDecision {

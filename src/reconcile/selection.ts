@@ -1,13 +1,14 @@
 /**
  * --target and --selector: which declared objects are in play. With a
  * selection, live objects outside it are neither reported nor pruned.
+ * Targets are address patterns (src/reconcile/address.ts), parsed once.
  */
-import { objectKey } from './keys.ts';
+import { matchesGlob } from 'node:path';
+import type { Address, AddressPattern } from './address.ts';
 import type { DesiredObject } from './types.ts';
 
 export interface Selection {
-  /** `Kind` (every object of it) or `Kind/name`. */
-  targets: readonly string[];
+  targets: readonly AddressPattern[];
   /** Label equalities that must all hold. */
   selectors: Readonly<Record<string, string>>;
 }
@@ -17,18 +18,32 @@ export const EVERYTHING: Selection = { targets: [], selectors: {} };
 export function isSelected(selection: Selection, desired: DesiredObject): boolean {
   const labels = desired.metadata.labels ?? {};
   const bySelector = Object.entries(selection.selectors).every(([k, v]) => labels[k] === v);
-  return bySelector && matchesTarget(selection, desired.kind, desired.id);
+  return bySelector && matchesTarget(selection, desired.address);
 }
 
-export function matchesTarget(selection: Selection, kind: string, id: string): boolean {
+export function matchesTarget(selection: Selection, address: Address): boolean {
   if (selection.targets.length === 0) return true;
-  const key = objectKey(kind, id);
-  return selection.targets.some((t) => t === kind || t === key);
+  return selection.targets.some((pattern) => matchesPattern(pattern, address));
+}
+
+function matchesPattern(pattern: AddressPattern, address: Address): boolean {
+  return (
+    pattern.kind === address.kind &&
+    matchesPart(pattern.scope, address.scope) &&
+    matchesPart(pattern.name, address.name)
+  );
+}
+
+/** Equal, or matched as a glob; an absent pattern part matches anything. */
+function matchesPart(pattern: string | undefined, value: string | undefined): boolean {
+  if (pattern === undefined) return true;
+  if (value === undefined) return false;
+  return pattern === value || matchesGlob(value, pattern);
 }
 
 /** Live objects carry no labels, so a selector leaves every unmanaged object out. */
-export function liveInSelection(selection: Selection): ((kind: string, id: string) => boolean) | undefined {
+export function liveInSelection(selection: Selection): ((address: Address) => boolean) | undefined {
   if (Object.keys(selection.selectors).length > 0) return () => false;
   if (selection.targets.length === 0) return undefined;
-  return (kind, id) => matchesTarget(selection, kind, id);
+  return (address) => matchesTarget(selection, address);
 }

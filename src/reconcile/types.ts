@@ -8,6 +8,10 @@
  * diffed and tested without a network.
  */
 
+import type { Address } from './address.ts';
+
+export type { Address } from './address.ts';
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Fields = { [key: string]: Json };
 
@@ -32,8 +36,8 @@ export interface Metadata {
 /** One YAML document of a manifest, validated and interpolated. */
 export interface DesiredObject {
   kind: string;
-  /** Identity within the kind (see Provider.identity): '' for singletons. */
-  id: string;
+  /** Identity (see Provider.address and src/reconcile/address.ts). */
+  address: Address;
   metadata: Metadata;
   ensure: 'present' | 'absent';
   /** The spec as written, after interpolation; not yet normalized. */
@@ -47,16 +51,16 @@ export interface DesiredObject {
   source: Position;
   /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
   positions: Record<string, Position>;
+  /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */
+  parent?: string;
 }
 
 /** An object as the API holds it. */
 export interface LiveObject {
   kind: string;
-  id: string;
+  address: Address;
   /** The API's own handle for the object (`tool-3Fk...`, a username); opaque to the engine. */
   ref: string;
-  /** Ownership scope (organization, mount); omitted for global kinds. */
-  scope?: string;
   /**
    * The API's fields, as read. Undefined when the list endpoint gave only names
    * (LIST-style APIs): the engine then calls Provider.read for the objects it needs.
@@ -81,10 +85,10 @@ export interface FieldChange {
 }
 
 export interface PlannedAction {
-  /** `${kind}/${id}`, unique in a plan. */
+  /** The address's string form (addressKey), unique in a plan. */
   key: string;
   kind: string;
-  id: string;
+  address: Address;
   action: Action;
   changes: FieldChange[];
   /** Keys of actions that must succeed before this one runs. */
@@ -100,8 +104,9 @@ export interface PlannedAction {
 }
 
 export interface UnmanagedObject {
+  key: string;
   kind: string;
-  id: string;
+  address: Address;
   /** True when the ownership scopes cover it, so `--prune` would delete it. */
   prunable: boolean;
 }

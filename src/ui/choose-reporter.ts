@@ -6,7 +6,6 @@
  */
 import type { ReconcileEvent } from '../reconcile/events.ts';
 import type { Colors } from './colors.ts';
-import { jsonReporter } from './json-reporter.ts';
 import type { Output } from './output.ts';
 import { plainReporter } from './plain-reporter.ts';
 
@@ -54,4 +53,9 @@ export async function chooseReporter(options: ReporterOptions): Promise<Reporter
       return startInkReporter({ stream: options.stream, output: options.output, colors: options.colors });
     }
   }
+}
+
+/** One JSON object per line for machines: the same events the other views render. */
+export function jsonReporter(output: Output): (event: ReconcileEvent) => void {
+  return (event) => output.out(JSON.stringify(event));
 }

@@ -2,13 +2,13 @@
  * A plan as text for people: a summary line, one block per change with its
  * fields, the unmanaged objects, and notes. Pure: returns lines.
  */
-import type { Action, Plan, PlannedAction, PlanProblem } from '../reconcile/types.ts';
+import type { Action, Plan, PlannedAction } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
 import { formatChange } from './format-value.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ' };
 
-export function summaryLine(plan: Plan): string {
+function summaryLine(plan: Plan): string {
   const c = plan.counts;
   return (
     `${c.create ?? 0} to create, ${c.update ?? 0} to update, ${c.replace ?? 0} to replace, ` +
@@ -32,7 +32,7 @@ export function formatPlan(plan: Plan, colors: Colors): string[] {
     lines.push('', colors.bold(`Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions`));
     for (const u of plan.unmanaged) {
       const mark = u.prunable ? colors.red(' (in an ownership scope: --prune deletes it)') : '';
-      lines.push(`  ? ${u.kind}${u.id === '' ? '' : `/${u.id}`}${mark}`);
+      lines.push(`  ? ${u.key}${mark}`);
     }
   }
   const notes = plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.key}: ${n}`));
@@ -46,10 +46,4 @@ function formatAction(action: PlannedAction, paint: (s: string) => string): stri
   const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${action.key}`) + reason;
   const body = action.changes.map((c) => `        ${formatChange(c, action.action === 'create' ? 'create' : 'other')}`);
   return [head, ...body];
-}
-
-export function formatProblems(problems: readonly PlanProblem[]): string[] {
-  return problems.map((p) =>
-    p.source ? `${p.source.file}:${p.source.line}:${p.source.col}: ${p.message}` : `${p.key}: ${p.message}`,
-  );
 }

@@ -53,7 +53,7 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
   };
 }
 
-export function formatSummary(summary: ApplySummary, colors: Colors): string[] {
+function formatSummary(summary: ApplySummary, colors: Colors): string[] {
   const lines = ['', colors.bold(applyHeadline(summary))];
   for (const f of summary.failed) lines.push(colors.red(`  failed  ${f.key} (${f.action}): ${f.error.message}`));
   for (const s of summary.skipped) {

@@ -96,13 +96,13 @@ describe('converge drift', () => {
         const result = await run(['drift', ...EXAMPLES, ...args]);
         expect(result.code).toBe(2);
         const doc = JSON.parse(result.stdout);
-        expect(doc).toMatchObject({ format: 'converge-drift', version: 1, inSync: false, counts: { drifted: 1 } });
+        expect(doc).toMatchObject({ format: 'converge-drift', version: 2, inSync: false, counts: { drifted: 1 } });
         expect(doc.servers.platform).toBe(emulator.url);
         expect(doc.objects).toEqual([
           {
             key: 'GeneralSettings',
             kind: 'GeneralSettings',
-            id: '',
+            address: { kind: 'GeneralSettings', name: '' },
             action: 'update',
             state: 'drifted',
             changes: [{ path: 'api-rate-limit', secret: false, before: 250, after: 60 }],

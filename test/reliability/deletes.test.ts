@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { providers } from '../../src/providers/index.ts';
+import { addressKey } from '../../src/reconcile/address.ts';
 import { isOwned, type OwnershipRule } from '../../src/reconcile/ownership.ts';
 import { buildPlan, type KindSnapshot } from '../../src/reconcile/plan.ts';
 import type { Provider } from '../../src/reconcile/provider.ts';
@@ -29,15 +30,15 @@ const GLOBS = ['1.*', '2.*', '*', 'a*', '1.1*', 'b?b'];
 /** Fields a live object of the kind would have, enough for planning. */
 function liveFields(provider: Provider): Record<string, string | boolean> {
   if (provider.kind === 'AdminUser') return { 'is-admin': false, 'is-suspended': false };
-  if (provider.singleton) return {};
+  if (provider.cardinality === 'one') return {};
   return { url: 'https://example.com/a.zip', sha: '0'.repeat(64) };
 }
 
 function desiredObject(provider: Provider, id: string, ensure: 'present' | 'absent'): DesiredObject {
   return {
     kind: provider.kind,
-    id,
-    metadata: provider.singleton ? {} : { name: id },
+    address: { kind: provider.kind, name: id },
+    metadata: provider.cardinality === 'one' ? {} : { name: id },
     ensure,
     spec: ensure === 'absent' ? {} : liveFields(provider),
     secretFields: [],
@@ -57,10 +58,10 @@ const world = fc.record({
   kinds: fc.tuple(
     ...providers.map((provider) =>
       fc.record({
-        live: provider.singleton ? fc.constant<string[]>(['']) : fc.subarray(NAMES),
+        live: provider.cardinality === 'one' ? fc.constant<string[]>(['']) : fc.subarray(NAMES),
         declared: fc.uniqueArray(
           fc.tuple(
-            provider.singleton ? fc.constant('') : fc.constantFrom(...NAMES),
+            provider.cardinality === 'one' ? fc.constant('') : fc.constantFrom(...NAMES),
             fc.constantFrom<'present' | 'absent'>('present', 'absent'),
           ),
           { selector: ([name]) => name, maxLength: 4 },
@@ -77,7 +78,13 @@ describe('which deletes a plan contains (pure, every kind)', () => {
         const snapshots: KindSnapshot[] = providers.map((provider, i) => {
           const { live, declared } = kinds[i] ?? { live: [], declared: [] };
           const liveMap = new Map<string, LiveObject>(
-            live.map((id) => [id, { kind: provider.kind, id, ref: `ref-${id}`, fields: liveFields(provider) }]),
+            live.map((id) => {
+              const address = { kind: provider.kind, name: id };
+              return [
+                addressKey(address),
+                { kind: provider.kind, address, ref: `ref-${id}`, fields: liveFields(provider) },
+              ];
+            }),
           );
           return {
             provider,
@@ -92,29 +99,26 @@ describe('which deletes a plan contains (pure, every kind)', () => {
         });
         const deletes = new Set(plan.actions.filter((a) => a.action === 'delete').map((a) => a.key));
         for (const { provider, desired, live } of snapshots) {
-          const declared = new Map(desired.map((d) => [d.id, d.ensure]));
-          for (const id of live.keys()) {
-            const key = id === '' ? provider.kind : `${provider.kind}/${id}`;
+          const declared = new Map(desired.map((d) => [d.address.name, d.ensure]));
+          for (const [key, { address }] of live) {
+            const id = address.name;
             const absent = declared.get(id) === 'absent' && provider.deletePolicy !== 'never';
             const pruned =
-              prune &&
-              !declared.has(id) &&
-              provider.deletePolicy === 'prunable' &&
-              isOwned(ownership, provider.kind, '', id);
+              prune && !declared.has(id) && provider.deletePolicy === 'prunable' && isOwned(ownership, address);
             expect(deletes.has(key), `${key} (prune ${prune}, ${JSON.stringify(ownership)})`).toBe(absent || pruned);
-            if (provider.singleton) expect(deletes.has(key)).toBe(false);
+            if (provider.cardinality === 'one') expect(deletes.has(key)).toBe(false);
             if (provider.kind === 'AdminUser' && deletes.has(key)) expect(declared.get(id)).toBe('absent');
           }
         }
         // nothing is deleted that is not live
         for (const key of deletes) {
-          const [kind, ...rest] = key.split('/');
-          expect(snapshots.find((s) => s.provider.kind === kind)?.live.has(rest.join('/')), key).toBe(true);
+          const [kind] = key.split('/');
+          expect(snapshots.find((s) => s.provider.kind === kind)?.live.has(key), key).toBe(true);
         }
         // a prunable object that stays is reported, with whether --prune would delete it
         for (const u of plan.unmanaged) {
           const provider = providers.find((p) => p.kind === u.kind);
-          expect(u.prunable).toBe(provider?.deletePolicy === 'prunable' && isOwned(ownership, u.kind, '', u.id));
+          expect(u.prunable).toBe(provider?.deletePolicy === 'prunable' && isOwned(ownership, u.address));
           expect(prune && u.prunable).toBe(false);
         }
       }),
@@ -123,13 +127,18 @@ describe('which deletes a plan contains (pure, every kind)', () => {
   });
 
   it('never plans a delete of a singleton, even declared absent; only a plan problem', () => {
-    for (const provider of providers.filter((p) => p.singleton)) {
+    for (const provider of providers.filter((p) => p.cardinality === 'one')) {
       const { plan, problems } = buildPlan(
         [
           {
             provider,
             desired: [desiredObject(provider, '', 'absent')],
-            live: new Map([['', { kind: provider.kind, id: '', ref: 'x', fields: {} }]]),
+            live: new Map([
+              [
+                provider.kind,
+                { kind: provider.kind, address: { kind: provider.kind, name: '' }, ref: 'x', fields: {} },
+              ],
+            ]),
           },
         ],
         { prune: true, ownership: [{ kind: provider.kind }], secrets: { lookup: undefined, resend: false } },

@@ -100,7 +100,7 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
           }
           const env = Object.fromEntries(exported.placeholders.map((p) => [p.name, `exported-${p.name}`]));
           const fromExport = await desiredFrom([dir], env);
-          expect(fromExport.map((d) => d.id).sort()).toEqual(live.map((l) => l.id).sort());
+          expect(fromExport.map((d) => d.address.name).sort()).toEqual(live.map((l) => l.address.name).sort());
           const exportPlan = await plan(target, fromExport, { client: CLIENT });
           expect(exportPlan.problems).toEqual([]);
           expect(changes(exportPlan.plan.actions).map(show)).toEqual([]);

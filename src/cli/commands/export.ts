@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { addConfigFlags, positiveInt } from '../flags.ts';
 
-/** `--kind A --kind B` and `--kind A,B` both work (DESIGN writes `--kinds A,B`). */
+/** `--kind A --kind B` and `--kind A,B` both work (`--kinds A,B` is the same flag, see docs/commands.md). */
 const collectList = (value: string, previous: string[] = []) => [
   ...previous,
   ...value

@@ -1,9 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { ConvergeError } from '../../errors.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
+import type { PlanRun } from '../../reconcile/engine.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
-import { desiredDigest, PLAN_FORMAT, PLAN_VERSION, type SavedPlan, staleObjects } from '../../reconcile/plan-file.ts';
+import {
+  desiredDigest,
+  liveFingerprint,
+  parseSavedPlan,
+  type SavedPlan,
+  verifySavedPlan,
+} from '../../reconcile/plan-file.ts';
 import type { Plan } from '../../reconcile/types.ts';
 import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
@@ -11,7 +17,7 @@ import { formatPlan } from '../../ui/format-plan.ts';
 import { processOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
-import { closeClients, concurrencyOf, type Inputs, loadInputs } from '../session.ts';
+import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
 import { confirmApply, guardDeletes } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
 
@@ -42,7 +48,7 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
   const interrupt = new AbortController();
   const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
   try {
-    const plan = saved ? checkSaved(saved, inputs, run.desiredByKey, run.liveByKey) : run.plan;
+    const plan = saved ? checkSaved(saved, inputs, run) : run.plan;
     if (!hasChanges(plan)) {
       if (!flags.json) output.out(colors.green('No changes: live state matches the manifests.'));
       return EXIT_OK;
@@ -79,21 +85,17 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
   }
 }
 
+/** One `.json` argument is a saved plan (or a clear refusal), unless it is a JSON manifest. */
 async function readSavedPlan(paths: string[]): Promise<SavedPlan | undefined> {
-  if (paths.length !== 1 || !paths[0]?.endsWith('.json')) return undefined;
-  let parsed: Partial<SavedPlan>;
+  const file = paths[0];
+  if (paths.length !== 1 || !file?.toLowerCase().endsWith('.json')) return undefined;
+  let text: string;
   try {
-    parsed = JSON.parse(await readFile(paths[0], 'utf8'));
+    text = await readFile(file, 'utf8');
   } catch {
-    return undefined;
+    return undefined; // not readable as a file: the manifest loader says why
   }
-  if (parsed.format !== PLAN_FORMAT) return undefined;
-  if (parsed.version !== PLAN_VERSION) {
-    throw new ConvergeError('PLAN_INVALID', `${paths[0]}: plan format version ${parsed.version} is not supported`, {
-      hint: `this converge reads version ${PLAN_VERSION}; make the plan again`,
-    });
-  }
-  return parsed as SavedPlan;
+  return parseSavedPlan(file, text);
 }
 
 /** A saved plan is applied with the selection it was made with. */
@@ -108,24 +110,15 @@ function savedFlags(saved: SavedPlan, flags: ApplyFlags): ApplyFlags {
   };
 }
 
-function checkSaved(
-  saved: SavedPlan,
-  inputs: Inputs,
-  desiredByKey: Parameters<typeof desiredDigest>[0],
-  liveByKey: Parameters<typeof staleObjects>[1],
-): Plan {
-  if (desiredDigest(desiredByKey, inputs.providers) !== saved.desiredDigest) {
-    throw new ConvergeError('PLAN_STALE', 'the manifests changed since the plan was made; nothing was sent', {
-      hint: 'make the plan again',
-    });
-  }
-  const stale = staleObjects(saved, liveByKey, inputs.providers);
-  if (stale.length > 0) {
-    throw new ConvergeError(
-      'PLAN_STALE',
-      `live state changed since the plan was made; nothing was sent. Changed:\n${stale.map((k) => `  ${k}`).join('\n')}`,
-      { hint: 'make the plan again and review it' },
-    );
-  }
-  return saved.plan;
+/** The plan made now, if the saved one is exactly it (src/reconcile/plan-file.ts). */
+function checkSaved(saved: SavedPlan, inputs: Inputs, run: PlanRun): Plan {
+  return verifySavedPlan(saved, {
+    plan: run.plan,
+    servers: serversOf(inputs.config, inputs.desired),
+    desiredDigest: desiredDigest(run.desiredByKey, inputs.providers),
+    liveFingerprint: (key) => {
+      const live = run.liveByKey.get(key);
+      return liveFingerprint(live, live ? inputs.providers.get(live.kind) : undefined);
+    },
+  });
 }

@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../errors.ts';
 
-export function isInteractive(): boolean {
+function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `converge emulator`: start the emulator, print the one start-up line
- * (DESIGN §7) on stdout, log to stderr, and stop cleanly on SIGINT/SIGTERM.
+ * (docs/emulator.md) on stdout, log to stderr, and stop cleanly on SIGINT/SIGTERM.
  */
 
 import { FAULT_KINDS, type FaultKind, type FaultSettings } from '../../emulator/faults.ts';

@@ -143,12 +143,13 @@ function readRequests(chosen: readonly Provider[], scopes: readonly string[]): R
   }
   return chosen.map((provider) => ({
     provider,
-    scopes: new Set(isScoped(provider) && scopes.length > 0 ? scopes : [provider.scope({})]),
+    units: new Set<string>(),
+    scopes: new Set(isScoped(provider) && scopes.length > 0 ? scopes : [provider.address({}).scope ?? '']),
     needFields: 'all' as const,
   }));
 }
 
-const isScoped = (provider: Provider): boolean => provider.scoped === true;
+const isScoped = (provider: Provider): boolean => provider.scoped;
 
 /** The modelines' `$schema`: a URL base as given, or a path relative to each file. */
 function schemaReference(ref: string | undefined, outDir: string): (kind: string, file: string) => string {

@@ -15,7 +15,7 @@ import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
-import { closeClients, loadInputs } from '../session.ts';
+import { closeClients, loadInputs, serversOf } from '../session.ts';
 import { VERSION } from '../version.ts';
 import { makePlan } from './make-plan.ts';
 
@@ -47,6 +47,7 @@ export async function runPlan(paths: string[], flags: PlanFlags): Promise<number
         selectors: inputs.selection.selectors as Record<string, string>,
         resendSecrets: flags.resendSecrets,
       },
+      servers: serversOf(inputs.config, inputs.desired),
       desiredDigest: desiredDigest(run.desiredByKey, inputs.providers),
       live: Object.fromEntries(
         run.plan.actions

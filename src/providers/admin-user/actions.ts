@@ -1,6 +1,6 @@
 /**
  * Which user actions bring a user from its live flags to the wanted ones
- * (spec: site-admin-api, user account states). Each action answers 400 when
+ * (the site-admin API, user account states; docs/apis.md). Each action answers 400 when
  * the user is already in its target state, so only real changes are asked
  * for. A suspension is lifted first and imposed last, so that rights never
  * change while the user is locked out half-way.

@@ -1,13 +1,13 @@
 /**
- * Administrator rights and suspension of existing users (spec: site-admin-api).
- * The API does not create users, and the flags are changed through action
- * endpoints rather than PATCH; a user is deleted only by `ensure: absent`.
+ * Administrator rights and suspension of existing users (the site-admin API;
+ * docs/apis.md). The API does not create users, and the flags are changed
+ * through action endpoints rather than PATCH; a user is deleted only by
+ * `ensure: absent`.
  */
 import { listResources } from '../../api/jsonapi.ts';
 import { ConvergeError } from '../../errors.ts';
-import type { Provider } from '../../reconcile/provider.ts';
 import type { LiveObject } from '../../reconcile/types.ts';
-import { canonicalForms } from '../shared/fields.ts';
+import { defineProvider } from '../shared/define.ts';
 import { ADMIN_PATH, deleteMember, platformClient } from '../shared/platform.ts';
 import { flag } from '../shared/rules.ts';
 import { userActions } from './actions.ts';
@@ -15,55 +15,54 @@ import { userActions } from './actions.ts';
 const kind = 'AdminUser';
 const path = `${ADMIN_PATH}/users`;
 
-// no defaults: a flag the manifest leaves out is not managed
-const forms = canonicalForms({ fields: { 'is-admin': flag(), 'is-suspended': flag() } });
+export const adminUser = defineProvider(
+  (forms) => ({
+    kind,
+    creatable: false,
+    deletePolicy: 'absent-only',
+    address: (metadata) => ({ kind, name: metadata.name ?? '' }),
 
-export const adminUser: Provider = {
-  kind,
-  api: 'platform',
-  singleton: false,
-  creatable: false,
-  deletePolicy: 'absent-only',
-  dependsOn: [],
-  writeOnly: [],
-  immutable: [],
-  identity: (metadata) => metadata.name ?? '',
-  scope: () => '',
-  canonicalDesired: forms.desired,
-  canonicalLive: forms.live,
-
-  async list(ctx) {
-    const users = await listResources(platformClient(ctx), path, {}, { signal: ctx.signal });
-    return users.flatMap((user): LiveObject[] => {
-      const username = user.attributes.username;
-      return typeof username === 'string' ? [{ kind, id: username, ref: user.id, fields: { ...user.attributes } }] : [];
-    });
-  },
-
-  async create(_ctx, desired) {
-    throw new ConvergeError('PLAN_INVALID', `${kind}/${desired.id}: users are not created by the admin API`, {
-      hint: 'the user must sign up (or be provisioned by SSO) first',
-    });
-  },
-
-  // one action per changed flag, in order: they are not repeatable, so none is sent twice
-  async update(ctx, _desired, live, fields) {
-    const client = platformClient(ctx);
-    const current = forms.live(live.fields ?? {});
-    for (const action of userActions(forms.desired(fields), current)) {
-      await client.request({
-        method: 'POST',
-        path: `${path}/${encodeURIComponent(live.ref)}/actions/${action}`,
-        signal: ctx.signal,
+    async list(ctx) {
+      const users = await listResources(platformClient(ctx), path, {}, { signal: ctx.signal });
+      return users.flatMap((user): LiveObject[] => {
+        const username = user.attributes.username;
+        return typeof username === 'string'
+          ? [{ kind, address: { kind, name: username }, ref: user.id, fields: { ...user.attributes } }]
+          : [];
       });
-    }
-  },
+    },
 
-  async delete(ctx, live) {
-    await deleteMember(ctx, path, live.ref);
-  },
+    async create(_ctx, desired) {
+      throw new ConvergeError(
+        'PLAN_INVALID',
+        `${kind}/${desired.address.name}: users are not created by the admin API`,
+        {
+          hint: 'the user must sign up (or be provisioned by SSO) first',
+        },
+      );
+    },
 
-  toManifest(live) {
-    return { kind, metadata: { name: live.id }, spec: forms.exportSpec(live.fields ?? {}) };
-  },
-};
+    // one action per changed flag, in order: they are not repeatable, so none is sent twice
+    async update(ctx, _desired, live, fields) {
+      const client = platformClient(ctx);
+      const current = forms.live(live.fields ?? {});
+      for (const action of userActions(forms.desired(fields), current)) {
+        await client.request({
+          method: 'POST',
+          path: `${path}/${encodeURIComponent(live.ref)}/actions/${action}`,
+          signal: ctx.signal,
+        });
+      }
+    },
+
+    async delete(ctx, live) {
+      await deleteMember(ctx, path, live.ref);
+    },
+
+    toManifest(live) {
+      return { kind, metadata: { name: live.address.name }, spec: forms.exportSpec(live.fields ?? {}) };
+    },
+  }),
+  // no defaults: a flag the manifest leaves out is not managed
+  { fields: { 'is-admin': flag(), 'is-suspended': flag() } },
+);

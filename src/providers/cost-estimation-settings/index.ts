@@ -2,7 +2,7 @@ import { flag, writeOnly } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
 /**
- * Cost estimation settings (spec: site-admin-api). Every credential is
+ * Cost estimation settings (the site-admin API; docs/apis.md). Every credential is
  * write-only: some servers echo them back, but converge never compares nor
  * exports them, so a secret never travels further than the request. The
  * identifiers (key id, client, tenant, subscription) are treated so too: they

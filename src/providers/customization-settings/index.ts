@@ -1,7 +1,7 @@
 import { text } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
-/** Customization settings (spec: site-admin-api). */
+/** Customization settings (the site-admin API; docs/apis.md). */
 export const customizationSettings = singletonSettingsProvider({
   kind: 'CustomizationSettings',
   name: 'customization',

@@ -1,7 +1,7 @@
 import { flag, integer, stringDuration } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
-/** Site-wide general settings (spec: site-admin-api, general-settings). */
+/** Site-wide general settings (the site-admin API, general-settings; docs/apis.md). */
 export const generalSettings = singletonSettingsProvider({
   kind: 'GeneralSettings',
   name: 'general',

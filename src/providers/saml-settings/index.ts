@@ -2,7 +2,7 @@ import { flag, pemCertificate, secondsDuration, text } from '../shared/rules.ts'
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
 /**
- * SAML settings (spec: site-admin-api). The read-only attributes
+ * SAML settings (the site-admin API; docs/apis.md). The read-only attributes
  * (old-idp-cert, acs-consumer-url, metadata-url) are not in the table, so
  * they are neither compared nor exported.
  */

@@ -1,29 +1,55 @@
 /**
  * The canonical forms of a kind, from a table of the fields it manages. Every
- * provider of this family is configured by such a table, so defaults,
- * normalization, write-only handling, wire forms and export are written once.
+ * provider is configured by such a table, so defaults, normalization,
+ * applicability, write-only handling, wire forms and export are written once.
  *
  * The rule that makes `apply` then `plan` a no-op: the desired side and the
- * live side go through the same normalizer per field and the same cross-field
- * rule, and export emits values that the desired side reads back equal.
+ * live side go through the same normalizer per field, the same applicability
+ * and the same cross-field rule, and export emits values that the desired
+ * side reads back equal.
+ *
+ * Keys may be dotted paths (`test-config.tests-enabled`) for APIs that nest
+ * attributes: each path is defaulted, normalized and compared on its own.
  */
 import type { Fields, Json } from '../../reconcile/types.ts';
 import type { Normalizer } from './normalize.ts';
+import { deletePath, getPath, setPath } from './paths.ts';
+
+/** A condition over an object's other fields (canonical, defaults applied). */
+export type FieldCondition = (fields: Fields) => boolean;
 
 export interface FieldRule {
-  /** The documented default, applied when the spec leaves the field out. Only where the spec gives one. */
-  default?: Json;
+  /**
+   * The documented default, applied when the spec leaves the field out; only
+   * where the spec gives one. A function for a default that depends on
+   * another field (an SSH role's by `key_type`): undefined for "none".
+   */
+  default?: Json | ((fields: Fields) => Json | undefined);
   normalize?: Normalizer;
+  /**
+   * When the field means anything (an SSH role's CA fields for `key_type: ca`):
+   * otherwise it is never compared nor sent, and a manifest that sets it gets
+   * a plan note saying so, because the API would not keep it.
+   */
+  appliesWhen?: FieldCondition;
   /** The form sent to the API, when it differs from the canonical one; `written` is the spec's own value. */
   wire?: (canonical: Json, written: Json | undefined) => Json;
   /** The form written into an exported manifest, when friendlier than the canonical one. */
   export?: (canonical: Json) => Json;
   /** A deprecated alias of another field: exported only when the two differ. */
   aliasOf?: string;
-  /** The API never returns it: kept on the desired side (the engine decides when to send it), never on the live side. */
-  writeOnly?: boolean;
+  /**
+   * The API never returns it: kept on the desired side (the engine decides
+   * when to send it), never on the live side. A condition for a field that is
+   * secret only for some objects (a test variable's value when `sensitive`).
+   */
+  writeOnly?: boolean | FieldCondition;
   /** A write-only trigger, not configuration: nothing to export. */
   trigger?: boolean;
+  /** The API cannot change it in place: a change replaces the object. */
+  immutable?: boolean;
+  /** Sent on create only, never compared nor sent again (an import switch). */
+  createOnly?: boolean;
 }
 
 export interface FieldsConfig {
@@ -34,10 +60,13 @@ export interface FieldsConfig {
 }
 
 export interface CanonicalForms {
-  readonly writeOnly: readonly string[];
+  /** The write-only fields of an object, given its spec or live fields. */
+  writeOnly(fields: Fields): readonly string[];
   /** The write-only fields that are configuration: export writes them as placeholders. */
-  readonly exportedWriteOnly: readonly string[];
-  /** Defaults overlaid with the spec, every value normalized. */
+  exportedWriteOnly(fields: Fields): readonly string[];
+  readonly immutable: readonly string[];
+  readonly createOnly: readonly string[];
+  /** Defaults overlaid with the spec, every value normalized, inapplicable fields left out. */
   desired(spec: Fields): Fields;
   /** The managed, readable live attributes, normalized the same way. */
   live(attributes: Fields): Fields;
@@ -49,29 +78,63 @@ export interface CanonicalForms {
   readable(attributes: Fields): Fields;
   /** A canonical value as people read it in plans and reports: the export form (`3h`, not 10800). */
   present(field: string, value: Json): Json;
+  /** Plan notes for fields the spec sets that do not apply to this object. */
+  notes(spec: Fields): string[];
 }
 
 export function canonicalForms(config: FieldsConfig): CanonicalForms {
   const rules = Object.entries(config.fields);
-  const writeOnly = rules.filter(([, rule]) => rule.writeOnly).map(([key]) => key);
-  const exportedWriteOnly = rules.filter(([, rule]) => rule.writeOnly && !rule.trigger).map(([key]) => key);
-  const hidden = new Set(writeOnly);
   const finish = config.finish ?? ((fields: Fields) => fields);
+  const isWriteOnly = (rule: FieldRule, fields: Fields) =>
+    typeof rule.writeOnly === 'function' ? rule.writeOnly(fields) : rule.writeOnly === true;
+  const writeOnly = (fields: Fields) => rules.filter(([, rule]) => isWriteOnly(rule, fields)).map(([key]) => key);
+  const flagged = (flag: 'immutable' | 'createOnly') => rules.filter(([, rule]) => rule[flag]).map(([key]) => key);
 
   const normalized = (source: Fields, keys: readonly string[]): Fields => {
     const out: Fields = {};
     for (const key of keys) {
-      const value = source[key];
+      const value = getPath(source, key);
       if (value === undefined) continue;
       const normalize = config.fields[key]?.normalize;
-      out[key] = normalize ? normalize(value) : value;
+      setPath(out, key, normalize ? normalize(value) : value);
     }
     return out;
   };
+  const inapplicable = (fields: Fields) =>
+    rules.filter(([, rule]) => rule.appliesWhen && !rule.appliesWhen(fields)).map(([key]) => key);
+  const applicable = (fields: Fields): Fields => {
+    const out = structuredClone(fields);
+    for (const key of inapplicable(fields)) deletePath(out, key);
+    return out;
+  };
   const managed = rules.map(([key]) => key);
-  const readableKeys = managed.filter((key) => !hidden.has(key));
 
-  const live = (attributes: Fields) => finish(normalized(attributes, readableKeys));
+  const withDefaults = (spec: Fields): Fields => {
+    const out = structuredClone(spec);
+    const computed: Array<[string, (fields: Fields) => Json | undefined]> = [];
+    for (const [key, rule] of rules) {
+      if (rule.default === undefined || getPath(spec, key) !== undefined) continue;
+      // a deprecated alias written instead of its successor sets the successor: the default would contradict it
+      if (rules.some(([alias, other]) => other.aliasOf === key && spec[alias] !== undefined)) continue;
+      if (typeof rule.default === 'function') computed.push([key, rule.default]);
+      else setPath(out, key, rule.default);
+    }
+    // defaults that depend on other fields see those fields normalized, their own defaults applied
+    const basis = normalized(out, managed);
+    for (const [key, compute] of computed) {
+      const value = compute(basis);
+      if (value !== undefined) setPath(out, key, value);
+    }
+    return out;
+  };
+
+  const live = (attributes: Fields) => {
+    const keys = managed.filter((key) => {
+      const rule = config.fields[key]!;
+      return !rule.createOnly && !isWriteOnly(rule, attributes);
+    });
+    return finish(applicable(normalized(attributes, keys)));
+  };
   const present = (field: string, value: Json): Json => {
     const format = config.fields[field]?.export;
     return format ? format(value) : value;
@@ -79,44 +142,45 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
 
   return {
     writeOnly,
-    exportedWriteOnly,
-    desired(spec) {
-      const withDefaults: Fields = {};
-      for (const [key, rule] of rules) {
-        if (rule.default === undefined) continue;
-        // a deprecated alias written instead of its successor sets the successor: the default would contradict it
-        const aliased = rules.some(([alias, other]) => other.aliasOf === key && spec[alias] !== undefined);
-        if (!aliased) withDefaults[key] = rule.default;
-      }
-      return finish(normalized({ ...withDefaults, ...spec }, managed));
-    },
+    exportedWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.trigger),
+    immutable: flagged('immutable'),
+    createOnly: flagged('createOnly'),
+    desired: (spec) => finish(applicable(normalized(withDefaults(spec), managed))),
     live,
     wire(fields, written) {
-      const out: Fields = {};
-      for (const [key, value] of Object.entries(fields)) {
-        const toWire = config.fields[key]?.wire;
-        out[key] = toWire ? toWire(value, written[key]) : value;
+      const out = structuredClone(fields);
+      for (const [key, rule] of rules) {
+        const value = getPath(fields, key);
+        if (rule.wire && value !== undefined) setPath(out, key, rule.wire(value, getPath(written, key)));
       }
       return out;
     },
     exportSpec(attributes) {
       const canonical = live(attributes);
       const out: Fields = {};
-      for (const [key, value] of Object.entries(canonical)) {
-        const rule = config.fields[key];
-        if (rule?.aliasOf !== undefined && value === canonical[rule.aliasOf]) continue;
+      for (const [key, rule] of rules) {
+        const value = getPath(canonical, key);
+        if (value === undefined) continue;
+        if (rule.aliasOf !== undefined && value === getPath(canonical, rule.aliasOf)) continue;
         // null without a documented default is "not set": left out, it is not managed, where
         // writing it would fail the kind's schema (`host: null` of an unconfigured SMTP)
-        if (value === null && rule?.default === undefined) continue;
-        out[key] = present(key, value);
+        if (value === null && rule.default === undefined) continue;
+        setPath(out, key, present(key, value));
       }
       return out;
     },
     present,
     readable(attributes) {
+      const hidden = new Set(writeOnly(attributes));
       const out: Fields = {};
       for (const [key, value] of Object.entries(attributes)) if (!hidden.has(key)) out[key] = value;
       return out;
+    },
+    notes(spec) {
+      const canonical = normalized(withDefaults(spec), managed);
+      return inapplicable(canonical)
+        .filter((key) => getPath(spec, key) !== undefined)
+        .map((key) => `${key} does not apply to this object and is not compared (the API does not keep it)`);
     },
   };
 }

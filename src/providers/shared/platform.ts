@@ -13,7 +13,7 @@ export function platformClient(ctx: ProviderContext): HttpClient {
   return client;
 }
 
-/** The API's base path for site administration (spec: site-admin-api). */
+/** The API's base path for site administration (the site-admin API; docs/apis.md). */
 export const ADMIN_PATH = '/api/v2/admin';
 
 /** DELETE of one member of a collection, by its API id. */

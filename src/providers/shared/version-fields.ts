@@ -1,6 +1,6 @@
 /**
- * The fields tool versions and policy-engine versions share (spec:
- * site-admin-api). `version` is the identity (metadata.name); `usage` and
+ * The fields tool versions and policy-engine versions share (the site-admin
+ * API; docs/apis.md). `version` is the identity (metadata.name); `usage` and
  * `created-at` are read-only and so not managed.
  */
 import type { Fields } from '../../reconcile/types.ts';

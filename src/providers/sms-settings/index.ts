@@ -1,7 +1,7 @@
 import { flag, text, writeOnly } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
-/** SMS settings (spec: site-admin-api; the real service calls them twilio-settings). */
+/** SMS settings (the site-admin API, docs/apis.md; the real service calls them twilio-settings). */
 export const smsSettings = singletonSettingsProvider({
   kind: 'SMSSettings',
   name: 'sms',

@@ -1,7 +1,7 @@
 import { flag, integer, text, writeOnly } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
-/** SMTP settings (spec: site-admin-api). The password is never returned; the test address is not even stored. */
+/** SMTP settings (the site-admin API; docs/apis.md). The password is never returned; the test address is not even stored. */
 export const smtpSettings = singletonSettingsProvider({
   kind: 'SMTPSettings',
   name: 'smtp',
@@ -13,7 +13,7 @@ export const smtpSettings = singletonSettingsProvider({
     auth: text('none'),
     username: text(),
     password: writeOnly(),
-    // the API mails it on every update and does not keep it (spec: site-admin-api)
+    // the API mails it on every update and does not keep it (the site-admin API; docs/apis.md)
     'test-email-address': writeOnly({ configuration: false }),
   },
 });

@@ -4,8 +4,9 @@
  */
 import { type DriftReport, driftedObjects, reportNotes } from './report.ts';
 
-export const DRIFT_FORMAT = 'converge-drift';
-export const DRIFT_VERSION = 1;
+const DRIFT_FORMAT = 'converge-drift';
+/** 2: objects carry their `address` ({kind, scope, name}) instead of `id`. */
+const DRIFT_VERSION = 2;
 
 export function formatDriftJson(report: DriftReport): string {
   const document = {
@@ -21,7 +22,7 @@ export function formatDriftJson(report: DriftReport): string {
     objects: driftedObjects(report).map((o) => ({
       key: o.key,
       kind: o.kind,
-      id: o.id,
+      address: o.address,
       action: o.action,
       state: o.state,
       ...(o.reason && { reason: o.reason }),

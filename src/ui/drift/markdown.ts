@@ -188,7 +188,7 @@ function unmanagedSection(report: DriftReport, caps: Caps): string[] {
   }
   for (const [kind, objects] of groupByKind(report.unmanaged)) {
     const shown = objects.slice(0, caps.unmanaged);
-    const names = shown.map((u) => mdCode(u.id === '' ? u.key : u.id) + (u.prunable ? ' (prunable)' : ''));
+    const names = shown.map((u) => mdCode(u.key.slice(u.kind.length + 1) || u.key) + (u.prunable ? ' (prunable)' : ''));
     const rest = objects.length - shown.length;
     if (rest > 0) names.push(`and ${rest} more`);
     lines.push(`- **${escapeMarkdownHtml(kind)}** (${objects.length}): ${names.join(', ')}`);

@@ -5,8 +5,7 @@
  * the secret rule is enforced once: a change marked `secret` keeps its path
  * and note and loses any value it might carry. Pure.
  */
-import { objectKey } from '../../reconcile/keys.ts';
-import type { Action, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
+import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { formatValue } from '../format-value.ts';
 
 /** What a planned action means when nothing is going to be applied. */
@@ -36,7 +35,7 @@ export interface DriftChange {
 export interface DriftObject {
   key: string;
   kind: string;
-  id: string;
+  address: Address;
   action: Action;
   state: DriftState;
   reason?: string;
@@ -47,7 +46,7 @@ export interface DriftObject {
 export interface DriftUnmanaged {
   key: string;
   kind: string;
-  id: string;
+  address: Address;
   /** Inside an ownership scope: `--prune` would delete it. */
   prunable: boolean;
 }
@@ -89,12 +88,7 @@ export interface DriftReport extends DriftMeta {
 
 export function buildDriftReport(plan: Plan, meta: DriftMeta): DriftReport {
   const objects = plan.actions.map(driftObject);
-  const unmanaged = plan.unmanaged.map((u) => ({
-    key: objectKey(u.kind, u.id),
-    kind: u.kind,
-    id: u.id,
-    prunable: u.prunable,
-  }));
+  const unmanaged = plan.unmanaged.map((u) => ({ key: u.key, kind: u.kind, address: u.address, prunable: u.prunable }));
   const kinds = new Map<string, KindCounts>();
   const counter = (kind: string): KindCounts => {
     let c = kinds.get(kind);
@@ -135,7 +129,7 @@ function driftObject(action: PlannedAction): DriftObject {
   const object: DriftObject = {
     key: action.key,
     kind: action.kind,
-    id: action.id,
+    address: action.address,
     action: action.action,
     state: STATE_OF[action.action],
     changes: action.changes.map(driftChange),

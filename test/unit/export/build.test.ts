@@ -117,7 +117,9 @@ function version(v: string, deprecated: boolean): Fields {
 function inputs(): ExportInput[] {
   return Object.entries(LIVE).map(([kind, objects]) => ({
     provider: providerFor(kind)!,
-    objects: objects.map((o): LiveObject => ({ kind, id: o.id, ref: `ref-${o.id}`, fields: o.fields })),
+    objects: objects.map(
+      (o): LiveObject => ({ kind, address: { kind, name: o.id }, ref: `ref-${o.id}`, fields: o.fields }),
+    ),
   }));
 }
 
@@ -226,18 +228,18 @@ describe('exported files load and read back equal to the live objects', () => {
   it.each(Object.keys(LIVE))('%s', async (kind) => {
     const desired = (await loadManifests([dir], catalog, { env, cwd: dir })).filter((d) => d.kind === kind);
     const provider = providerFor(kind)!;
-    expect(desired.map((d) => d.id).sort()).toEqual(LIVE[kind]!.map((o) => o.id).sort());
+    expect(desired.map((d) => d.address.name).sort()).toEqual(LIVE[kind]!.map((o) => o.id).sort());
     for (const d of desired) {
-      const live = LIVE[kind]!.find((o) => o.id === d.id)!;
+      const live = LIVE[kind]!.find((o) => o.id === d.address.name)!;
       const changes = diffFields(provider.canonicalDesired(d.spec), provider.canonicalLive(live.fields), {
-        writeOnly: new Set(provider.writeOnly),
+        writeOnly: new Set(provider.writeOnly(d.spec)),
         immutable: new Set(provider.immutable),
         secret: new Set(),
         sendSecrets: new Map(),
       });
       expect(changes).toEqual([]);
       // every placeholder resolved, and is a secret from then on
-      for (const field of provider.writeOnly.filter((f) => f !== 'test-email-address')) {
+      for (const field of provider.writeOnly(d.spec).filter((f) => f !== 'test-email-address')) {
         expect(d.secretFields).toContain(field);
       }
     }

@@ -13,22 +13,22 @@ describe('names made up by export', () => {
 
   it('names a singleton field by kind and field, and other objects by name too', () => {
     const taken = new Set<string>();
-    expect(placeholderName({ kind: 'SMTPSettings', scope: '', id: '', field: 'password' }, taken)).toBe(
+    expect(placeholderName({ kind: 'SMTPSettings', scope: '', name: '', field: 'password' }, taken)).toBe(
       'SMTP_SETTINGS_PASSWORD',
     );
     expect(
-      placeholderName({ kind: 'CostEstimationSettings', scope: '', id: '', field: 'cloud-a-secret-key' }, taken),
+      placeholderName({ kind: 'CostEstimationSettings', scope: '', name: '', field: 'cloud-a-secret-key' }, taken),
     ).toBe('COST_ESTIMATION_SETTINGS_CLOUD_A_SECRET_KEY');
-    expect(placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', id: 'team/web', field: 'password' }, taken)).toBe(
+    expect(placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', name: 'team/web', field: 'password' }, taken)).toBe(
       'LDAP_STATIC_ROLE_LDAP_TEAM_WEB_PASSWORD',
     );
   });
 
   it('keeps names unique when identities differ only in punctuation', () => {
     const taken = new Set<string>();
-    const a = placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', id: 'a-b', field: 'password' }, taken);
-    const b = placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', id: 'a_b', field: 'password' }, taken);
-    const c = placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', id: 'a.b', field: 'password' }, taken);
+    const a = placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', name: 'a-b', field: 'password' }, taken);
+    const b = placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', name: 'a_b', field: 'password' }, taken);
+    const c = placeholderName({ kind: 'LDAPStaticRole', scope: 'ldap', name: 'a.b', field: 'password' }, taken);
     expect([a, b, c]).toEqual([
       'LDAP_STATIC_ROLE_LDAP_A_B_PASSWORD',
       'LDAP_STATIC_ROLE_LDAP_A_B_PASSWORD_2',

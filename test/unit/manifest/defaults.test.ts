@@ -6,14 +6,13 @@ import { loadManifests } from '../../../src/manifest/load.ts';
 const dir = fileURLToPath(new URL('../../fixtures/manifests/schema-dir/', import.meta.url));
 const widgets: KindCatalog = {
   kinds: ['Widget'],
-  identity: (_kind, metadata) => `${metadata.mount}/${metadata.name}`,
-  singleton: () => false,
+  address: (kind, metadata) => ({ kind, scope: metadata.mount ?? '', name: metadata.name ?? '' }),
 };
 
 describe('schema defaults', () => {
   it('fills metadata defaults before identity, and never spec defaults', async () => {
     const objects = await loadManifests(['manifests'], widgets, { cwd: dir, schemaDir: 'schemas', env: {} });
-    expect(objects.map((o) => o.id)).toEqual(['ssh/a', 'other/a']);
+    expect(objects.map((o) => `${o.address.scope}/${o.address.name}`)).toEqual(['ssh/a', 'other/a']);
     expect(objects[0]?.metadata).toEqual({ name: 'a', mount: 'ssh' });
     expect(objects[0]?.spec).toEqual({ note: 'defaults stay out of spec' });
     expect(objects[1]?.spec).toEqual({});

@@ -14,6 +14,8 @@ const NAMED = ['ToolVersion', 'PolicyVersion', 'AdminUser'];
 /** The admin kinds, as the provider registry will describe them. */
 export const fakeCatalog: KindCatalog = {
   kinds: [...SINGLETONS, ...NAMED],
-  identity: (kind: string, metadata: Metadata) => (SINGLETONS.includes(kind) ? '' : (metadata.name ?? '')),
-  singleton: (kind: string) => SINGLETONS.includes(kind),
+  address: (kind: string, metadata: Metadata) => ({
+    kind,
+    name: SINGLETONS.includes(kind) ? '' : (metadata.name ?? ''),
+  }),
 };

@@ -14,7 +14,7 @@ async function loadGood(): Promise<DesiredObject[]> {
 }
 
 function find(objects: DesiredObject[], kind: string, id = ''): DesiredObject {
-  const found = objects.find((o) => o.kind === kind && o.id === id);
+  const found = objects.find((o) => o.kind === kind && o.address.name === id);
   if (!found) throw new Error(`no ${kind} ${id}`);
   return found;
 }
@@ -32,7 +32,7 @@ async function problemsOf(paths: string[]): Promise<string[]> {
 describe('loadManifests on a good directory', () => {
   it('loads every document of every nested file in sorted order, skipping empty documents', async () => {
     const objects = await loadGood();
-    expect(objects.map((o) => `${o.source.file}:${o.source.line} ${o.kind}/${o.id}`)).toEqual([
+    expect(objects.map((o) => `${o.source.file}:${o.source.line} ${o.kind}/${o.address.name}`)).toEqual([
       'good/settings/general.yaml:2 GeneralSettings/',
       'good/settings/saml.yaml:2 SAMLSettings/',
       'good/settings/smtp.yaml:2 SMTPSettings/',
@@ -108,7 +108,14 @@ describe('loadManifests on a good directory', () => {
         env,
       },
     );
-    expect(objects.map((o) => o.id)).toEqual(['owner', '1234', 'departed', '1.9.8', '1.11.0-beta1', '0.15.5']);
+    expect(objects.map((o) => o.address.name)).toEqual([
+      'owner',
+      '1234',
+      'departed',
+      '1.9.8',
+      '1.11.0-beta1',
+      '0.15.5',
+    ]);
   });
 
   it('loads the example repository', async () => {

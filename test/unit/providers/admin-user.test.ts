@@ -46,8 +46,9 @@ function usersServer(users: ReturnType<typeof user>[]) {
 
 describe('AdminUser', () => {
   it('manages existing users only, deleted only by ensure: absent', () => {
-    expect(provider).toMatchObject({ singleton: false, creatable: false, deletePolicy: 'absent-only', writeOnly: [] });
-    expect(provider.identity({ name: 'ann' })).toBe('ann');
+    expect(provider).toMatchObject({ cardinality: 'many', creatable: false, deletePolicy: 'absent-only' });
+    expect(provider.writeOnly({})).toEqual([]);
+    expect(provider.address({ name: 'ann' })).toEqual({ kind: 'AdminUser', name: 'ann' });
   });
 
   it('has no defaults: a flag left out is not compared', () => {
@@ -60,7 +61,11 @@ describe('AdminUser', () => {
     const client = usersServer(Array.from({ length: 250 }, (_, i) => user(i)));
     const listed = await provider.list(contextFor(client), '');
     expect(listed).toHaveLength(250);
-    expect(listed[7]).toMatchObject({ kind: 'AdminUser', id: 'user7', ref: 'user-7' });
+    expect(listed[7]).toMatchObject({
+      kind: 'AdminUser',
+      address: { kind: 'AdminUser', name: 'user7' },
+      ref: 'user-7',
+    });
     expect(client.requests).toHaveLength(3);
   });
 

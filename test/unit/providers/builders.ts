@@ -4,7 +4,7 @@ import type { DesiredObject, Fields, LiveObject } from '../../../src/reconcile/t
 export function desired(kind: string, name: string, spec: Fields): DesiredObject {
   return {
     kind,
-    id: name,
+    address: { kind, name },
     metadata: name ? { name } : {},
     ensure: 'present',
     spec,
@@ -14,6 +14,6 @@ export function desired(kind: string, name: string, spec: Fields): DesiredObject
   };
 }
 
-export function live(kind: string, id: string, ref: string, fields: Fields): LiveObject {
-  return { kind, id, ref, fields };
+export function live(kind: string, name: string, ref: string, fields: Fields): LiveObject {
+  return { kind, address: { kind, name }, ref, fields };
 }

@@ -75,7 +75,9 @@ describe('GeneralSettings updates', () => {
         {
           provider,
           desired: [desired('GeneralSettings', '', { 'plan-timeout': '180m' })],
-          live: new Map([['', live('GeneralSettings', '', 'general', { ...defaults, 'plan-timeout': '5h' })]]),
+          live: new Map([
+            ['GeneralSettings', live('GeneralSettings', '', 'general', { ...defaults, 'plan-timeout': '5h' })],
+          ]),
         },
       ],
       { prune: false, ownership: [], secrets: { lookup: undefined, resend: false } },

@@ -24,21 +24,8 @@ describe('provider registry', () => {
 
   it('serves the manifest loader as its kind catalog', () => {
     expect(catalog.kinds).toEqual(providers.map((p) => p.kind));
-    expect(catalog.singleton('SMTPSettings')).toBe(true);
-    expect(catalog.singleton('ToolVersion')).toBe(false);
-    expect(catalog.identity('SMTPSettings', {})).toBe('');
-    expect(catalog.identity('PolicyVersion', { name: '0.23.0' })).toBe('0.23.0');
-    expect(catalog.identity('AdminUser', { name: 'ann' })).toBe('ann');
-    expect(() => catalog.identity('NoSuchKind', {})).toThrow(/NoSuchKind/);
-  });
-
-  it('declares every site-admin kind global, on the platform API, without dependencies', () => {
-    for (const kind of siteAdminKinds) {
-      const provider = providerFor(kind)!;
-      expect(provider.api).toBe('platform');
-      expect(provider.scope({ name: 'x' })).toBe('');
-      expect(provider.dependsOn).toEqual([]);
-      expect(provider.immutable).toEqual([]);
-    }
+    expect(catalog.address('SMTPSettings', {})).toEqual({ kind: 'SMTPSettings', name: '' });
+    expect(catalog.address('PolicyVersion', { name: '0.23.0' })).toEqual({ kind: 'PolicyVersion', name: '0.23.0' });
+    expect(() => catalog.address('NoSuchKind', {})).toThrow(/NoSuchKind/);
   });
 });

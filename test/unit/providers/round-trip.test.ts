@@ -104,7 +104,12 @@ const aliases: Record<string, string> = {
 describe.each(Object.entries(liveAttributes))('%s', (kind, attributes) => {
   const provider = providerFor(kind)!;
   const exported = (fields: Fields) =>
-    provider.toManifest({ kind, id: provider.singleton ? '' : 'x', ref: 'ref', fields });
+    provider.toManifest({
+      kind,
+      address: { kind, name: provider.cardinality === 'one' ? '' : 'x' },
+      ref: 'ref',
+      fields,
+    });
 
   it('exports a manifest that reads back equal to the live object', () => {
     fc.assert(
@@ -122,7 +127,7 @@ describe.each(Object.entries(liveAttributes))('%s', (kind, attributes) => {
     fc.assert(
       fc.property(attributes, (fields) => {
         const changes = diffFields(provider.canonicalDesired(exported(fields).spec), provider.canonicalLive(fields), {
-          writeOnly: new Set(provider.writeOnly),
+          writeOnly: new Set(provider.writeOnly(fields)),
           immutable: new Set(provider.immutable),
           secret: new Set(),
           sendSecrets: new Map(),
@@ -136,7 +141,7 @@ describe.each(Object.entries(liveAttributes))('%s', (kind, attributes) => {
     fc.assert(
       fc.property(attributes, (fields) => {
         const spec = exported(fields).spec;
-        for (const field of provider.writeOnly) expect(spec).not.toHaveProperty(field);
+        for (const field of provider.writeOnly(fields)) expect(spec).not.toHaveProperty(field);
       }),
     );
   });
@@ -146,7 +151,7 @@ describe('exported values', () => {
   it('write string durations in a unit form a person reads', () => {
     const spec = providerFor('GeneralSettings')!.toManifest({
       kind: 'GeneralSettings',
-      id: '',
+      address: { kind: 'GeneralSettings', name: '' },
       ref: 'general',
       fields: { 'plan-timeout': '7200s', 'apply-timeout': '24h', 'engine-build-worker-plan-timeout': '90m' },
     }).spec;

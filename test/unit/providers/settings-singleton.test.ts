@@ -87,7 +87,7 @@ const cases: Case[] = [
 
 function plan(provider: Provider, spec: Fields, liveFields: Fields, sendSecrets: Map<string, string>) {
   return diffFields(provider.canonicalDesired(spec), provider.canonicalLive(liveFields), {
-    writeOnly: new Set(provider.writeOnly),
+    writeOnly: new Set(provider.writeOnly(spec)),
     immutable: new Set(),
     secret: new Set(),
     sendSecrets,
@@ -96,26 +96,25 @@ function plan(provider: Provider, spec: Fields, liveFields: Fields, sendSecrets:
 
 describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) => {
   it('is a singleton that is only updated', () => {
-    expect(provider).toMatchObject({ singleton: true, creatable: false, deletePolicy: 'never', api: 'platform' });
-    expect(provider.identity({})).toBe('');
-    expect(provider.scope({})).toBe('');
+    expect(provider).toMatchObject({ cardinality: 'one', creatable: false, deletePolicy: 'never', api: 'platform' });
+    expect(provider.address({})).toEqual({ kind: provider.kind, name: '' });
   });
 
-  it('lists exactly one object, with id "" and the settings id as ref, in one request', async () => {
+  it('lists exactly one object, with an empty name and the settings id as ref, in one request', async () => {
     const client = new FakeClient();
     settingsServer(client, type, id, before);
     const listed = await provider.list(contextFor(client), '');
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ kind: provider.kind, id: '', ref: id });
+    expect(listed[0]).toMatchObject({ kind: provider.kind, address: { kind: provider.kind, name: '' }, ref: id });
     expect(client.lines).toEqual([`GET /api/v2/admin/${type}`]);
   });
 
   it('converges: after an apply, a plan shows no change', async () => {
     const client = new FakeClient();
-    settingsServer(client, type, id, before, provider.writeOnly);
+    settingsServer(client, type, id, before, provider.writeOnly(spec));
     const ctx = contextFor(client);
     const d = desired(provider.kind, '', spec);
-    const secrets = new Map(provider.writeOnly.filter((f) => f in spec).map((f) => [f, 'sent']));
+    const secrets = new Map(provider.writeOnly(spec).map((f): [string, string] => [f, 'sent']));
 
     const [current] = await provider.list(ctx, '');
     const changes = plan(provider, spec, current!.fields!, secrets);
@@ -130,7 +129,7 @@ describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) =>
     const client = new FakeClient();
     settingsServer(client, type, id, before);
     const [current] = await provider.list(contextFor(client), '');
-    const field = Object.keys(provider.canonicalDesired(spec)).find((k) => !provider.writeOnly.includes(k))!;
+    const field = Object.keys(provider.canonicalDesired(spec)).find((k) => !provider.writeOnly(spec).includes(k))!;
     const value = provider.canonicalDesired(spec)[field]!;
     await provider.update(contextFor(client), desired(provider.kind, '', spec), current!, { [field]: value });
     const body = client.requests[1]?.body as { data: { type: string; attributes: Fields } };
@@ -144,7 +143,9 @@ describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) =>
     const ctx = contextFor(client);
     const create = provider.create(ctx, desired(provider.kind, '', spec), {}).catch((e: unknown) => e);
     expect(ConvergeError.is(await create)).toBe(true);
-    await expect(provider.delete(ctx, { kind: provider.kind, id: '', ref: id })).rejects.toThrow(/only updated/);
+    await expect(
+      provider.delete(ctx, { kind: provider.kind, address: { kind: provider.kind, name: '' }, ref: id }),
+    ).rejects.toThrow(/only updated/);
     expect(client.requests).toEqual([]);
   });
 });
@@ -155,7 +156,7 @@ describe('settings updates', () => {
     await generalSettings.update(
       contextFor(client),
       desired('GeneralSettings', '', {}),
-      { kind: 'GeneralSettings', id: '', ref: 'general' },
+      { kind: 'GeneralSettings', address: { kind: 'GeneralSettings', name: '' }, ref: 'general' },
       {},
     );
     expect(client.requests).toEqual([]);

@@ -29,9 +29,8 @@ describe.each([
   });
 
   it('is a prunable, creatable kind identified by its version', () => {
-    expect(provider).toMatchObject({ singleton: false, creatable: true, deletePolicy: 'prunable', writeOnly: [] });
-    expect(provider.identity({ name: '1.9.8' })).toBe('1.9.8');
-    expect(provider.scope({ name: '1.9.8' })).toBe('');
+    expect(provider).toMatchObject({ cardinality: 'many', scoped: false, creatable: true, deletePolicy: 'prunable' });
+    expect(provider.address({ name: '1.9.8' })).toEqual({ kind: provider.kind, name: '1.9.8' });
   });
 
   describe('canonical forms', () => {
@@ -80,7 +79,11 @@ describe.each([
       );
       const listed = await provider.list(contextFor(client), '');
       expect(listed).toHaveLength(250);
-      expect(listed[249]).toMatchObject({ kind: provider.kind, id: '1.0.249', ref: 'tool-249' });
+      expect(listed[249]).toMatchObject({
+        kind: provider.kind,
+        address: { kind: provider.kind, name: '1.0.249' },
+        ref: 'tool-249',
+      });
       expect(client.lines).toEqual([1, 2, 3].map((n) => `GET ${path}?page[number]=${n}&page[size]=100`));
     });
 
@@ -110,7 +113,11 @@ describe.each([
           },
         },
       });
-      expect(created).toMatchObject({ kind: provider.kind, id: '1.9.8', ref: 'tool-new' });
+      expect(created).toMatchObject({
+        kind: provider.kind,
+        address: { kind: provider.kind, name: '1.9.8' },
+        ref: 'tool-new',
+      });
     });
 
     it('lets a failed create fail, so the engine can read back before deciding', async () => {

@@ -17,9 +17,9 @@ const credentials = {
 
 describe('write-only settings fields', () => {
   it('are declared write-only for every kind that has them', () => {
-    expect([...costEstimationSettings.writeOnly].sort()).toEqual(Object.keys(credentials).sort());
-    expect(smtpSettings.writeOnly).toEqual(['password', 'test-email-address']);
-    expect(smsSettings.writeOnly).toEqual(['auth-token']);
+    expect([...costEstimationSettings.writeOnly({})].sort()).toEqual(Object.keys(credentials).sort());
+    expect(smtpSettings.writeOnly({})).toEqual(['password', 'test-email-address']);
+    expect(smsSettings.writeOnly({})).toEqual(['auth-token']);
   });
 
   it('stay on the desired side, so the engine can decide to send them', () => {

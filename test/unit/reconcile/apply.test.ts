@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addressKey } from '../../../src/reconcile/address.ts';
 import { applyPlan } from '../../../src/reconcile/apply.ts';
 import { EventStream, type ReconcileEvent } from '../../../src/reconcile/events.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
@@ -17,11 +18,11 @@ async function run(
   const snapshots = await Promise.all(
     providers.map(async (provider) => {
       const listed = await provider.list({ api: {}, signal: new AbortController().signal }, '');
-      for (const l of listed) liveByKey.set(`${l.kind}/${l.id}`, l);
+      for (const l of listed) liveByKey.set(addressKey(l.address), l);
       return {
         provider,
         desired: wanted.filter((d) => d.kind === provider.kind),
-        live: new Map(listed.map((l) => [l.id, l])),
+        live: new Map(listed.map((l) => [addressKey(l.address), l])),
       };
     }),
   );
@@ -34,7 +35,7 @@ async function run(
   });
   const summary = await applyPlan(plan, {
     providers: byKind,
-    desired: new Map(wanted.map((d) => [`${d.kind}/${d.id}`, d])),
+    desired: new Map(wanted.map((d) => [addressKey(d.address), d])),
     live: liveByKey,
     provider: { api: {}, signal: new AbortController().signal },
     parallelism: options.parallelism ?? 4,
@@ -64,7 +65,7 @@ describe('applyPlan', () => {
     const modules = memoryProvider('RegistryModule');
     const variables = memoryProvider('ModuleTestVariable', {
       dependsOn: ['RegistryModule'],
-      references: (d) => [{ kind: 'RegistryModule', id: String(d.spec.module) }],
+      references: (d) => [{ kind: 'RegistryModule', name: String(d.spec.module) }],
     });
     modules.failOn.set('create:bad', Object.assign(new Error('422 invalid attribute'), { status: 422 }));
     const wanted = [

@@ -5,7 +5,7 @@ import type { DesiredObject, Fields, LiveObject } from '../../../src/reconcile/t
 export function desired(kind: string, id: string, spec: Fields, extra: Partial<DesiredObject> = {}): DesiredObject {
   return {
     kind,
-    id,
+    address: { kind, name: id },
     metadata: id ? { name: id } : {},
     ensure: 'present',
     spec,
@@ -17,7 +17,7 @@ export function desired(kind: string, id: string, spec: Fields, extra: Partial<D
 }
 
 export function live(kind: string, id: string, fields: Fields, ref = `ref-${id}`): LiveObject {
-  return { kind, id, ref, fields };
+  return { kind, address: { kind, name: id }, ref, fields };
 }
 
 /**
@@ -44,17 +44,21 @@ export function memoryProvider(kind: string, overrides: Partial<Provider> = {}):
   const provider: MemoryProvider = {
     kind,
     api: 'platform',
-    singleton: false,
+    cardinality: 'many',
+    scoped: false,
+    updateStyle: 'patch',
     creatable: true,
     deletePolicy: 'prunable',
     dependsOn: [],
-    writeOnly: [],
     immutable: [],
+    createOnly: [],
+    mutable: true,
+    writeOnly: () => [],
+    exportedWriteOnly: () => [],
     objects,
     calls,
     failOn,
-    identity: (m) => m.name ?? '',
-    scope: () => '',
+    address: (m) => ({ kind, name: m.name ?? '' }),
     canonicalDesired: (spec) => ({ enabled: true, ...spec }),
     canonicalLive: (fields) => ({ ...fields }),
     async list(_ctx: ProviderContext) {
@@ -62,22 +66,25 @@ export function memoryProvider(kind: string, overrides: Partial<Provider> = {}):
       return [...objects].map(([id, fields]) => live(kind, id, fields));
     },
     async create(_ctx, d, fields) {
-      calls.push(`create:${d.id}`);
-      maybeFail('create', d.id);
-      objects.set(d.id, { ...fields });
-      return live(kind, d.id, fields);
+      const id = d.address.name;
+      calls.push(`create:${id}`);
+      maybeFail('create', id);
+      objects.set(id, { ...fields });
+      return live(kind, id, fields);
     },
     async update(_ctx, d, _l, fields) {
-      calls.push(`update:${d.id}:${Object.keys(fields).sort().join(',')}`);
-      maybeFail('update', d.id);
-      objects.set(d.id, { ...objects.get(d.id), ...fields });
+      const id = d.address.name;
+      calls.push(`update:${id}:${Object.keys(fields).sort().join(',')}`);
+      maybeFail('update', id);
+      objects.set(id, { ...objects.get(id), ...fields });
     },
     async delete(_ctx, l) {
-      calls.push(`delete:${l.id}`);
-      maybeFail('delete', l.id);
-      objects.delete(l.id);
+      const id = l.address.name;
+      calls.push(`delete:${id}`);
+      maybeFail('delete', id);
+      objects.delete(id);
     },
-    toManifest: (l) => ({ kind, metadata: { name: l.id }, spec: l.fields ?? {} }),
+    toManifest: (l) => ({ kind, metadata: { name: l.address.name }, spec: l.fields ?? {} }),
     ...overrides,
   };
   return provider;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addressKey } from '../../../src/reconcile/address.ts';
 import { buildPlan, type KindSnapshot, type PlanOptions } from '../../../src/reconcile/plan.ts';
 import type { LiveObject } from '../../../src/reconcile/types.ts';
 import { desired, live, memoryProvider } from './builders.ts';
@@ -6,7 +7,7 @@ import { desired, live, memoryProvider } from './builders.ts';
 const options: PlanOptions = { prune: false, ownership: [], secrets: { lookup: undefined, resend: false } };
 
 function liveMap(...objects: LiveObject[]) {
-  return new Map(objects.map((o) => [o.id, o]));
+  return new Map(objects.map((o) => [addressKey(o.address), o]));
 }
 
 describe('buildPlan', () => {
@@ -42,7 +43,9 @@ describe('buildPlan', () => {
       ownership: [{ kind: 'ToolVersion' }],
     });
     expect(plan.actions).toEqual([]);
-    expect(plan.unmanaged).toEqual([{ kind: 'ToolVersion', id: 'x', prunable: true }]);
+    expect(plan.unmanaged).toEqual([
+      { key: 'ToolVersion/x', kind: 'ToolVersion', address: { kind: 'ToolVersion', name: 'x' }, prunable: true },
+    ]);
   });
 
   it('prunes only inside ownership scopes', () => {
@@ -52,7 +55,14 @@ describe('buildPlan', () => {
       { ...options, prune: true, ownership: [{ kind: 'ToolVersion', name: '1.*' }] },
     );
     expect(plan.actions.map((a) => [a.key, a.action])).toEqual([['ToolVersion/1.2.0', 'delete']]);
-    expect(plan.unmanaged).toEqual([{ kind: 'ToolVersion', id: '2.0.0', prunable: false }]);
+    expect(plan.unmanaged).toEqual([
+      {
+        key: 'ToolVersion/2.0.0',
+        kind: 'ToolVersion',
+        address: { kind: 'ToolVersion', name: '2.0.0' },
+        prunable: false,
+      },
+    ]);
   });
 
   it('never prunes a kind whose objects can only be deleted by ensure: absent', () => {
@@ -63,7 +73,9 @@ describe('buildPlan', () => {
       ownership: [{ kind: 'AdminUser' }],
     });
     expect(plan.actions).toEqual([]);
-    expect(plan.unmanaged).toEqual([{ kind: 'AdminUser', id: 'bob', prunable: false }]);
+    expect(plan.unmanaged).toEqual([
+      { key: 'AdminUser/bob', kind: 'AdminUser', address: { kind: 'AdminUser', name: 'bob' }, prunable: false },
+    ]);
   });
 
   it('deletes with ensure: absent and is a no-op when already absent', () => {
@@ -103,7 +115,7 @@ describe('buildPlan', () => {
   });
 
   it('plans a replacement when an immutable field changes, resending write-only fields', () => {
-    const provider = memoryProvider('LDAPStaticRole', { immutable: ['dn'], writeOnly: ['password'] });
+    const provider = memoryProvider('LDAPStaticRole', { immutable: ['dn'], writeOnly: () => ['password'] });
     const { plan } = buildPlan(
       [
         {
@@ -122,7 +134,7 @@ describe('buildPlan', () => {
   });
 
   it('sends a write-only field only when the fingerprint store says it changed', () => {
-    const provider = memoryProvider('SMTPSettings', { writeOnly: ['password'], singleton: true });
+    const provider = memoryProvider('SMTPSettings', { writeOnly: () => ['password'], cardinality: 'one' });
     const snapshot = (lookupVerdict: 'same' | 'changed' | 'unknown') =>
       buildPlan(
         [
@@ -142,7 +154,7 @@ describe('buildPlan', () => {
   });
 
   it('says a write-only field is not compared when there is no fingerprint store', () => {
-    const provider = memoryProvider('SMTPSettings', { writeOnly: ['password'], singleton: true });
+    const provider = memoryProvider('SMTPSettings', { writeOnly: () => ['password'], cardinality: 'one' });
     const { plan } = buildPlan(
       [
         {
@@ -158,7 +170,7 @@ describe('buildPlan', () => {
   });
 
   it('without a fingerprint store, sends write-only fields with an update that goes out anyway', () => {
-    const provider = memoryProvider('SMTPSettings', { writeOnly: ['password'], singleton: true });
+    const provider = memoryProvider('SMTPSettings', { writeOnly: () => ['password'], cardinality: 'one' });
     const { plan } = buildPlan(
       [
         {
@@ -181,7 +193,7 @@ describe('buildPlan', () => {
     const modules = memoryProvider('RegistryModule');
     const variables = memoryProvider('ModuleTestVariable', {
       dependsOn: ['RegistryModule'],
-      references: (d) => [{ kind: 'RegistryModule', id: String(d.spec.module) }],
+      references: (d) => [{ kind: 'RegistryModule', name: String(d.spec.module) }],
     });
     const { plan } = buildPlan(
       [

@@ -3,8 +3,8 @@ import type { ApplySummary, ReconcileEvent, ReconcileEventBody } from '../../../
 import type { Action, Plan, PlannedAction } from '../../../src/reconcile/types.ts';
 
 export function planned(key: string, action: Action = 'update'): PlannedAction {
-  const [kind = key, id = ''] = key.split('/');
-  return { key, kind, id, action, changes: [], dependsOn: [] };
+  const [kind = key, name = ''] = key.split('/');
+  return { key, kind, address: { kind, name }, action, changes: [], dependsOn: [] };
 }
 
 export function planOf(actions: PlannedAction[]): Plan {

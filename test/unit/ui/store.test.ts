@@ -123,7 +123,8 @@ describe('ApplyViewStore folding', () => {
   it('shows only the latest failures in the live region', () => {
     const actions = Array.from({ length: 7 }, (_, i) => planned(`AdminUser/u${i}`, 'create'));
     const { store } = started(actions);
-    for (const a of actions) store.fold(ev({ type: 'action-failed', action: a, error: { message: `no ${a.id}` } }));
+    for (const a of actions)
+      store.fold(ev({ type: 'action-failed', action: a, error: { message: `no ${a.address.name}` } }));
     vi.advanceTimersByTime(100);
     const view = store.getSnapshot();
     expect(view.failures.map((f) => f.message)).toEqual(['no u4', 'no u5', 'no u6']);

@@ -1,5 +1,5 @@
 /** Hand-built plans for the drift formats: plain data, no network. */
-import { objectKey } from '../../../../src/reconcile/keys.ts';
+import { addressKey } from '../../../../src/reconcile/address.ts';
 import { countActions } from '../../../../src/reconcile/plan.ts';
 import type { Action, FieldChange, Plan, PlannedAction, UnmanagedObject } from '../../../../src/reconcile/types.ts';
 import { buildDriftReport, type DriftMeta, type DriftReport } from '../../../../src/ui/drift/report.ts';
@@ -14,7 +14,13 @@ export function action(
   changes: FieldChange[] = [],
   extra: Partial<PlannedAction> = {},
 ): PlannedAction {
-  return { key: objectKey(kind, id), kind, id, action: act, changes, dependsOn: [], ...extra };
+  const address = { kind, name: id };
+  return { key: addressKey(address), kind, address, action: act, changes, dependsOn: [], ...extra };
+}
+
+export function unmanaged(kind: string, name: string, prunable: boolean): UnmanagedObject {
+  const address = { kind, name };
+  return { key: addressKey(address), kind, address, prunable };
 }
 
 export function plan(actions: PlannedAction[], unmanaged: UnmanagedObject[] = []): Plan {
@@ -58,9 +64,6 @@ export function mixedPlan(): Plan {
       action('ToolVersion', '1.2.0', 'delete', [], { reason: 'ensure: absent' }),
       action('ToolVersion', '1.3.0', 'replace', [{ path: 'sha', before: 'aaa', after: 'bbb', replace: true }]),
     ],
-    [
-      { kind: 'ToolVersion', id: '0.9.0', prunable: true },
-      { kind: 'PolicyVersion', id: '0.1.0', prunable: false },
-    ],
+    [unmanaged('ToolVersion', '0.9.0', true), unmanaged('PolicyVersion', '0.1.0', false)],
   );
 }

@@ -8,7 +8,7 @@ describe('drift as JSON', () => {
   it('is a versioned document with the time, the version and the servers', () => {
     expect(doc).toMatchObject({
       format: 'converge-drift',
-      version: 1,
+      version: 2,
       generatedAt: '2026-03-01T12:00:00.000Z',
       converge: '0.1.0',
       servers: { platform: 'https://tfe.example.com' },
@@ -28,7 +28,7 @@ describe('drift as JSON', () => {
     expect(doc.objects[0]).toEqual({
       key: 'GeneralSettings',
       kind: 'GeneralSettings',
-      id: '',
+      address: { kind: 'GeneralSettings', name: '' },
       action: 'update',
       state: 'drifted',
       changes: [
@@ -43,8 +43,18 @@ describe('drift as JSON', () => {
       changes: [],
     });
     expect(doc.unmanaged).toEqual([
-      { key: 'ToolVersion/0.9.0', kind: 'ToolVersion', id: '0.9.0', prunable: true },
-      { key: 'PolicyVersion/0.1.0', kind: 'PolicyVersion', id: '0.1.0', prunable: false },
+      {
+        key: 'ToolVersion/0.9.0',
+        kind: 'ToolVersion',
+        address: { kind: 'ToolVersion', name: '0.9.0' },
+        prunable: true,
+      },
+      {
+        key: 'PolicyVersion/0.1.0',
+        kind: 'PolicyVersion',
+        address: { kind: 'PolicyVersion', name: '0.1.0' },
+        prunable: false,
+      },
     ]);
     expect(doc.notes).toEqual([{ key: 'SMSSettings', note: expect.stringContaining('auth-token is write-only') }]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlannedAction } from '../../../../src/reconcile/types.ts';
 import { escapeMarkdownHtml } from '../../../../src/ui/drift/escape.ts';
 import { formatDriftMarkdown, GITHUB_COMMENT_LIMIT } from '../../../../src/ui/drift/markdown.ts';
-import { action, CANARY, mixedPlan, plan, report } from './builders.ts';
+import { action, CANARY, mixedPlan, plan, report, unmanaged } from './builders.ts';
 
 /** Table rows split into cells on unescaped pipes, as GitHub does. */
 function cells(row: string): string[] {
@@ -112,8 +112,8 @@ describe('drift as Markdown at scale', () => {
       actions.push(action('PolicyVersion', `0.${i}.0`, 'create', [{ path: 'sha', after: 'f'.repeat(64) }]));
     for (let i = 0; i < 50; i++)
       actions.push(action('AdminUser', `user-${i}`, 'update', [{ path: 'is-admin', before: true, after: false }]));
-    const unmanaged = Array.from({ length: 400 }, (_, i) => ({ kind: 'ToolVersion', id: `0.${i}.9`, prunable: false }));
-    return plan(actions, unmanaged);
+    const undeclared = Array.from({ length: 400 }, (_, i) => unmanaged('ToolVersion', `0.${i}.9`, false));
+    return plan(actions, undeclared);
   }
 
   const md = formatDriftMarkdown(report(bigPlan()));

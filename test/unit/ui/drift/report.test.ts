@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayUrl, driftChange, summarize } from '../../../../src/ui/drift/report.ts';
-import { action, CANARY, mixedPlan, plan, report } from './builders.ts';
+import { action, CANARY, mixedPlan, plan, report, unmanaged } from './builders.ts';
 
 describe('the drift report model', () => {
   it('counts each declared object by state, per kind and in total', () => {
@@ -14,13 +14,13 @@ describe('the drift report model', () => {
   });
 
   it('is in sync when every action is a no-op, even with unmanaged objects', () => {
-    const p = plan([action('ToolVersion', '1.9.8', 'noop')], [{ kind: 'ToolVersion', id: '1.0.0', prunable: false }]);
+    const p = plan([action('ToolVersion', '1.9.8', 'noop')], [unmanaged('ToolVersion', '1.0.0', false)]);
     expect(report(p).inSync).toBe(true);
     expect(summarize(report(p))).toBe('No drift: 1 object(s) match the manifests; 1 unmanaged.');
   });
 
   it('counts unmanaged objects as drift when asked to', () => {
-    const p = plan([action('ToolVersion', '1.9.8', 'noop')], [{ kind: 'ToolVersion', id: '1.0.0', prunable: false }]);
+    const p = plan([action('ToolVersion', '1.9.8', 'noop')], [unmanaged('ToolVersion', '1.0.0', false)]);
     const r = report(p, { unmanagedIsDrift: true });
     expect(r.inSync).toBe(false);
     expect(summarize(r)).toMatch(/^Drift: 0 of 1 object\(s\) differ.*; 1 unmanaged\.$/);

@@ -1,0 +1,54 @@
+/**
+ * `defineProvider(shape, table)`: a provider from the calls its API needs
+ * (the shape) and its field table. Everything the table decides (canonical
+ * forms, write-only, immutable and create-only fields, plan notes, how values
+ * are shown) is derived here once, and the common choices have defaults, so a
+ * kind states only what is its own.
+ */
+import type { Provider } from '../../reconcile/provider.ts';
+import { type CanonicalForms, canonicalForms, type FieldsConfig } from './fields.ts';
+
+type FromTable =
+  | 'writeOnly'
+  | 'exportedWriteOnly'
+  | 'immutable'
+  | 'createOnly'
+  | 'canonicalDesired'
+  | 'canonicalLive'
+  | 'present'
+  | 'notes';
+type Defaulted =
+  | 'api'
+  | 'cardinality'
+  | 'scoped'
+  | 'updateStyle'
+  | 'creatable'
+  | 'deletePolicy'
+  | 'dependsOn'
+  | 'mutable';
+
+/** What a kind says itself; the rest comes from its table or the defaults below. */
+export type ProviderShape = Omit<Provider, FromTable | Defaulted> & Partial<Pick<Provider, Defaulted>>;
+
+export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, table: FieldsConfig): Provider {
+  const forms = canonicalForms(table);
+  return {
+    api: 'platform',
+    cardinality: 'many',
+    scoped: false,
+    updateStyle: 'patch',
+    creatable: true,
+    deletePolicy: 'prunable',
+    dependsOn: [],
+    mutable: true,
+    writeOnly: forms.writeOnly,
+    exportedWriteOnly: forms.exportedWriteOnly,
+    immutable: forms.immutable,
+    createOnly: forms.createOnly,
+    canonicalDesired: forms.desired,
+    canonicalLive: forms.live,
+    present: forms.present,
+    notes: forms.notes,
+    ...shape(forms),
+  };
+}

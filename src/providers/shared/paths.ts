@@ -1,0 +1,49 @@
+/**
+ * Dotted paths into nested field maps (`test-config.tests-enabled`), for the
+ * field tables of kinds whose API nests attributes. A key without a dot is a
+ * path of one step, so flat tables read the same.
+ */
+import { isPlainObject } from '../../reconcile/equal.ts';
+import type { Fields, Json } from '../../reconcile/types.ts';
+
+export function getPath(fields: Fields, path: string): Json | undefined {
+  let value: Json | undefined = fields;
+  for (const step of path.split('.')) {
+    if (!isPlainObject(value)) return undefined;
+    value = value[step];
+  }
+  return value;
+}
+
+/** Sets a value at a path in `fields` (mutated), making the maps on the way. */
+export function setPath(fields: Fields, path: string, value: Json): void {
+  const steps = path.split('.');
+  const last = steps.pop()!;
+  let node: Fields = fields;
+  for (const step of steps) {
+    const next = node[step];
+    if (isPlainObject(next)) node = next;
+    else node = node[step] = {};
+  }
+  node[last] = value;
+}
+
+/** Removes a path from `fields` (mutated), and the maps it leaves empty. */
+export function deletePath(fields: Fields, path: string): void {
+  const steps = path.split('.');
+  const last = steps.pop()!;
+  const trail: Array<[Fields, string]> = [];
+  let node: Fields = fields;
+  for (const step of steps) {
+    const next = node[step];
+    if (!isPlainObject(next)) return;
+    trail.push([node, step]);
+    node = next;
+  }
+  delete node[last];
+  for (const [parent, step] of trail.reverse()) {
+    const child = parent[step];
+    if (isPlainObject(child) && Object.keys(child).length === 0) delete parent[step];
+    else break;
+  }
+}

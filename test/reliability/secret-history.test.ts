@@ -1,0 +1,58 @@
+/**
+ * A value that was a secret stays one: when a field stops coming from
+ * `${env:}`, its previous value (still live on the server) is not printed as
+ * the "before" of the change in plan, plan --json, apply or drift, because the
+ * fingerprint store remembers the field was secret.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { converge } from '../helpers/cli.ts';
+
+const CANARY = 'https://canary-7f3a9e.example.com/private/tool.zip';
+const SHA = 'c'.repeat(64);
+
+let emulator: RunningEmulator;
+let scratch: string;
+
+beforeEach(async () => {
+  emulator = await startEmulator({ port: 0 });
+  scratch = await mkdtemp(join(tmpdir(), 'converge-secret-history-'));
+});
+afterEach(() => emulator?.close());
+
+const manifest = (url: string) =>
+  ['kind: ToolVersion', 'metadata: {name: 7.7.7}', `spec: {url: "${url}", sha: "${SHA}"}`].join('\n');
+
+describe('a field that was secret', () => {
+  it('is never shown in clear once the manifest writes it literally', async () => {
+    const file = join(scratch, 'm.yaml');
+    const env = {
+      CONVERGE_PLATFORM_URL: emulator.url,
+      CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+      CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+      TOOL_URL: CANARY,
+    };
+    const run = (args: string[]) => converge(args, { cwd: scratch, env });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's placeholder syntax
+    await writeFile(file, manifest('${env:TOOL_URL}'));
+    expect((await run(['apply', file, '--auto-approve'])).code).toBe(0);
+
+    await writeFile(file, manifest('https://mirror.example.com/tool.zip'));
+    const outputs = [
+      await run(['plan', file]),
+      await run(['plan', file, '--json']),
+      await run(['drift', file, '--format', 'markdown']),
+      await run(['apply', file, '--auto-approve']),
+    ];
+    expect(outputs.map((o) => o.code)).toEqual([0, 0, 2, 0]);
+    for (const { stdout, stderr } of outputs) {
+      expect(stdout).not.toContain('canary-7f3a9e');
+      expect(stderr).not.toContain('canary-7f3a9e');
+    }
+    expect(outputs[0]?.stdout).toContain('url');
+    expect(outputs[0]?.stdout).toContain('secret');
+  });
+});
