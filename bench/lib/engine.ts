@@ -66,6 +66,7 @@ function configFor(emulator: EmulatorProcess): ConvergeConfig {
     ownership: [],
     maxDeletes: DEFAULT_MAX_DELETES,
     fingerprints: undefined,
+    interpolation: { fileRoots: [], env: undefined, maxFileBytes: undefined },
   };
 }
 

@@ -6,6 +6,8 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 
 export interface CommonFlags {
   config?: string;
+  /** Run a configuration file written as code (docs/security.md, "Configuration"). */
+  allowCodeConfig?: boolean;
   color: boolean;
   target: string[];
   selector: string[];
@@ -29,9 +31,20 @@ export function positiveInt(value: string): number {
   return n;
 }
 
+/** The most requests in flight per API, as the configuration's `maxParallelism` allows. */
+export const MAX_PARALLELISM = 256;
+
+/** --parallelism: a whole number from 1 to MAX_PARALLELISM. */
+export function parallelism(value: string): number {
+  const n = positiveInt(value);
+  if (n > MAX_PARALLELISM) throw new InvalidArgumentError(`expected at most ${MAX_PARALLELISM}, got "${value}"`);
+  return n;
+}
+
 export function addConfigFlags(command: Command): Command {
   return command
     .option('-c, --config <file>', 'configuration file (default: found by searching up from the current directory)')
+    .option('--allow-code-config', 'run a configuration written as code (.js/.ts): only for a file you trust')
     .option('--no-color', 'plain output without colour (also NO_COLOR)');
 }
 
@@ -48,7 +61,7 @@ export function addPlanFlags(command: Command, { sends = true }: { sends?: boole
       new Option(
         '-p, --parallelism <n>',
         'fixed number of concurrent requests per API (default: adaptive, from 10 up to 64, or the config)',
-      ).argParser(positiveInt),
+      ).argParser(parallelism),
     )
     .addOption(
       new Option('--resend-secrets', 'send every write-only field again, whatever the fingerprint store says')

@@ -3,12 +3,13 @@
  * order: configuration and manifests are validated completely (offline)
  * before any client is created, so bad input never reaches an API.
  */
+import { dirname } from 'node:path';
 import { createHttpClient } from '../api/client.ts';
 import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError } from '../errors.ts';
-import { loadManifests } from '../manifest/load.ts';
+import { commonDirectory, loadManifests, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { parseAddressPattern } from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
@@ -30,10 +31,11 @@ export interface Inputs {
 export { providerMap };
 
 /** The configuration file named by --config, or the one found from the current directory, with the environment. */
-export function loadCommandConfig(flags: Pick<CommonFlags, 'config'>): Promise<ConvergeConfig> {
+export function loadCommandConfig(flags: Pick<CommonFlags, 'config' | 'allowCodeConfig'>): Promise<ConvergeConfig> {
   return loadConfig({
     cwd: process.cwd(),
     env: process.env,
+    allowCode: flags.allowCodeConfig === true,
     ...(flags.config && { file: flags.config }),
   });
 }
@@ -75,9 +77,32 @@ export async function loadInputs(paths: readonly string[], flags: CommonFlags): 
       hint: 'live objects carry no labels, so a selector cannot say which of them to prune',
     });
   }
-  const desired = await loadManifests([...paths], catalog, { env: process.env, cwd: process.cwd() });
+  const desired = await loadManifests([...paths], catalog, {
+    env: process.env,
+    cwd: process.cwd(),
+    ...interpolationAccess(config, paths),
+  });
   registerDesiredSecrets(desired);
   return { config, desired, selection: { targets, selectors }, providers: providerMap };
+}
+
+/**
+ * What `${file:}` and `${env:}` may read (docs/security.md, "Interpolation"):
+ * files below the configuration's directory, the manifests' common directory
+ * and `interpolation.fileRoots`; any variable but converge's own tokens, or
+ * only those `interpolation.env` lists.
+ */
+function interpolationAccess(config: ConvergeConfig, paths: readonly string[]) {
+  const manifestsRoot = commonDirectory(manifestDirectories(paths, process.cwd()));
+  const roots = [...(config.file ? [dirname(config.file)] : []), manifestsRoot, ...config.interpolation.fileRoots];
+  const tokens = [config.platform?.tokenEnv, config.secrets?.tokenEnv].filter((t) => t !== undefined);
+  return {
+    files: { roots, ...(config.interpolation.maxFileBytes && { maxBytes: config.interpolation.maxFileBytes }) },
+    envAccess: {
+      forbidden: new Set([...TOKEN_VARIABLES, ...tokens]),
+      ...(config.interpolation.env && { allow: config.interpolation.env }),
+    },
+  };
 }
 
 /** Write-only and interpolated values join the redactor before anything can print them. */

@@ -1,11 +1,12 @@
 /**
- * Configuration (DESIGN §5): a file found by cosmiconfig, then the CONVERGE_*
- * environment variables, which win so that CI can run without a file. Tokens
- * only ever come from the environment.
+ * Configuration (docs/configuration.md): a file found by cosmiconfig, then the
+ * CONVERGE_* environment variables, which win so that CI can run without a
+ * file. Tokens only ever come from the environment. A configuration written as
+ * code runs only when the user opts in (docs/security.md, "Configuration").
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { Ajv } from 'ajv';
-import { cosmiconfig } from 'cosmiconfig';
+import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConvergeError } from '../errors.ts';
 import type { OwnershipRule } from '../reconcile/ownership.ts';
 import { configSchema } from './schema.ts';
@@ -31,6 +32,13 @@ export interface ConvergeConfig {
   maxDeletes: number;
   /** Absolute path of the fingerprint store, or undefined when disabled. */
   fingerprints: string | undefined;
+  interpolation: {
+    /** Absolute directories `${file:}` may read besides the repository. */
+    fileRoots: string[];
+    /** Names or `PREFIX*` patterns `${env:}` may read; undefined: any but converge's tokens. */
+    env: string[] | undefined;
+    maxFileBytes: number | undefined;
+  };
 }
 
 interface ConnectionFile {
@@ -48,7 +56,12 @@ interface ConfigFile {
   ownership?: OwnershipRule[];
   guard?: { maxDeletes?: number };
   fingerprints?: false | { path: string };
+  interpolation?: { fileRoots?: string[]; env?: string[]; maxFileBytes?: number };
 }
+
+/** The environment variable that allows a configuration written as code to run. */
+export const ALLOW_CODE_CONFIG = 'CONVERGE_ALLOW_CODE_CONFIG';
+const CODE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
 
 export const DEFAULT_PARALLELISM = 10;
 export const DEFAULT_MAX_DELETES = 10;
@@ -60,9 +73,13 @@ export async function loadConfig(options: {
   cwd: string;
   file?: string;
   env: Record<string, string | undefined>;
+  /** `--allow-code-config`: run a configuration written as code. */
+  allowCode?: boolean;
 }): Promise<ConvergeConfig> {
+  const allowCode = options.allowCode === true || options.env[ALLOW_CODE_CONFIG] === '1';
   const explorer = cosmiconfig('converge', {
     searchStrategy: 'project',
+    loaders: codeLoaders(allowCode),
     searchPlaces: [
       'package.json',
       '.convergerc',
@@ -70,10 +87,12 @@ export async function loadConfig(options: {
       '.convergerc.yaml',
       '.convergerc.yml',
       '.convergerc.js',
+      '.convergerc.cjs',
       'converge.config.yaml',
       'converge.config.yml',
       'converge.config.json',
       'converge.config.js',
+      'converge.config.cjs',
       'converge.config.mjs',
       'converge.config.ts',
     ],
@@ -82,6 +101,7 @@ export async function loadConfig(options: {
   try {
     found = options.file ? await explorer.load(resolve(options.cwd, options.file)) : await explorer.search(options.cwd);
   } catch (error) {
+    if (ConvergeError.is(error)) throw error;
     throw new ConvergeError('CONFIG_INVALID', `configuration cannot be read: ${(error as Error).message}`, {
       hint: 'check the file named above',
     });
@@ -99,7 +119,41 @@ export async function loadConfig(options: {
     ownership: raw.ownership ?? [],
     maxDeletes: raw.guard?.maxDeletes ?? DEFAULT_MAX_DELETES,
     fingerprints: fingerprintsPath(raw, env, base, options.cwd),
+    interpolation: {
+      fileRoots: (raw.interpolation?.fileRoots ?? []).map((dir) => resolve(base, dir)),
+      env: raw.interpolation?.env,
+      maxFileBytes: raw.interpolation?.maxFileBytes,
+    },
   };
+}
+
+/**
+ * A configuration file written as code runs when loaded, so a pull request
+ * could run code in a plan job that holds the tokens. Such files are loaded
+ * only with --allow-code-config or CONVERGE_ALLOW_CODE_CONFIG=1; otherwise
+ * finding one is an error, never a silent skip.
+ */
+function codeLoaders(allowCode: boolean): Record<string, Loader> {
+  const refuse: Loader = (filepath) => {
+    throw new ConvergeError(
+      'CONFIG_INVALID',
+      `${filepath}: a configuration written as code runs when loaded, and is loaded only when allowed`,
+      {
+        hint: `pass --allow-code-config or set ${ALLOW_CODE_CONFIG}=1 if you trust it, or write the configuration as YAML or JSON`,
+      },
+    );
+  };
+  const loaders: Record<string, Loader> = {};
+  for (const ext of CODE_EXTENSIONS) {
+    const load = defaultLoaders[ext as keyof typeof defaultLoaders];
+    if (load) loaders[ext] = allowCode ? load : refuse;
+  }
+  return loaders;
+}
+
+/** Whether a path names a configuration written as code. */
+export function isCodeConfig(path: string): boolean {
+  return CODE_EXTENSIONS.includes(extname(path));
 }
 
 /** CONVERGE_FINGERPRINTS (a path, or `off`) wins over the file, for CI and the demo. */
@@ -121,10 +175,13 @@ function connection(
   env: Record<string, string | undefined>,
   name: 'PLATFORM' | 'SECRETS',
 ): Connection | undefined {
-  const url = env[`CONVERGE_${name}_URL`] || file?.url;
+  const fromEnv = env[`CONVERGE_${name}_URL`];
+  const url = fromEnv || file?.url;
   if (!url) return undefined;
+  if (fromEnv) checkUrl(fromEnv, `CONVERGE_${name}_URL`);
   const tokenEnv = file?.tokenEnv ?? `CONVERGE_${name}_TOKEN`;
-  const token = env[`CONVERGE_${name}_TOKEN`] || env[tokenEnv] || undefined;
+  const tokenFrom = env[`CONVERGE_${name}_TOKEN`] ? `CONVERGE_${name}_TOKEN` : tokenEnv;
+  const token = checkToken(env[tokenFrom] || undefined, tokenFrom);
   return {
     url: url.replace(/\/+$/, ''),
     token,
@@ -134,6 +191,37 @@ function connection(
     rateLimit: file?.rateLimit,
     requestTimeoutMs: file?.requestTimeoutMs,
   };
+}
+
+/** A server URL from the environment gets the same check the file's schema gives. */
+function checkUrl(url: string, variable: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return;
+  throw new ConvergeError('CONFIG_INVALID', `${variable} must be an http:// or https:// URL (got "${url}")`, {
+    hint: `set ${variable} to the server's root, for example https://tfe.example.com`,
+  });
+}
+
+/**
+ * A token copied with its line end (`$(cat token)` keeps none, a file read by
+ * other means may) loses it; a token with a line break inside is refused, as
+ * no server issues one and HTTP could not send it.
+ */
+function checkToken(token: string | undefined, variable: string): string | undefined {
+  if (token === undefined) return undefined;
+  const trimmed = token.replace(/[\r\n]+$/, '');
+  if (trimmed === '') return undefined;
+  if (/[\r\n]/.test(trimmed)) {
+    throw new ConvergeError('CONFIG_INVALID', `${variable} holds a line break inside the token`, {
+      hint: `set ${variable} to the token alone, on one line`,
+    });
+  }
+  return trimmed;
 }
 
 function validate(raw: unknown, file: string | undefined): void {

@@ -25,6 +25,15 @@ export const configSchema = {
       additionalProperties: false,
       properties: { maxDeletes: { type: 'integer', minimum: 0 } },
     },
+    interpolation: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        fileRoots: { type: 'array', items: { type: 'string', minLength: 1 } },
+        env: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*\\*?$' } },
+        maxFileBytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
+      },
+    },
     fingerprints: {
       oneOf: [
         { const: false },

@@ -2,7 +2,18 @@
  * YAML text -> plain documents, each with the source position of every value
  * (and of every key, for "unknown field" problems that point at the key).
  */
-import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, Parser, type YAMLError } from 'yaml';
+import {
+  Composer,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  Parser,
+  type Scalar,
+  type YAMLError,
+} from 'yaml';
 import type { InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
 import { joinPath, parentPath } from './paths.ts';
@@ -19,6 +30,13 @@ export interface SourceDocument {
   keys: Record<string, Position>;
 }
 
+/**
+ * Limits that keep loading linear and bounded (docs/security.md, "Reading input"): a string
+ * value, the keys of one mapping and the nodes of one document. The file size is checked
+ * before reading (src/manifest/load.ts).
+ */
+export const LIMITS = { valueBytes: 1024 * 1024, keysPerMapping: 10_000, nodesPerDocument: 500_000 };
+
 export function parseDocuments(text: string, file: string): { documents: SourceDocument[]; problems: InputProblem[] } {
   const lineCounter = new LineCounter();
   const documents: SourceDocument[] = [];
@@ -27,7 +45,9 @@ export function parseDocuments(text: string, file: string): { documents: SourceD
   // Composed one document at a time, each dropped once read: a file of thousands of documents
   // never holds all their syntax trees at once (parseAllDocuments would, tripling peak memory).
   const tokens = new Parser(lineCounter.addNewLine).parse(text);
-  for (const doc of new Composer().compose(tokens)) {
+  // the yaml library's own unique-key check compares every pair of keys (quadratic in the
+  // mapping's size); collectPositions checks with a set instead
+  for (const doc of new Composer({ uniqueKeys: false }).compose(tokens)) {
     // After a syntax error the parser's recovery reports a cascade of follow-on errors: the first one is the real one.
     const firstError = doc.errors[0] ?? doc.warnings[0];
     if (firstError) {
@@ -40,7 +60,12 @@ export function parseDocuments(text: string, file: string): { documents: SourceD
     const values: Record<string, Position> = {};
     const keys: Record<string, Position> = {};
     const aliases = new Map<string, Position>();
-    collectPositions(root, '', { at, values, keys, aliases });
+    const collector: Collector = { at, values, keys, aliases, problems: [], nodes: 0 };
+    collectPositions(root, '', collector);
+    if (collector.problems.length > 0) {
+      problems.push(...collector.problems);
+      continue;
+    }
     let data: unknown;
     try {
       data = doc.toJS({ maxAliasCount: 100 });
@@ -59,17 +84,40 @@ interface Collector {
   keys: Record<string, Position>;
   /** First use of each alias name, to place an alias that names no anchor. */
   aliases: Map<string, Position>;
+  /** Duplicate keys, values the loader refuses, limits passed. */
+  problems: InputProblem[];
+  nodes: number;
 }
 
 function collectPositions(node: Node, path: string, c: Collector): void {
+  if (++c.nodes === LIMITS.nodesPerDocument + 1) {
+    const where = node.range ? c.at(node.range[0]) : undefined;
+    if (where) c.problems.push({ ...where, message: `a document may hold at most ${LIMITS.nodesPerDocument} values` });
+  }
+  if (c.nodes > LIMITS.nodesPerDocument) return;
   if (isAlias(node)) {
     if (node.range && !c.aliases.has(node.source)) c.aliases.set(node.source, c.at(node.range[0]));
+  } else if (isScalar(node)) {
+    scalarProblems(node, c);
   } else if (isMap(node)) {
+    const seen = new Map<string, Position | undefined>();
+    if (node.items.length > LIMITS.keysPerMapping && node.range) {
+      const message = `a mapping may hold at most ${LIMITS.keysPerMapping} keys (this one has ${node.items.length})`;
+      c.problems.push({ ...c.at(node.range[0]), message });
+      return;
+    }
     for (const pair of node.items) {
       const key = pair.key;
       const name = isScalar(key) ? String(key.value) : String(key);
       const childPath = joinPath(path, name);
       const keyPosition = isScalar(key) && key.range ? c.at(key.range[0]) : own(c.values, path);
+      if (seen.has(name)) {
+        const first = seen.get(name);
+        const also = first ? ` (first at line ${first.line})` : '';
+        if (keyPosition) c.problems.push({ ...keyPosition, message: `duplicate key "${name}"${also}` });
+        continue;
+      }
+      seen.set(name, keyPosition);
       if (keyPosition) c.keys[childPath] = keyPosition;
       const value = pair.value as Node | null;
       const valuePosition = value?.range ? c.at(value.range[0]) : keyPosition;
@@ -83,6 +131,22 @@ function collectPositions(node: Node, path: string, c: Collector): void {
       if (child?.range) c.values[childPath] = c.at(child.range[0]);
       if (child) collectPositions(child, childPath, c);
     });
+  }
+}
+
+/**
+ * A string beyond the value limit, or an integer beyond 2^53 (JSON numbers
+ * are doubles: `99999999999999999999999` would be sent as 1e+23).
+ */
+function scalarProblems(node: Scalar, c: Collector): void {
+  if (!node.range) return;
+  const value = node.value;
+  if (typeof value === 'string' && value.length > LIMITS.valueBytes) {
+    const message = `a value may hold at most ${LIMITS.valueBytes} characters (this one has ${value.length})`;
+    c.problems.push({ ...c.at(node.range[0]), message });
+  } else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    const message = `the number ${node.source ?? value} is too large to be kept exactly (beyond 2^53); quote it if it is text`;
+    c.problems.push({ ...c.at(node.range[0]), message });
   }
 }
 

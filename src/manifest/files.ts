@@ -15,7 +15,7 @@ export interface ManifestFile {
   name: string;
 }
 
-const MANIFEST_EXTENSION = /\.ya?ml$/;
+const MANIFEST_EXTENSION = /\.ya?ml$/i;
 /** The configuration file is YAML too, but never a manifest. */
 const NOT_MANIFESTS = new Set(['converge.config.yaml', 'converge.config.yml']);
 
@@ -39,8 +39,11 @@ export async function findManifestFiles(
       problems.push({ file: name, line: 1, col: 1, message: describeFsError(info) });
     } else if (info.isDirectory()) {
       const found: ManifestFile[] = [];
-      await walk(path, name, found, new Set());
-      if (found.length === 0) problems.push({ file: name, line: 1, col: 1, message: 'no .yaml or .yml files here' });
+      const before = problems.length;
+      await walk(path, name, { files: found, problems, visited: new Set() });
+      if (found.length === 0 && problems.length === before) {
+        problems.push({ file: name, line: 1, col: 1, message: 'no .yaml or .yml files here' });
+      }
       found.forEach(add);
     } else {
       add({ path, name });
@@ -49,31 +52,50 @@ export async function findManifestFiles(
   return { files, problems };
 }
 
-async function walk(dir: string, name: string, out: ManifestFile[], visited: Set<string>): Promise<void> {
-  // Symlinked directories may loop back; real paths say where we have been.
-  const real = await realpath(dir);
-  if (visited.has(real)) return;
-  visited.add(real);
-  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => compare(a.name, b.name));
+interface Walk {
+  files: ManifestFile[];
+  /** Whatever cannot be read is a problem, never skipped: --prune would delete what it declares. */
+  problems: InputProblem[];
+  visited: Set<string>;
+}
+
+async function walk(dir: string, name: string, w: Walk): Promise<void> {
+  let entries: Dirent[];
+  try {
+    // Symlinked directories may loop back; real paths say where we have been.
+    const real = await realpath(dir);
+    if (w.visited.has(real)) return;
+    w.visited.add(real);
+    entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => compare(a.name, b.name));
+  } catch (error) {
+    const message = `cannot read this directory: ${describeFsError(error as NodeJS.ErrnoException)}`;
+    w.problems.push({ file: name, line: 1, col: 1, message });
+    return;
+  }
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
     const childName = join(name, entry.name);
     const kind = await entryKind(entry, path);
-    if (kind === 'dir') await walk(path, childName, out, visited);
-    else if (kind === 'file' && MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name)) {
-      out.push({ path, name: childName });
+    if (typeof kind === 'object') w.problems.push({ file: childName, line: 1, col: 1, message: kind.problem });
+    else if (kind === 'dir') await walk(path, childName, w);
+    else if (kind === 'file' && MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name.toLowerCase())) {
+      w.files.push({ path, name: childName });
     }
   }
 }
 
-async function entryKind(entry: Dirent, path: string): Promise<'dir' | 'file' | 'other'> {
+async function entryKind(entry: Dirent, path: string): Promise<'dir' | 'file' | 'other' | { problem: string }> {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
   if (!entry.isSymbolicLink()) return 'other';
-  const target = await stat(path).catch(() => undefined);
-  if (target?.isDirectory()) return 'dir';
-  return target?.isFile() ? 'file' : 'other';
+  const target = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+  if (target instanceof Error) {
+    const why = target.code === 'ELOOP' ? 'a symbolic link that loops' : 'a symbolic link to nothing';
+    return { problem: `${why} (${describeFsError(target)}): fix or remove it` };
+  }
+  if (target.isDirectory()) return 'dir';
+  return target.isFile() ? 'file' : 'other';
 }
 
 function displayName(given: string, path: string, cwd: string): string {
@@ -99,6 +121,8 @@ export function describeFsError(error: NodeJS.ErrnoException): string {
       return 'permission denied';
     case 'EISDIR':
       return 'is a directory';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
     default:
       return error.code ?? error.message;
   }

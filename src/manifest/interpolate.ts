@@ -5,18 +5,20 @@
  */
 import { resolve } from 'node:path';
 import { typeWords } from './describe.ts';
-import { describeFsError, shownPath } from './files.ts';
+import { type EnvAccess, envRefusal, type FileMode } from './file-access.ts';
+import { shownPath } from './files.ts';
 import { joinPath, specKey } from './paths.ts';
 import { didYouMean } from './suggest.ts';
 import { hasTemplate, PLACEHOLDER_HELP, type Placeholder, parseTemplate } from './template.ts';
 
 export interface InterpolationContext {
-  env: Record<string, string | undefined>;
   /** Directory of the manifest file: `${file:...}` paths are relative to it. */
   dir: string;
   cwd: string;
-  /** Reads a file as text (cached by the caller, so that one file is read once). */
-  readText(path: string): string;
+  /** Reads a file inside the allowed roots (cached by the caller, so that one file is read once). */
+  readFile(path: string, mode: FileMode): { text: string } | { error: string };
+  env: Record<string, string | undefined>;
+  envAccess: EnvAccess;
   /** JSON Schema types wanted at a dotted path: a whole placeholder is coerced to them. */
   typesAt(path: string): readonly string[] | undefined;
 }
@@ -34,7 +36,7 @@ export interface Interpolated {
   problems: PathProblem[];
 }
 
-const RESOLVERS = ['env', 'file'];
+const RESOLVERS = ['env', 'file', 'file.base64'];
 
 export function interpolateSpec(spec: unknown, ctx: InterpolationContext): Interpolated {
   const out: Interpolated = { spec, secretFields: [], secretPaths: new Set(), problems: [] };
@@ -99,17 +101,16 @@ function resolveString(value: string, path: string, ctx: InterpolationContext, o
 
 function resolvePlaceholder(part: Placeholder, ctx: InterpolationContext): { text: string } | { error: string } {
   if (part.resolver === 'env') {
+    const refused = envRefusal(part.arg, ctx.envAccess);
+    if (refused) return { error: `cannot use ${part.source}: ${refused}` };
     const text = ctx.env[part.arg];
     return text === undefined ? { error: `environment variable "${part.arg}" is not set` } : { text };
   }
-  if (part.resolver === 'file') {
+  if (part.resolver === 'file' || part.resolver === 'file.base64') {
     const file = resolve(ctx.dir, part.arg);
-    try {
-      return { text: stripOneNewline(ctx.readText(file)) };
-    } catch (error) {
-      const shown = shownPath(file, ctx.cwd);
-      return { error: `cannot read ${part.source} (${shown}: ${describeFsError(error as NodeJS.ErrnoException)})` };
-    }
+    const read = ctx.readFile(file, part.resolver === 'file' ? 'text' : 'base64');
+    if ('error' in read) return { error: `cannot read ${part.source} (${shownPath(file, ctx.cwd)}: ${read.error})` };
+    return { text: part.resolver === 'file' ? stripOneNewline(read.text) : read.text };
   }
   const hint = didYouMean(part.resolver, RESOLVERS) || `; ${PLACEHOLDER_HELP}`;
   return { error: `unknown resolver "${part.resolver}" in ${part.source}${hint}` };

@@ -3,14 +3,22 @@
  * offline, and every problem in every file is reported at once as one
  * InputError; nothing else happens on bad input.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import { InputError, type InputProblem } from '../errors.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { buildObject, type DocumentContext } from './document.ts';
 import { parseDocuments } from './documents.ts';
 import { findDuplicates } from './duplicates.ts';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  type EnvAccess,
+  type FileAccess,
+  type FileMode,
+  readConfined,
+  realRoots,
+} from './file-access.ts';
 import { describeFsError, findManifestFiles, type ManifestFile } from './files.ts';
 import { schemaSet } from './schemas.ts';
 
@@ -21,7 +29,17 @@ export interface LoadOptions {
   cwd?: string;
   /** Where `<Kind>.schema.json` files live; defaults to the package's `schemas/`. */
   schemaDir?: string;
+  /** What `${file:}` may read; default: below the manifests' common directory, up to 1 MiB. */
+  files?: { roots: readonly string[]; maxBytes?: number };
+  /** What `${env:}` may read; default: anything but converge's own tokens. */
+  envAccess?: EnvAccess;
 }
+
+/** converge's own tokens: never interpolated, whatever the configuration says. */
+export const TOKEN_VARIABLES = ['CONVERGE_PLATFORM_TOKEN', 'CONVERGE_SECRETS_TOKEN'];
+
+/** The largest manifest file converge reads (docs/security.md, "Reading input"). */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 export async function loadManifests(
   paths: string[],
@@ -30,12 +48,17 @@ export async function loadManifests(
 ): Promise<DesiredObject[]> {
   const cwd = options.cwd ?? process.cwd();
   const { files, problems } = await findManifestFiles(paths, cwd);
+  const access: FileAccess = {
+    roots: realRoots(options.files?.roots ?? [commonDirectory(manifestDirectories(paths, cwd))]),
+    maxBytes: options.files?.maxBytes ?? DEFAULT_MAX_FILE_BYTES,
+  };
   const context = {
     catalog,
     schemas: schemaSet(options.schemaDir === undefined ? undefined : resolve(cwd, options.schemaDir)),
     env: options.env ?? process.env,
+    envAccess: options.envAccess ?? { forbidden: new Set(TOKEN_VARIABLES) },
     cwd,
-    readText: cachedReader(),
+    readFile: cachedReader(access),
   };
   // Synchronous reads: loading is all the process does now, and for thousands of small files
   // readFileSync is several times faster than fs.promises.
@@ -52,6 +75,11 @@ function loadFile(
 ): { objects: DesiredObject[]; problems: InputProblem[] } {
   let text: string;
   try {
+    const size = statSync(file.path).size;
+    if (size > MAX_MANIFEST_BYTES) {
+      const message = `the file holds ${size} bytes; a manifest file may hold at most ${MAX_MANIFEST_BYTES}`;
+      return { objects: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
+    }
     text = readFileSync(file.path, 'utf8');
   } catch (error) {
     const message = describeFsError(error as NodeJS.ErrnoException);
@@ -69,21 +97,39 @@ function loadFile(
 }
 
 /** `${file:...}` contents, read once per load even when many values use the same file. */
-function cachedReader(): (path: string) => string {
-  const cache = new Map<string, { text: string } | { error: unknown }>();
-  return (path) => {
-    let entry = cache.get(path);
+function cachedReader(access: FileAccess): (path: string, mode: FileMode) => { text: string } | { error: string } {
+  const cache = new Map<string, { text: string } | { error: string }>();
+  return (path, mode) => {
+    const key = `${mode}:${path}`;
+    let entry = cache.get(key);
     if (!entry) {
-      try {
-        entry = { text: readFileSync(path, 'utf8') };
-      } catch (error) {
-        entry = { error };
-      }
-      cache.set(path, entry);
+      entry = readConfined(path, mode, access);
+      cache.set(key, entry);
     }
-    if ('error' in entry) throw entry.error;
-    return entry.text;
+    return entry;
   };
+}
+
+/** The directories the given manifest paths name: a directory itself, a file's own directory. */
+export function manifestDirectories(paths: readonly string[], cwd: string): string[] {
+  return paths.map((p) => {
+    const path = resolve(cwd, p);
+    try {
+      return statSync(path).isDirectory() ? path : dirname(path);
+    } catch {
+      return dirname(path);
+    }
+  });
+}
+
+/** The deepest directory holding every given directory. */
+export function commonDirectory(dirs: readonly string[]): string {
+  if (dirs.length === 0) return process.cwd();
+  let root = dirs[0]!;
+  for (const dir of dirs.slice(1)) {
+    while (dir !== root && !dir.startsWith(root.endsWith(sep) ? root : root + sep)) root = dirname(root);
+  }
+  return root;
 }
 
 /** Problems sorted by file (in load order), then line and column; path problems first. */

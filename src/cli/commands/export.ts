@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { addConfigFlags, positiveInt } from '../flags.ts';
+import { addConfigFlags, parallelism } from '../flags.ts';
 
 /** `--kind A --kind B` and `--kind A,B` both work (`--kinds A,B` is the same flag, see docs/commands.md). */
 const collectList = (value: string, previous: string[] = []) => [
@@ -33,7 +33,7 @@ export function registerExport(program: Command): void {
       "where the files' yaml-language-server modelines point (default: converge's schemas/)",
     )
     .addOption(
-      new Option('-p, --parallelism <n>', 'concurrent requests (default 10, or the config)').argParser(positiveInt),
+      new Option('-p, --parallelism <n>', 'concurrent requests (default 10, or the config)').argParser(parallelism),
     )
     .addHelpText(
       'after',

@@ -18,6 +18,7 @@ import { processOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
+import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
 
@@ -34,6 +35,8 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
   const saved = await readSavedPlan(paths);
   const effective = saved ? savedFlags(saved, flags) : flags;
   const inputs = await loadInputs(saved ? saved.manifests : paths, effective);
+  // apply records what it sends: a store it cannot write would fail after the secrets went out
+  if (inputs.config.fingerprints) checkWritable(inputs.config.fingerprints, 'the fingerprint store');
   const events = new EventStream();
   const reporter = await chooseReporter({
     json: flags.json,

@@ -15,6 +15,7 @@ import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
 import { closeClients, loadInputs, providerMap } from '../session.ts';
 import { VERSION } from '../version.ts';
+import { checkWritable } from '../writable.ts';
 import { makePlan } from './make-plan.ts';
 
 export interface DriftFlags extends CommonFlags {
@@ -30,6 +31,7 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
   const format: DriftFormat = flags.json ? 'json' : flags.format;
   const output = processOutput();
   const inputs = await loadInputs(paths, flags);
+  if (flags.output) checkWritable(flags.output, '--output');
   const events = new EventStream();
   events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
   const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);

@@ -18,6 +18,7 @@ import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import { EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, connect, loadCommandConfig } from '../session.ts';
+import { checkWritable } from '../writable.ts';
 
 export interface ExportFlags {
   config?: string;
@@ -49,6 +50,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   }
   const requests = readRequests(chosen, flags.scope);
   const outDir = resolve(flags.out);
+  checkWritable(flags.out, '--out', 'directory');
   const schemaRef = schemaReference(flags.schemaRef, outDir);
 
   const events = new EventStream();

@@ -17,6 +17,7 @@ import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
 import { closeClients, loadInputs, serversOf } from '../session.ts';
 import { VERSION } from '../version.ts';
+import { checkWritable } from '../writable.ts';
 import { makePlan } from './make-plan.ts';
 
 export interface PlanFlags extends CommonFlags {
@@ -28,6 +29,7 @@ export async function runPlan(paths: string[], flags: PlanFlags): Promise<number
   const output = processOutput();
   const colors = colorsFor(process.stdout, flags.color);
   const inputs = await loadInputs(paths, flags);
+  if (flags.out) checkWritable(flags.out, '--out');
   const events = new EventStream();
   if (!flags.json) events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
   const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);

@@ -72,4 +72,33 @@ describe('findManifestFiles', () => {
     const { files } = await findManifestFiles(['m'], root);
     expect(files.map((f) => f.name)).toEqual(['m/a.yaml']);
   });
+
+  it('takes .YAML and .YML in any case, never skipping what looks like a manifest', async () => {
+    for (const f of ['m/a.YAML', 'm/b.Yml', 'm/c.yaml']) await touch(f);
+    const { files, problems } = await findManifestFiles(['m'], root);
+    expect(problems).toEqual([]);
+    expect(files.map((f) => f.name)).toEqual(['m/a.YAML', 'm/b.Yml', 'm/c.yaml']);
+  });
+
+  it('reports a dangling or looping symbolic link instead of skipping it', async () => {
+    await touch('m/a.yaml');
+    await symlink(join(root, 'gone.yaml'), join(root, 'm/dangling.yaml'));
+    await symlink(join(root, 'm/self.yaml'), join(root, 'm/self.yaml'));
+    const { files, problems } = await findManifestFiles(['m'], root);
+    expect(files.map((f) => f.name)).toEqual(['m/a.yaml']);
+    expect(problems).toEqual([
+      {
+        file: 'm/dangling.yaml',
+        line: 1,
+        col: 1,
+        message: 'a symbolic link to nothing (no such file or directory): fix or remove it',
+      },
+      {
+        file: 'm/self.yaml',
+        line: 1,
+        col: 1,
+        message: 'a symbolic link that loops (too many levels of symbolic links): fix or remove it',
+      },
+    ]);
+  });
 });

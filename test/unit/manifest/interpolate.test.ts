@@ -9,10 +9,10 @@ function context(overrides: Partial<InterpolationContext> = {}): InterpolationCo
     env: { PORT: '587', FLAG: 'TRUE', NAME: 'mailer', EMPTY: '' },
     dir: '/repo/manifests',
     cwd: '/repo',
-    readText: (path) => {
+    envAccess: { forbidden: new Set(['CONVERGE_PLATFORM_TOKEN']) },
+    readFile: (path) => {
       const text = files[path];
-      if (text === undefined) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' });
-      return text;
+      return text === undefined ? { error: 'no such file or directory' } : { text };
     },
     typesAt: (path) => ({ 'spec.port': ['integer'], 'spec.enabled': ['boolean'], 'spec.ratio': ['number'] })[path],
     ...overrides,

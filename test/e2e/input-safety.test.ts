@@ -1,0 +1,128 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are manifest placeholders, not templates
+/**
+ * Ordinary mistakes and hostile input, through the CLI as a process: each is
+ * one line naming what is wrong, exit 1, no stack trace, and nothing sent
+ * (counted by the emulator). docs/security.md lists these promises.
+ */
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { converge } from '../helpers/cli.ts';
+
+let emulator: RunningEmulator;
+let scratch: string;
+let env: Record<string, string>;
+
+const SETTINGS = 'kind: GeneralSettings\nspec: {api-rate-limit: 45}\n';
+
+beforeEach(async () => {
+  emulator = await startEmulator({ port: 0 });
+  scratch = await mkdtemp(join(tmpdir(), 'converge-safety-'));
+  await mkdir(join(scratch, 'm'));
+  await writeFile(join(scratch, 'm/settings.yaml'), SETTINGS);
+  await writeFile(join(scratch, 'a-file'), 'not a directory');
+  env = { CONVERGE_PLATFORM_URL: emulator.url, CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin };
+});
+afterEach(() => emulator?.close());
+
+const run = (args: string[], extra: Record<string, string> = {}) =>
+  converge(args, { cwd: scratch, env: { ...env, ...extra } });
+
+function expectRefused(result: { code: number | null; stderr: string }, message: string) {
+  expect(result.code).toBe(1);
+  expect(result.stderr).toContain(message);
+  expect(result.stderr).not.toMatch(/hit a bug|\n\s+at .*:\d+:\d+/);
+  expect(emulator.stats().total).toBe(0);
+}
+
+describe('outputs that cannot be written are refused before any request', () => {
+  it.each([
+    [['plan', 'm', '--out', 'a-file/plan.json'], '--out a-file/plan.json cannot be written'],
+    [
+      ['drift', 'm', '--output', 'a-file/drift.md', '--format', 'markdown'],
+      '--output a-file/drift.md cannot be written',
+    ],
+    [['export', '--out', 'a-file/out', '--kind', 'ToolVersion'], '--out a-file/out cannot be written'],
+    [['export', '--out', 'a-file', '--kind', 'ToolVersion'], '--out a-file cannot be written: it is not a directory'],
+  ])('%j', async (args, message) => {
+    expectRefused(await run(args), message);
+  });
+
+  it('a fingerprint store that cannot be written, before any secret is sent', async () => {
+    const result = await run(['apply', 'm', '--auto-approve'], { CONVERGE_FINGERPRINTS: 'a-file/store.json' });
+    expectRefused(result, 'the fingerprint store');
+  });
+});
+
+describe('the environment and flags', () => {
+  it.each([
+    [{ CONVERGE_PLATFORM_URL: '127.0.0.1:8080' }, 'CONVERGE_PLATFORM_URL must be an http:// or https:// URL'],
+    [{ CONVERGE_PLATFORM_TOKEN: 'abc\ndef' }, 'CONVERGE_PLATFORM_TOKEN holds a line break inside the token'],
+  ])('%j is refused with one line', async (extra, message) => {
+    expectRefused(await run(['plan', 'm'], extra), message);
+  });
+
+  it('a token with a trailing line end still works', async () => {
+    const result = await run(['plan', 'm'], { CONVERGE_PLATFORM_TOKEN: `${emulator.tokens.admin}\n` });
+    expect(result.code).toBe(0);
+  });
+
+  it('--parallelism above 256 is a usage error naming the flag', async () => {
+    const result = await run(['plan', 'm', '--parallelism', '100000']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("option '-p, --parallelism <n>' argument '100000' is invalid");
+    expect(emulator.stats().total).toBe(0);
+  });
+});
+
+describe('a configuration written as code', () => {
+  it('does not run for validate without opt-in, and says how to opt in', async () => {
+    const marker = join(scratch, 'ran');
+    await writeFile(
+      join(scratch, 'converge.config.js'),
+      `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x'); module.exports = {};`,
+    );
+    const refused = await run(['validate', 'm']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('a configuration written as code runs when loaded');
+    expect(refused.stderr).toContain('--allow-code-config');
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(marker)).toBe(false);
+    expect((await run(['validate', 'm', '--allow-code-config'])).code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe('interpolation cannot publish what is outside the repository', () => {
+  it('refuses ${file:} outside the manifests and converge tokens in ${env:}, and sends nothing', async () => {
+    await writeFile(
+      join(scratch, 'm/leak.yaml'),
+      [
+        'kind: ToolVersion',
+        'metadata: {name: 6.6.6}',
+        'spec: {url: "https://x.example.com/${file:/etc/hostname}", sha: "${env:CONVERGE_PLATFORM_TOKEN}"}',
+      ].join('\n'),
+    );
+    const result = await run(['apply', 'm', '--auto-approve']);
+    expectRefused(result, 'it is outside the directories ${file:} may read');
+    expect(result.stderr).toContain("holds a token of converge's own and is never interpolated");
+    expect(result.stderr + result.stdout).not.toContain(emulator.tokens.admin);
+  });
+});
+
+describe('a manifest directory', () => {
+  it('with a dangling symbolic link is an error, and --prune deletes nothing it might declare', async () => {
+    await symlink(join(scratch, 'moved-away.yaml'), join(scratch, 'm/versions.yaml'));
+    const result = await run(['plan', 'm', '--prune']);
+    expectRefused(result, 'm/versions.yaml:1:1: a symbolic link to nothing');
+  });
+
+  it('reads .YML files like .yml ones', async () => {
+    await writeFile(join(scratch, 'm/more.YML'), 'kind: ToolVersion\nmetadata: {name: 1}\nspec: {}\n');
+    const result = await run(['validate', 'm']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('m/more.YML:2:');
+  });
+});
