@@ -10,10 +10,11 @@
  * yet (a create). Singletons are one object whatever N is.
  */
 import { getResource, PAGE_SIZE } from '../src/api/jsonapi.ts';
+import { requireClient } from '../src/api/require-client.ts';
 import type { SeedData } from '../src/emulator/server.ts';
 import { providers as registered } from '../src/providers/index.ts';
 import { canonicalForms } from '../src/providers/shared/fields.ts';
-import { ADMIN_PATH, platformClient } from '../src/providers/shared/platform.ts';
+import { ADMIN_PATH } from '../src/providers/shared/platform.ts';
 import { versionFields } from '../src/providers/shared/version-fields.ts';
 import { toolVersion } from '../src/providers/tool-version/index.ts';
 import type { Provider } from '../src/reconcile/provider.ts';
@@ -146,7 +147,7 @@ const listAndRead: Provider = {
   },
   async read(ctx, object) {
     const resource = await getResource(
-      platformClient(ctx),
+      requireClient(ctx.api, 'platform'),
       `${ADMIN_PATH}/tool-versions/${encodeURIComponent(object.ref)}`,
       { signal: ctx.signal },
     );

@@ -5,10 +5,12 @@
  */
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
+import { ConvergeError } from '../errors.ts';
 import { ConcurrencyWindow, type Sample } from './concurrency.ts';
 import { errorMessages } from './error-messages.ts';
 import { ApiError, NetworkError } from './errors.ts';
 import { type Exchange, exchange } from './exchange.ts';
+import { PROFILES } from './profiles.ts';
 import { type Permit, RateLimiter } from './rate-limit.ts';
 import { registerSecret } from './redact.ts';
 import { decide, type Failure, type RetrySettings, type RetryState } from './retry.ts';
@@ -28,15 +30,14 @@ export interface RetryInfo {
 export interface HttpClientOptions {
   /** The server root, e.g. `http://127.0.0.1:8080`; a path prefix is kept. */
   baseUrl: string;
-  /** `bearer`: `Authorization: Bearer` (platform API); `vault`: `X-Vault-Token` (secrets API). */
+  /** The API's profile (src/api/profiles.ts), the token, and a header name that overrides the profile's. */
   auth: Auth;
   /** Requests per second, client-side; undefined: only what the server advertises. */
   rateLimit?: number;
   /**
    * The server's limit (requests per second) to assume while nothing is
-   * configured or advertised. Default: 30 for the platform API, whose
-   * `api-rate-limit` defaults to 30 and cannot be set lower (spec: site
-   * admin); none for the secrets API. 0 assumes nothing.
+   * configured or advertised. Default: the profile's (30 for the platform
+   * API, none for the secrets API). 0 assumes nothing.
    */
   assumedRateLimit?: number;
   connectTimeoutMs?: number;
@@ -72,7 +73,6 @@ const loadUndici = () => {
   return undici;
 };
 
-const PLATFORM_MIN_RATE_LIMIT = 30;
 const DEFAULT_CONCURRENCY = 10;
 
 const DEFAULTS = {
@@ -89,6 +89,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const origin = url.origin;
   const basePath = url.pathname.replace(/\/+$/, '');
   const auth = options.auth;
+  const profile = PROFILES[auth.api];
+  checkToken(auth);
   registerSecret(auth.token);
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs;
   const concurrency = options.concurrency ?? { initial: DEFAULT_CONCURRENCY, max: DEFAULT_CONCURRENCY };
@@ -110,13 +112,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
   const limiter = new RateLimiter({
     ...(options.rateLimit !== undefined && { rate: options.rateLimit }),
-    assumed: options.assumedRateLimit ?? (auth.scheme === 'bearer' ? PLATFORM_MIN_RATE_LIMIT : 0),
+    assumed: options.assumedRateLimit ?? profile.assumedRateLimit,
   });
   const settings: RetrySettings = {
     maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
     baseMs: options.retryBaseMs ?? DEFAULTS.retryBaseMs,
     maxMs: options.retryMaxMs ?? DEFAULTS.retryMaxMs,
-    retryPreconditionFailed: auth.scheme === 'vault',
+    retryStatuses: profile.retryStatuses,
   };
   const stats: HttpClientStats = { requests: 0, retries: 0, rateLimited: 0 };
 
@@ -197,7 +199,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       path,
       messages: errorMessages(result.body),
       outcome: decision.outcome === 'unknown' ? 'unknown' : 'failed',
-      scheme: auth.scheme,
+      api: auth.api,
       ...note,
     });
     return { kind: 'fail', error };
@@ -214,6 +216,23 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       await Promise.all([pool.close(), elsewhere?.close()]);
     },
   };
+}
+
+/**
+ * A token or header name that HTTP cannot carry is a configuration mistake,
+ * said in one line (undici would throw a stack trace on the first request).
+ */
+function checkToken(auth: Auth): void {
+  const problem = /[\r\n\0]/.test(auth.token)
+    ? 'the token holds a line break or a NUL'
+    : auth.header !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(auth.header)
+      ? `"${auth.header}" is not a header name`
+      : undefined;
+  if (problem) {
+    throw new ConvergeError('CONFIG_INVALID', `cannot authenticate to ${PROFILES[auth.api].title}: ${problem}`, {
+      hint: 'set the token alone, on one line, and tokenHeader to a plain header name',
+    });
+  }
 }
 
 /** Answers that say the server is past what it can take: the window narrows on them. */

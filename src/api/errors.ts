@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { ConvergeError } from '../errors.ts';
+import { type ApiName, PROFILES } from './profiles.ts';
 import { redact } from './redact.ts';
 
 /**
@@ -17,15 +18,14 @@ import { redact } from './redact.ts';
 const reasonPhrase = (status: number): string | undefined =>
   (createRequire(import.meta.url)('node:http') as typeof import('node:http')).STATUS_CODES[status];
 
-export type AuthScheme = 'bearer' | 'vault';
-
 export interface ApiErrorInit {
   status: number;
   method: string;
   path: string;
   messages: string[];
   outcome: 'failed' | 'unknown';
-  scheme: AuthScheme;
+  /** The API that answered: its profile says what the status likely means. */
+  api: ApiName;
   /** Why retrying stopped, when it did (`gave up after 7 attempts`). */
   note?: string;
 }
@@ -42,7 +42,7 @@ export class ApiError extends ConvergeError {
     const said = messages.length > 0 ? messages.join('; ') : (reasonPhrase(init.status) ?? 'error').toLowerCase();
     const note = init.note ? ` (${init.note})` : '';
     super('API_ERROR', `${init.method} ${init.path}: ${init.status} ${said}${note}`, {
-      hint: apiHint(init.status, init.scheme, init.outcome),
+      hint: PROFILES[init.api].hint(init.status, init.path, init.outcome),
     });
     this.name = 'ApiError';
     this.status = init.status;
@@ -85,26 +85,5 @@ export class NetworkError extends ConvergeError {
     this.reason = redact(init.reason);
     this.errno = init.errno;
     this.outcome = init.outcome;
-  }
-}
-
-function apiHint(status: number, scheme: AuthScheme, outcome: 'failed' | 'unknown'): string | undefined {
-  const platform = scheme === 'bearer';
-  switch (status) {
-    case 401:
-      return 'the server rejected the token: check that the configured token is set, current and for this server';
-    case 403:
-      return platform
-        ? 'the token lacks the rights for this request (admin endpoints need a site-admin token)'
-        : 'the token lacks the rights for this request: its Vault policy must grant this path';
-    case 404:
-      return platform
-        ? 'the object does not exist, or the token lacks the rights to see it (the platform answers 404 for both)'
-        : 'the object does not exist, the secrets engine is not mounted at this path, or the token may not read it';
-    case 429:
-      return 'the server kept rate-limiting: lower the rate limit or the parallelism in the configuration';
-    default:
-      if (outcome === 'unknown') return 'the server may have applied the request before it failed';
-      return status >= 500 ? 'the server failed; try again later' : undefined;
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The retry policy, pure: given what went wrong, whether to try again and
- * after how long. Modelled on go-retryablehttp as go-tfe and the Vault
- * client configure it (anchor-terraform-providers §4): 429 and 5xx except
- * 501 are retried, 412 too for Vault (an unsatisfied X-Vault-Index), and
- * connection errors. A request the server may have processed is repeated
- * only when it is idempotent; otherwise the caller learns `unknown`.
+ * after how long. Modelled on go-retryablehttp as the platform's and the
+ * secrets service's own clients configure it (docs/apis.md, "Retries"): 429
+ * and 5xx except 501 are retried, plus the profile's own statuses (412 on
+ * the secrets API: a replica that has not caught up yet), and connection
+ * errors. A request the server may have processed is repeated only when it
+ * is idempotent; otherwise the caller learns `unknown`.
  */
 import type { NetworkFailure } from './network.ts';
 
@@ -12,8 +13,8 @@ export interface RetrySettings {
   maxRetries: number;
   baseMs: number;
   maxMs: number;
-  /** Vault answers 412 when a replica has not caught up yet: it processed nothing. */
-  retryPreconditionFailed: boolean;
+  /** Statuses of the API's profile that mean "processed nothing, try again" (412 on the secrets API). */
+  retryStatuses: readonly number[];
 }
 
 export interface RetryState {
@@ -87,8 +88,8 @@ export function decide(
     const next = { ...state, failures: state.failures + 1 };
     return { retry: true, delayMs: asked, reason: 'service unavailable (503)', serverWait: true, state: next };
   }
-  if (status === 412 && settings.retryPreconditionFailed) {
-    return state.failures < settings.maxRetries ? backoff('precondition failed (412)') : gaveUp('failed');
+  if (settings.retryStatuses.includes(status)) {
+    return state.failures < settings.maxRetries ? backoff(`retryable status (${status})`) : gaveUp('failed');
   }
   if (status >= 500 && status !== 501) {
     // the server may have done the work before failing

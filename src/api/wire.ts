@@ -2,12 +2,15 @@
  * Request and response encoding, pure: what goes on the wire for a
  * RequestOptions, and what a response body becomes.
  */
-import type { AuthScheme } from './errors.ts';
+import { type ApiName, PROFILES } from './profiles.ts';
 import type { RequestOptions } from './types.ts';
 
+/** How a client authenticates: its API's profile, the token, and the header when a connection overrides it. */
 export interface Auth {
-  scheme: AuthScheme;
+  api: ApiName;
   token: string;
+  /** Another header name than the profile's, for deployments that use one (`tokenHeader`). */
+  header?: string;
 }
 
 export interface WireRequest {
@@ -31,12 +34,11 @@ export function toWire(options: RequestOptions, target: Target, auth: Auth): Wir
   const link = /^https?:\/\//i.test(options.path) ? new URL(options.path) : undefined;
   const foreign = link !== undefined && link.origin !== target.origin;
   const path = link ? link.pathname + link.search : target.basePath + options.path;
-  const jsonType = (link?.pathname ?? options.path).startsWith('/api/v2')
-    ? 'application/vnd.api+json'
-    : 'application/json';
+  const profile = PROFILES[auth.api];
+  const jsonType = profile.contentType(link?.pathname ?? options.path);
   const query = { ...options.query };
-  // LIST is Vault's own verb; Vault takes `GET ?list=true` as the same request
-  // (wire-details §6), and Node-based servers cannot even parse a LIST line
+  // LIST is the secrets API's own verb; it takes `GET ?list=true` as the same request
+  // (docs/apis.md), and Node-based servers cannot even parse a LIST line
   if (options.method === 'LIST') query.list = 'true';
   const headers: Record<string, string> = { accept: jsonType, 'user-agent': USER_AGENT };
   let body: string | Uint8Array | undefined;
@@ -48,12 +50,10 @@ export function toWire(options: RequestOptions, target: Target, auth: Auth): Wir
     headers['content-type'] = jsonType;
   }
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  const tokenHeader = (auth.header ?? profile.tokenHeader).toLowerCase();
   // an upload link carries its own authorization; our token never goes to another host
-  if (foreign) {
-    delete headers.authorization;
-    delete headers['x-vault-token'];
-  } else if (auth.scheme === 'vault') headers['x-vault-token'] = auth.token;
-  else headers.authorization = `Bearer ${auth.token}`;
+  if (foreign) delete headers[tokenHeader];
+  else headers[tokenHeader] = `${profile.tokenScheme}${auth.token}`;
   return {
     ...(foreign && { origin: link.origin }),
     method: options.method === 'LIST' ? 'GET' : options.method,

@@ -13,7 +13,7 @@ import { commonDirectory, loadManifests, manifestDirectories, TOKEN_VARIABLES } 
 import { catalog, providerMap } from '../providers/index.ts';
 import { parseAddressPattern } from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
-import { FingerprintStore } from '../reconcile/fingerprint-store.ts';
+import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { SecretPolicy } from '../reconcile/secrets.ts';
@@ -168,7 +168,7 @@ export function connect(
     registerSecret(conn.token);
     const client: HttpClient = createHttpClient({
       baseUrl: conn.url,
-      auth: { scheme: api === 'secrets' ? 'vault' : 'bearer', token: conn.token },
+      auth: { api, token: conn.token, ...(conn.tokenHeader !== undefined && { header: conn.tokenHeader }) },
       ...(conn.rateLimit !== undefined && { rateLimit: conn.rateLimit }),
       ...(conn.requestTimeoutMs !== undefined && { requestTimeoutMs: conn.requestTimeoutMs }),
       concurrency,
@@ -191,9 +191,22 @@ export async function secretPolicy(
   store: FingerprintStore | undefined;
 }> {
   if (!config.fingerprints) return { policy: { lookup: undefined, resend }, store: undefined };
-  const namespace = [config.platform?.url, config.secrets?.url].filter(Boolean).join(',');
-  const store = await FingerprintStore.open(config.fingerprints, namespace);
-  return { policy: { lookup: store.lookup, resend, wasSecret: (key, field) => store.has(key, field) }, store };
+  const namespaces = new Map<string, StoreNamespace>();
+  for (const api of ['platform', 'secrets'] as const) {
+    const conn = config[api];
+    if (conn?.token) namespaces.set(api, { name: serverNamespace(api, conn.url), token: conn.token });
+  }
+  const store = await FingerprintStore.open(config.fingerprints, [...namespaces.values()], (objectKey) => {
+    const api = providerMap.get(objectKey.split('/')[0] ?? '')?.api;
+    return api === undefined ? undefined : namespaces.get(api)?.name;
+  });
+  const policy: SecretPolicy = {
+    lookup: store.lookup,
+    resend,
+    wasSecret: (key, field) => store.has(key, field),
+    ...(store.unknownReason && { unknownNote: `never sent by converge, as far as it can tell (${store.unknownReason})` }),
+  };
+  return { policy, store };
 }
 
 /** Plan problems (a declared user that does not exist) name the manifest place; nothing was changed. */

@@ -16,6 +16,8 @@ export interface Connection {
   token: string | undefined;
   /** Name of the environment variable the token came from (for messages). */
   tokenEnv: string;
+  /** The header carrying the token, when not the API's usual one (docs/apis.md). */
+  tokenHeader?: string;
   rateLimit: number | undefined;
   requestTimeoutMs: number | undefined;
 }
@@ -44,6 +46,7 @@ export interface ConvergeConfig {
 interface ConnectionFile {
   url?: string;
   tokenEnv?: string;
+  tokenHeader?: string;
   rateLimit?: number;
   requestTimeoutMs?: number;
 }
@@ -186,6 +189,7 @@ function connection(
     url: url.replace(/\/+$/, ''),
     token,
     tokenEnv,
+    ...(file?.tokenHeader !== undefined && { tokenHeader: file.tokenHeader }),
     // no default here: until the server advertises its limit, the client assumes the platform's
     // documented minimum (30/s); a configured value would cap it even on a server that allows more
     rateLimit: file?.rateLimit,

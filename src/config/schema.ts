@@ -48,6 +48,7 @@ export const configSchema = {
       properties: {
         url: { type: 'string', pattern: '^https?://' },
         tokenEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+        tokenHeader: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
         rateLimit: { type: 'number', exclusiveMinimum: 0 },
         requestTimeoutMs: { type: 'integer', minimum: 1 },
       },

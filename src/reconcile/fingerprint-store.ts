@@ -1,10 +1,18 @@
 /**
- * The fingerprint store: salted HMACs of the write-only values converge sent,
- * never the values. It lets a plan tell whether a secret changed since the last
- * apply without being able to read it back. File I/O lives here, at the edge;
- * the planner only sees the pure `lookup`.
+ * The fingerprint store: keyed hashes of the write-only (and interpolated)
+ * values converge sent, never the values. It lets a plan tell whether a secret
+ * changed since the last apply without being able to read it back. File I/O
+ * lives here, at the edge; the planner only sees the pure `lookup`.
+ *
+ * Entries are namespaced per API and server (`platform@https://tfe.example.com`,
+ * without credentials or query), so configuring a second API never orphans the
+ * first one's entries. Each namespace hashes with a key derived by scrypt from
+ * that API's token and a random salt: the file alone does not let anyone test
+ * guesses of a weak secret offline (docs/security.md, "Secrets at rest"). A
+ * changed token or an older store format means the entries cannot be compared:
+ * the plan says so and sends those secrets once more.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, scryptSync } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConvergeError } from '../errors.ts';
@@ -12,72 +20,142 @@ import type { FingerprintLookup } from './secrets.ts';
 import type { Json } from './types.ts';
 
 interface StoreFile {
-  version: 1;
+  version: 2;
   salt: string;
+  /** Per namespace, an HMAC of a fixed text with its key: tells whether the token changed. */
+  keyChecks: Record<string, string>;
   entries: Record<string, string>;
+}
+
+/** One API's server and token, as the store namespaces and keys its entries. */
+export interface StoreNamespace {
+  /** `platform@https://tfe.example.com`: no credentials, no query (serverNamespace). */
+  name: string;
+  token: string;
+}
+
+/** scrypt cost: about 16 MiB and tens of milliseconds once per API and run; slow for a guesser. */
+const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const KEY_CHECK = 'converge fingerprint key check';
+
+/** `platform@https://tfe.example.com`: an API and its server, with no user, password or query. */
+export function serverNamespace(api: string, url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${api}@${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return `${api}@${url.replace(/\/\/[^/@]*@/, '//')}`;
+  }
 }
 
 export class FingerprintStore {
   readonly path: string;
-  readonly #namespace: string;
   #file: StoreFile;
+  readonly #keys = new Map<string, Buffer>();
+  /** Namespace of an object key (from its kind's API), undefined for kinds of no configured API. */
+  readonly #namespaceOf: (objectKey: string) => string | undefined;
+  /** Why entries cannot be compared, when they cannot: shown with the secrets sent again. */
+  readonly unknownReason: string | undefined;
   #dirty = false;
 
-  private constructor(path: string, namespace: string, file: StoreFile) {
+  private constructor(
+    path: string,
+    file: StoreFile,
+    namespaces: readonly StoreNamespace[],
+    namespaceOf: (objectKey: string) => string | undefined,
+    upgraded: boolean,
+  ) {
     this.path = path;
-    this.#namespace = namespace;
     this.#file = file;
+    this.#namespaceOf = namespaceOf;
+    const reasons: string[] = upgraded ? ['the fingerprint store was written by an older converge'] : [];
+    for (const { name, token } of namespaces) {
+      const key = scryptSync(token, `${file.salt}|${name}`, 32, SCRYPT);
+      this.#keys.set(name, key);
+      const check = createHmac('sha256', key).update(KEY_CHECK).digest('hex');
+      const recorded = file.keyChecks[name];
+      if (recorded !== check) {
+        if (recorded !== undefined) reasons.push(`the token for ${name} changed`);
+        // entries hashed with another key can never match: drop them, and record the new check
+        this.#dropNamespace(name);
+        file.keyChecks[name] = check;
+        this.#dirty = true;
+      }
+    }
+    this.unknownReason = reasons.length > 0 ? reasons.join('; ') : undefined;
   }
 
-  /** `namespace` separates servers (their URLs) sharing one store. */
-  static async open(path: string, namespace: string): Promise<FingerprintStore> {
-    let file: StoreFile;
+  static async open(
+    path: string,
+    namespaces: readonly StoreNamespace[],
+    namespaceOf: (objectKey: string) => string | undefined,
+  ): Promise<FingerprintStore> {
+    let file: StoreFile | undefined;
+    let upgraded = false;
     try {
-      file = JSON.parse(await readFile(path, 'utf8')) as StoreFile;
-      if (file.version !== 1 || typeof file.salt !== 'string' || typeof file.entries !== 'object') {
+      const parsed = JSON.parse(await readFile(path, 'utf8')) as Omit<Partial<StoreFile>, 'version'> & {
+        version?: number;
+      };
+      if (parsed.version === 1) upgraded = true;
+      else if (
+        parsed.version !== 2 ||
+        typeof parsed.salt !== 'string' ||
+        typeof parsed.entries !== 'object' ||
+        typeof parsed.keyChecks !== 'object'
+      ) {
         throw new Error('unknown format');
-      }
+      } else file = parsed as StoreFile;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         throw new ConvergeError(
           'CONFIG_INVALID',
           `fingerprint store ${path} cannot be read: ${(error as Error).message}`,
-          {
-            hint: 'delete the file to start a new store (secrets will be sent once more)',
-          },
+          { hint: 'delete the file to start a new store (secrets will be sent once more)' },
         );
       }
-      file = { version: 1, salt: randomBytes(32).toString('base64'), entries: {} };
     }
-    return new FingerprintStore(path, namespace, file);
+    file ??= { version: 2, salt: randomBytes(32).toString('base64'), keyChecks: {}, entries: {} };
+    const store = new FingerprintStore(path, file, namespaces, namespaceOf, upgraded);
+    if (upgraded) store.#dirty = true;
+    return store;
   }
 
-  #entryKey(objectKey: string, field: string): string {
-    return `${this.#namespace}|${objectKey}#${field}`;
+  #entryKey(objectKey: string, field: string): { entry: string; key: Buffer } | undefined {
+    const namespace = this.#namespaceOf(objectKey);
+    const key = namespace === undefined ? undefined : this.#keys.get(namespace);
+    return key && { entry: `${namespace}|${objectKey}#${field}`, key };
   }
 
-  #hash(value: Json): string {
-    return createHmac('sha256', this.#file.salt).update(JSON.stringify(value)).digest('hex');
+  #dropNamespace(name: string): void {
+    for (const entry of Object.keys(this.#file.entries)) {
+      if (entry.startsWith(`${name}|`)) delete this.#file.entries[entry];
+    }
   }
 
   readonly lookup: FingerprintLookup = (objectKey, field, value) => {
-    const recorded = this.#file.entries[this.#entryKey(objectKey, field)];
-    if (recorded === undefined) return 'unknown';
-    return recorded === this.#hash(value) ? 'same' : 'changed';
+    const at = this.#entryKey(objectKey, field);
+    const recorded = at && this.#file.entries[at.entry];
+    if (!at || recorded === undefined) return 'unknown';
+    return recorded === hash(at.key, value) ? 'same' : 'changed';
   };
 
   /** Whether a value of this field was recorded: it was a secret when converge last sent or kept it. */
   has(objectKey: string, field: string): boolean {
-    return this.#file.entries[this.#entryKey(objectKey, field)] !== undefined;
+    const at = this.#entryKey(objectKey, field);
+    return at !== undefined && this.#file.entries[at.entry] !== undefined;
   }
 
   record(objectKey: string, field: string, value: Json): void {
-    this.#file.entries[this.#entryKey(objectKey, field)] = this.#hash(value);
+    const at = this.#entryKey(objectKey, field);
+    if (!at) return;
+    this.#file.entries[at.entry] = hash(at.key, value);
     this.#dirty = true;
   }
 
   forget(objectKey: string): void {
-    const prefix = `${this.#namespace}|${objectKey}#`;
+    const namespace = this.#namespaceOf(objectKey);
+    if (namespace === undefined) return;
+    const prefix = `${namespace}|${objectKey}#`;
     for (const key of Object.keys(this.#file.entries)) {
       if (key.startsWith(prefix)) {
         delete this.#file.entries[key];
@@ -95,4 +173,8 @@ export class FingerprintStore {
     await rename(tmp, this.path);
     this.#dirty = false;
   }
+}
+
+function hash(key: Buffer, value: Json): string {
+  return createHmac('sha256', key).update(JSON.stringify(value)).digest('hex');
 }

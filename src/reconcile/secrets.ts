@@ -18,6 +18,8 @@ export interface SecretPolicy {
   resend: boolean;
   /** Whether a readable field's value was a secret when converge last sent it (the fingerprint store knows). */
   wasSecret?: (objectKey: string, field: string) => boolean;
+  /** How a plan explains a secret the store has no record of, when the store says why (an upgrade, a new token). */
+  unknownNote?: string;
 }
 
 export interface SecretDecision {
@@ -59,7 +61,7 @@ export function decideSecrets(
     } else {
       const verdict = policy.lookup(objectKey, field, value);
       if (verdict === 'changed') send.set(field, 'changed since last apply');
-      else if (verdict === 'unknown') send.set(field, 'never sent by converge');
+      else if (verdict === 'unknown') send.set(field, policy.unknownNote ?? 'never sent by converge');
     }
   }
   return { send, notes };

@@ -49,7 +49,7 @@ export async function desiredFrom(paths: string[], env: Record<string, string | 
 export function clientsFor(target: Target, parallelism = 10, options: ClientOptions = {}): ApiClients {
   const client = createHttpClient({
     baseUrl: target.url,
-    auth: { scheme: 'bearer', token: target.token },
+    auth: { api: 'platform', token: target.token },
     retryBaseMs: 5,
     retryMaxMs: 50,
     concurrency: { initial: parallelism, max: parallelism },

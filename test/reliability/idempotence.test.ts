@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExport } from '../../src/export/build.ts';
 import { providers } from '../../src/providers/index.ts';
-import { FingerprintStore } from '../../src/reconcile/fingerprint-store.ts';
+import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
 import { api, apply, changes, desiredFrom, plan, providerMap, type Target } from '../helpers/engine.ts';
 import { type Generated, KIND_ARBITRARIES } from './arbitraries.ts';
@@ -59,7 +59,8 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
   beforeAll(async () => {
     server = await emulator();
     target = { url: server.url, token: server.tokens.admin };
-    store = await FingerprintStore.open(join(scratch.dir, `${kind}.fingerprints.json`), server.url);
+    const namespace = { name: serverNamespace('platform', server.url), token: server.tokens.admin };
+    store = await FingerprintStore.open(join(scratch.dir, `${kind}.fingerprints.json`), [namespace], () => namespace.name);
   });
   afterAll(() => server?.close());
 

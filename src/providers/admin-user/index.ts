@@ -5,10 +5,11 @@
  * `ensure: absent`.
  */
 import { listResources } from '../../api/jsonapi.ts';
+import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from '../shared/define.ts';
-import { ADMIN_PATH, deleteMember, platformClient } from '../shared/platform.ts';
+import { ADMIN_PATH, deleteMember } from '../shared/platform.ts';
 import { flag } from '../shared/rules.ts';
 import { userActions } from './actions.ts';
 
@@ -23,7 +24,7 @@ export const adminUser = defineProvider(
     address: (metadata) => ({ kind, name: metadata.name ?? '' }),
 
     async list(ctx) {
-      const users = await listResources(platformClient(ctx), path, {}, { signal: ctx.signal });
+      const users = await listResources(requireClient(ctx.api, 'platform'), path, {}, { signal: ctx.signal });
       return users.flatMap((user): LiveObject[] => {
         const username = user.attributes.username;
         return typeof username === 'string'
@@ -44,7 +45,7 @@ export const adminUser = defineProvider(
 
     // one action per changed flag, in order: they are not repeatable, so none is sent twice
     async update(ctx, _desired, live, fields) {
-      const client = platformClient(ctx);
+      const client = requireClient(ctx.api, 'platform');
       const current = forms.live(live.fields ?? {});
       for (const action of userActions(forms.desired(fields), current)) {
         await client.request({

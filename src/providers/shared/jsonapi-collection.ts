@@ -7,13 +7,14 @@
  * scoped collections (an organization's, a module's) use the same shape.
  */
 import { listResources, resourceBody, resourceOf } from '../../api/jsonapi.ts';
+import { requireClient } from '../../api/require-client.ts';
 import type { Resource } from '../../api/types.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { Provider, ProviderContext } from '../../reconcile/provider.ts';
 import type { LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from './define.ts';
 import type { FieldsConfig } from './fields.ts';
-import { deleteMember, platformClient } from './platform.ts';
+import { deleteMember } from './platform.ts';
 
 export interface CollectionConfig extends FieldsConfig {
   kind: string;
@@ -40,7 +41,9 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
       return { kind, address: address(name), ref: resource.id, fields: forms.readable(resource.attributes) };
     };
     const list = async (ctx: ProviderContext, unit: string, query: Record<string, string> = {}) => {
-      const resources = await listResources(platformClient(ctx), config.path(unit), query, { signal: ctx.signal });
+      const resources = await listResources(requireClient(ctx.api, 'platform'), config.path(unit), query, {
+        signal: ctx.signal,
+      });
       return resources.map(toLive).filter((live) => live !== undefined);
     };
     return {
@@ -57,7 +60,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
       // errors propagate: when the answer is lost the engine reads back before deciding
       async create(ctx, desired, fields) {
         const path = pathOf(desired);
-        const response = await platformClient(ctx).request({
+        const response = await requireClient(ctx.api, 'platform').request({
           method: 'POST',
           path,
           body: resourceBody(type, { [key]: desired.address.name, ...forms.wire(fields, desired.spec) }),
@@ -68,7 +71,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
 
       async update(ctx, desired, live, fields) {
         if (Object.keys(fields).length === 0) return;
-        await platformClient(ctx).request({
+        await requireClient(ctx.api, 'platform').request({
           method: 'PATCH',
           path: `${pathOf(live)}/${encodeURIComponent(live.ref)}`,
           body: resourceBody(type, forms.wire(fields, desired.spec), live.ref),

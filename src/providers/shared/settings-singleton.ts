@@ -6,11 +6,12 @@
  * deleted; a PATCH carries only the given fields, and the API keeps the others.
  */
 import { getResource, resourceBody } from '../../api/jsonapi.ts';
+import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { Provider } from '../../reconcile/provider.ts';
 import { defineProvider } from './define.ts';
 import type { FieldsConfig } from './fields.ts';
-import { ADMIN_PATH, platformClient } from './platform.ts';
+import { ADMIN_PATH } from './platform.ts';
 
 export interface SettingsConfig extends FieldsConfig {
   kind: string;
@@ -34,7 +35,7 @@ export function singletonSettingsProvider(config: SettingsConfig): Provider {
       address: () => ({ kind, name: '' }),
 
       async list(ctx) {
-        const resource = await getResource(platformClient(ctx), path, { signal: ctx.signal });
+        const resource = await getResource(requireClient(ctx.api, 'platform'), path, { signal: ctx.signal });
         return [{ kind, address: { kind, name: '' }, ref: resource.id, fields: forms.readable(resource.attributes) }];
       },
 
@@ -44,7 +45,7 @@ export function singletonSettingsProvider(config: SettingsConfig): Provider {
 
       async update(ctx, desired, _live, fields) {
         if (Object.keys(fields).length === 0) return;
-        await platformClient(ctx).request({
+        await requireClient(ctx.api, 'platform').request({
           method: 'PATCH',
           path,
           body: resourceBody(type, forms.wire(fields, desired.spec)),

@@ -54,7 +54,7 @@ async function limitedServer(advertise: boolean, limit = LIMIT) {
 
 /** Runs `total` GETs with `parallel` workers, as the engine's queue would. */
 async function run(options: Partial<HttpClientOptions>, total: number, parallel: number) {
-  client = createHttpClient({ baseUrl: server!.url, auth: { scheme: 'bearer', token: 'tok-rate-test-1' }, ...options });
+  client = createHttpClient({ baseUrl: server!.url, auth: { api: 'platform', token: 'tok-rate-test-1' }, ...options });
   let next = 0;
   const statuses: number[] = [];
   const worker = async () => {

@@ -25,7 +25,7 @@ async function setup(handler: Handler, options: Partial<HttpClientOptions> = {})
   server = await scriptedServer(handler);
   client = createHttpClient({
     baseUrl: server.url,
-    auth: { scheme: 'bearer', token: TOKEN },
+    auth: { api: 'platform', token: TOKEN },
     retryBaseMs: 5,
     retryMaxMs: 50,
     onRetry: (info) => retries.push(info),
@@ -114,7 +114,7 @@ describe('server errors', () => {
 
   it('retries 412 for the secrets API (a replica catching up), not for the platform API', async () => {
     const vault = await setup((_hit, res, _req, i) => (i === 0 ? json(res, 412, {}) : ok(res)), {
-      auth: { scheme: 'vault', token: TOKEN },
+      auth: { api: 'secrets', token: TOKEN },
     });
     await vault.client.request({ method: 'GET', path: '/v1/ldap/config' });
     expect(vault.server.hits).toHaveLength(2);
@@ -181,7 +181,7 @@ describe('dropped connections and timeouts', () => {
     const url = await closedPortUrl();
     client = createHttpClient({
       baseUrl: url,
-      auth: { scheme: 'bearer', token: TOKEN },
+      auth: { api: 'platform', token: TOKEN },
       maxRetries: 2,
       retryBaseMs: 1,
       onRetry: (info) => retries.push(info),

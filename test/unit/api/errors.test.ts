@@ -37,7 +37,7 @@ describe('ApiError', () => {
       path: '/api/v2/admin/general-settings',
       messages: ['invalid attribute: Api rate limit must be greater than or equal to 30'],
       outcome: 'failed',
-      scheme: 'bearer',
+      api: 'platform',
     });
     expect(error.message).toBe(
       'PATCH /api/v2/admin/general-settings: 422 invalid attribute: Api rate limit must be greater than or equal to 30',
@@ -53,13 +53,23 @@ describe('ApiError', () => {
       path: '/v1/ssh/roles/x',
       messages: [],
       outcome: 'failed' as const,
-      scheme: 'vault' as const,
+      api: 'secrets' as const,
     };
     expect(new ApiError({ ...init, status: 404 }).message).toBe('GET /v1/ssh/roles/x: 404 not found');
     expect(new ApiError({ ...init, status: 401 }).hint).toMatch(/token/);
-    expect(new ApiError({ ...init, status: 403 }).hint).toMatch(/policy/);
+    expect(new ApiError({ ...init, status: 403 }).hint).toMatch(/policies/);
     expect(new ApiError({ ...init, status: 404 }).hint).toMatch(/mounted/);
-    expect(new ApiError({ ...init, status: 404, scheme: 'bearer' }).hint).toMatch(/rights/);
+    expect(new ApiError({ ...init, status: 404, api: 'platform' }).hint).toMatch(/rights/);
+  });
+
+  it('hints by API family: a registry 403 is curation or module rights, not a site-admin token', () => {
+    const init = { method: 'POST', messages: [], outcome: 'failed' as const, api: 'platform' as const };
+    const registry = new ApiError({ ...init, status: 403, path: '/api/v2/organizations/corp/registry-modules' });
+    expect(registry.hint).toMatch(/public curation/);
+    expect(registry.hint).not.toMatch(/site-admin/);
+    const protocol = new ApiError({ ...init, status: 404, path: '/api/registry/v1/modules/corp/net/aws' });
+    expect(protocol.hint).toMatch(/Manage modules/);
+    expect(new ApiError({ ...init, status: 403, path: '/api/v2/admin/users' }).hint).toMatch(/site-admin token/);
   });
 
   it('redacts registered secrets the server echoes back', () => {
@@ -70,7 +80,7 @@ describe('ApiError', () => {
       path: '/v1/ldap/config',
       messages: ['bindpass hunter2-password rejected'],
       outcome: 'failed',
-      scheme: 'vault',
+      api: 'secrets',
     });
     expect(error.message).toBe('POST /v1/ldap/config: 400 bindpass *** rejected');
     expect(error.messages).toEqual(['bindpass *** rejected']);

@@ -30,7 +30,7 @@ describe('redact', () => {
     const { createHttpClient } = await import('../../../src/api/client.ts');
     const client = createHttpClient({
       baseUrl: 'http://127.0.0.1:1',
-      auth: { scheme: 'vault', token: 'hvs.client-token-9' },
+      auth: { api: 'secrets', token: 'hvs.client-token-9' },
     });
     expect(redact('token hvs.client-token-9')).toBe('token ***');
     await client.close();

@@ -31,8 +31,8 @@ afterAll(() => {
   nock.restore();
 });
 
-function client(scheme: 'bearer' | 'vault' = 'bearer', baseUrl = ORIGIN): HttpClient {
-  const c = createHttpClient({ baseUrl, auth: { scheme, token: TOKEN } });
+function client(api: 'platform' | 'secrets' = 'platform', baseUrl = ORIGIN): HttpClient {
+  const c = createHttpClient({ baseUrl, auth: { api, token: TOKEN } });
   clients.push(c);
   return c;
 }
@@ -74,7 +74,7 @@ describe('request shape', () => {
     );
     expect(seen[0]?.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
     expect(seen[0]?.headers.get('accept')).toBe('application/vnd.api+json');
-    expect(seen[0]?.headers.get('x-vault-token')).toBeNull();
+    expect(seen[0]?.headers.get('x-service-token')).toBeNull();
   });
 
   it('sends JSON:API bodies as application/vnd.api+json under /api/v2', async () => {
@@ -86,25 +86,46 @@ describe('request shape', () => {
     expect(json(seen[0])).toEqual(body);
   });
 
-  it('authenticates to the secrets API with X-Vault-Token and plain JSON; 204 gives no body', async () => {
+  it('authenticates to the secrets API with X-Service-Token and plain JSON; 204 gives no body', async () => {
     const seen = capture('POST', 204);
-    const response = await client('vault').request({
+    const response = await client('secrets').request({
       method: 'POST',
       path: '/v1/ssh/roles/web-otp',
       body: { key_type: 'otp', default_user: 'ubuntu' },
     });
     expect(response).toMatchObject({ status: 204, body: undefined });
-    expect(seen[0]?.headers.get('x-vault-token')).toBe(TOKEN);
+    expect(seen[0]?.headers.get('x-service-token')).toBe(TOKEN);
     expect(seen[0]?.headers.get('authorization')).toBeNull();
     expect(seen[0]?.headers.get('content-type')).toBe('application/json');
     expect(json(seen[0])).toEqual({ key_type: 'otp', default_user: 'ubuntu' });
   });
 
-  it('sends LIST as GET ?list=true, which Vault treats as the same request', async () => {
+  it('sends the token in the header a connection names instead, and nowhere else', async () => {
+    const seen = capture('GET', 200, '{}', { 'content-type': 'application/json' });
+    const c = createHttpClient({ baseUrl: ORIGIN, auth: { api: 'secrets', token: TOKEN, header: 'X-Vault-Token' } });
+    clients.push(c);
+    await c.request({ method: 'GET', path: '/v1/sys/health' });
+    expect(seen[0]?.headers.get('x-vault-token')).toBe(TOKEN);
+    expect(seen[0]?.headers.get('x-service-token')).toBeNull();
+    expect(seen[0]?.headers.get('authorization')).toBeNull();
+  });
+
+  it('refuses a token with a line break, or a header name HTTP cannot carry, in one line', () => {
+    for (const auth of [
+      { api: 'platform' as const, token: 'abc\ndef' },
+      { api: 'secrets' as const, token: 'abc', header: 'X Token' },
+    ]) {
+      expect(() => createHttpClient({ baseUrl: ORIGIN, auth })).toThrow(
+        /cannot authenticate to the (platform|secrets) API/,
+      );
+    }
+  });
+
+  it('sends LIST as GET ?list=true, which the secrets API treats as the same request', async () => {
     const seen = capture('GET', 200, JSON.stringify({ data: { keys: ['web'] } }), {
       'content-type': 'application/json',
     });
-    const response = await client('vault').request({ method: 'LIST', path: '/v1/ssh/roles' });
+    const response = await client('secrets').request({ method: 'LIST', path: '/v1/ssh/roles' });
     expect(response.body).toEqual({ data: { keys: ['web'] } });
     expect(seen[0]?.method).toBe('GET');
     expect(seen[0]?.uri).toBe('/v1/ssh/roles?list=true');
@@ -127,7 +148,7 @@ describe('request shape', () => {
 
   it('returns text for non-JSON responses and keeps a base URL path prefix', async () => {
     const seen = capture('GET', 200, 'pong', { 'content-type': 'text/plain' });
-    const c = client('bearer', `${ORIGIN}/prefix/`);
+    const c = client('platform', `${ORIGIN}/prefix/`);
     expect(c.baseUrl).toBe(`${ORIGIN}/prefix`);
     const response = await c.request({ method: 'GET', path: '/ping' });
     expect(response.body).toBe('pong');
@@ -138,7 +159,7 @@ describe('request shape', () => {
     const storage = 'http://files.test:9000';
     const seen = capture('PUT', 500, '', {}, storage);
     const link = `${storage}/v1/object/c2VjcmV0LW9iamVjdA?expires=1`;
-    const c = createHttpClient({ baseUrl: ORIGIN, auth: { scheme: 'bearer', token: TOKEN }, maxRetries: 0 });
+    const c = createHttpClient({ baseUrl: ORIGIN, auth: { api: 'platform', token: TOKEN }, maxRetries: 0 });
     clients.push(c);
     const error = await c.request({ method: 'PUT', path: link, body: Buffer.from('tgz') }).catch((e) => e);
     expect(seen[0]?.uri).toBe('/v1/object/c2VjcmV0LW9iamVjdA?expires=1');

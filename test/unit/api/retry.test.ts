@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NetworkFailure } from '../../../src/api/network.ts';
 import { type Decision, decide, type Failure, type RetrySettings, serverWaitMs } from '../../../src/api/retry.ts';
 
-const settings: RetrySettings = { maxRetries: 3, baseMs: 100, maxMs: 1000, retryPreconditionFailed: false };
+const settings: RetrySettings = { maxRetries: 3, baseMs: 100, maxMs: 1000, retryStatuses: [] };
 const fresh = { failures: 0, rateLimited: 0 };
 const status = (code: number, headers: Record<string, string> = {}): Failure => ({
   kind: 'status',
@@ -75,7 +75,7 @@ describe('decide', () => {
 
   it('retries 412 only when told to (the secrets API), and never 4xx or 501', () => {
     expect(decide(status(412), true, fresh, settings)).toEqual({ retry: false, outcome: 'failed' });
-    expect(decide(status(412), false, fresh, { ...settings, retryPreconditionFailed: true }).retry).toBe(true);
+    expect(decide(status(412), false, fresh, { ...settings, retryStatuses: [412] }).retry).toBe(true);
     for (const code of [400, 401, 403, 404, 409, 422, 501]) {
       expect(decide(status(code), true, fresh, settings)).toEqual({ retry: false, outcome: 'failed' });
     }

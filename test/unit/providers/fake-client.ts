@@ -55,7 +55,7 @@ export class FakeClient implements HttpClient {
         path: options.path,
         messages,
         outcome: 'failed',
-        scheme: 'bearer',
+        api: 'platform',
       });
     }
     return { status, headers: {}, body: reply.body as T };

@@ -1,0 +1,98 @@
+/**
+ * The fingerprint store at rest: entries namespaced per API and server (no
+ * credentials in the file), hashed with a key derived from the API's token
+ * (the file alone does not test guesses), and older or re-keyed entries
+ * reported as not comparable rather than silently mismatched.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FingerprintStore, type StoreNamespace, serverNamespace } from '../../../src/reconcile/fingerprint-store.ts';
+
+let path: string;
+const platform: StoreNamespace = { name: serverNamespace('platform', 'https://tfe.example.com/'), token: 'tok-p' };
+const secrets: StoreNamespace = { name: serverNamespace('secrets', 'https://vault.example.com:8200'), token: 'tok-s' };
+const apiOf = (key: string) => (key.startsWith('LDAP') || key.startsWith('SSH') ? secrets.name : platform.name);
+
+beforeEach(async () => {
+  path = join(await mkdtemp(join(tmpdir(), 'converge-store-')), 'fingerprints.json');
+});
+
+async function open(namespaces: StoreNamespace[], of = apiOf) {
+  return FingerprintStore.open(path, namespaces, of);
+}
+
+describe('the fingerprint store', () => {
+  it('names a namespace by API and server, without user, password, query or trailing slash', () => {
+    expect(serverNamespace('platform', 'https://ci:pa55word@tfe.example.com/prefix/?token=q')).toBe(
+      'platform@https://tfe.example.com/prefix',
+    );
+  });
+
+  it('keeps the first API’s entries when a second API is configured', async () => {
+    const first = await open([platform]);
+    first.record('SMTPSettings', 'password', 'hunter2');
+    await first.save();
+    const both = await open([platform, secrets]);
+    expect(both.lookup('SMTPSettings', 'password', 'hunter2')).toBe('same');
+    expect(both.lookup('SMTPSettings', 'password', 'other')).toBe('changed');
+    expect(both.lookup('LDAPConfig/ldap', 'bindpass', 'x')).toBe('unknown');
+    expect(both.unknownReason).toBeUndefined();
+  });
+
+  it('writes neither values nor credentials, and its hashes depend on the token', async () => {
+    const withCredentials = { ...platform, name: serverNamespace('platform', 'https://ci:pa55word@tfe.example.com') };
+    const store = await open([withCredentials], () => withCredentials.name);
+    store.record('SMTPSettings', 'password', 'hunter2');
+    await store.save();
+    const text = await readFile(path, 'utf8');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('pa55word');
+    const { entries } = JSON.parse(text) as { entries: Record<string, string> };
+    const other = await FingerprintStore.open(
+      `${path}.other`,
+      [{ ...withCredentials, token: 'another' }],
+      () => withCredentials.name,
+    );
+    other.record('SMTPSettings', 'password', 'hunter2');
+    await other.save();
+    const otherEntries = (JSON.parse(await readFile(`${path}.other`, 'utf8')) as { entries: Record<string, string> })
+      .entries;
+    expect(Object.values(entries)).not.toEqual(Object.values(otherEntries));
+  });
+
+  it('says when a changed token makes the entries of its API not comparable, and drops them', async () => {
+    const first = await open([platform, secrets]);
+    first.record('SMTPSettings', 'password', 'hunter2');
+    first.record('LDAPConfig/ldap', 'bindpass', 'b1nd');
+    await first.save();
+    const rotated = await open([{ ...platform, token: 'tok-p2' }, secrets]);
+    expect(rotated.unknownReason).toBe(`the token for ${platform.name} changed`);
+    expect(rotated.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
+    expect(rotated.lookup('LDAPConfig/ldap', 'bindpass', 'b1nd')).toBe('same');
+  });
+
+  it('reads a store of the older format as empty, says so, and rewrites it', async () => {
+    await writeFile(path, JSON.stringify({ version: 1, salt: 's', entries: { 'x|SMTPSettings#password': 'ab' } }));
+    const store = await open([platform]);
+    expect(store.unknownReason).toBe('the fingerprint store was written by an older converge');
+    expect(store.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
+    await store.save();
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ version: 2, entries: {} });
+  });
+
+  it('knows which fields held secrets, and forgets an object with its entries', async () => {
+    const store = await open([platform]);
+    store.record('ToolVersion/1.0.0', 'url', 'https://secret.example.com');
+    expect(store.has('ToolVersion/1.0.0', 'url')).toBe(true);
+    expect(store.has('ToolVersion/1.0.0', 'sha')).toBe(false);
+    store.forget('ToolVersion/1.0.0');
+    expect(store.has('ToolVersion/1.0.0', 'url')).toBe(false);
+  });
+
+  it('refuses a file it cannot read, with a hint', async () => {
+    await writeFile(path, '{"version": 7}');
+    await expect(open([platform])).rejects.toThrow(/cannot be read: unknown format/);
+  });
+});
