@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
 import { ConvergeError } from '../errors.ts';
+import { CircuitBreaker } from './circuit-breaker.ts';
 import { ConcurrencyWindow, type Sample } from './concurrency.ts';
 import { errorMessages } from './error-messages.ts';
 import { ApiError, NetworkError } from './errors.ts';
@@ -55,6 +56,13 @@ export interface HttpClientOptions {
   concurrency?: { initial: number; max: number };
   /** Told about every retry before its wait; carries no token and no body. */
   onRetry?: (info: RetryInfo) => void;
+  /** Connection failures in a row after which no new request starts (src/api/circuit-breaker.ts). Default 8. */
+  breakerThreshold?: number;
+  /**
+   * The most one request may take over all its attempts and waits (default 120 s, or twice
+   * the request timeout when that is longer): a silent or always-429 server fails it within.
+   */
+  requestBudgetMs?: number;
 }
 
 type Step =
@@ -82,6 +90,8 @@ const DEFAULTS = {
   retryBaseMs: 250,
   retryMaxMs: 20_000,
   connections: 64,
+  breakerThreshold: 8,
+  requestBudgetMs: 120_000,
 };
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
@@ -119,17 +129,27 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     baseMs: options.retryBaseMs ?? DEFAULTS.retryBaseMs,
     maxMs: options.retryMaxMs ?? DEFAULTS.retryMaxMs,
     retryStatuses: profile.retryStatuses,
+    budgetMs: options.requestBudgetMs ?? Math.max(DEFAULTS.requestBudgetMs, 2 * requestTimeoutMs),
   };
   const stats: HttpClientStats = { requests: 0, retries: 0, rateLimited: 0 };
+  const breaker = new CircuitBreaker(origin, options.breakerThreshold ?? DEFAULTS.breakerThreshold);
 
   async function request<T>(req: RequestOptions): Promise<HttpResponse<T>> {
     const idempotent = req.idempotent ?? !(req.method === 'POST' || req.method === 'PATCH');
     const wire = toWire(req, { origin, basePath }, auth);
     const path = displayPath(req.path);
     let state: RetryState = { failures: 0, rateLimited: 0 };
+    const started = performance.now();
+    /** An earlier attempt may have reached the server. */
+    let mayHaveSent = false;
     for (;;) {
       req.signal?.throwIfAborted();
+      if (breaker.open) throw breaker.error(req.method, path, mayHaveSent);
       const release = await window.acquire(req.signal);
+      if (breaker.open) {
+        release();
+        throw breaker.error(req.method, path, mayHaveSent);
+      }
       let permit: Permit;
       try {
         permit = await limiter.acquire(req.signal);
@@ -149,7 +169,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           onHeaders: (status, headers) => permit.observe(status, headers),
         });
         sample = { overloaded: overloaded(result), latencyMs: performance.now() - sent };
-        step = judge(result, req, path, idempotent, state);
+        if (result.kind === 'response') breaker.success();
+        else {
+          breaker.failure(result.failure.reason);
+          if (result.failure.sent) mayHaveSent = true;
+        }
+        step = judge(result, req, path, idempotent, { ...state, elapsedMs: performance.now() - started });
         // a wait the server asked for, or any 429, holds every request of this client;
         // set before the permit is released so no queued request slips out first
         if (step.kind === 'retry' && step.global) limiter.pause(step.delayMs);

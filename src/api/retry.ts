@@ -15,12 +15,20 @@ export interface RetrySettings {
   maxMs: number;
   /** Statuses of the API's profile that mean "processed nothing, try again" (412 on the secrets API). */
   retryStatuses: readonly number[];
+  /**
+   * The most time one request may take over all its attempts and waits: a
+   * server that never answers, or keeps answering 429, fails the request
+   * within it instead of holding it for minutes. Unbounded when absent.
+   */
+  budgetMs?: number;
 }
 
 export interface RetryState {
   /** Retries spent on failures (a 429 is a wait, not a failure). */
   failures: number;
   rateLimited: number;
+  /** Time spent on the request so far, attempts and waits. */
+  elapsedMs?: number;
 }
 
 export type Failure =
@@ -46,6 +54,30 @@ export function decide(
   settings: RetrySettings,
   random: () => number = Math.random,
   now: number = Date.now(),
+): Decision {
+  const decision = decideOnce(failure, idempotent, state, settings, random, now);
+  const elapsed = state.elapsedMs ?? 0;
+  if (!decision.retry || settings.budgetMs === undefined || elapsed + decision.delayMs <= settings.budgetMs) {
+    return decision;
+  }
+  const attempts = state.failures + state.rateLimited + 1;
+  const note = `gave up after ${attempts} attempts in ${seconds(elapsed)} (the request's budget is ${seconds(settings.budgetMs)})`;
+  if (failure.kind === 'network') return { retry: false, outcome: failure.failure.sent ? 'unknown' : 'not-sent', note };
+  return { retry: false, outcome: 'failed', note };
+}
+
+/** `6 s`, or `0.3 s` below ten seconds. */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+function decideOnce(
+  failure: Failure,
+  idempotent: boolean,
+  state: RetryState,
+  settings: RetrySettings,
+  random: () => number,
+  now: number,
 ): Decision {
   const gaveUp = (outcome: 'failed' | 'unknown' | 'not-sent'): Decision => {
     const attempts = state.failures + state.rateLimited + 1;

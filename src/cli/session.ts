@@ -204,7 +204,9 @@ export async function secretPolicy(
     lookup: store.lookup,
     resend,
     wasSecret: (key, field) => store.has(key, field),
-    ...(store.unknownReason && { unknownNote: `never sent by converge, as far as it can tell (${store.unknownReason})` }),
+    ...(store.unknownReason && {
+      unknownNote: `never sent by converge, as far as it can tell (${store.unknownReason})`,
+    }),
   };
   return { policy, store };
 }

@@ -5,10 +5,11 @@
  * summary says what was and was not done.
  */
 import PQueue from 'p-queue';
+import { isCircuitOpen } from '../api/circuit-breaker.ts';
 import { ConvergeError } from '../errors.ts';
-import { addressKey } from './address.ts';
+import { type Address, addressKey } from './address.ts';
 import { diffFields, fieldsToSend } from './diff.ts';
-import type { ActionFailure, ApplySummary, EventStream } from './events.ts';
+import type { ActionFailure, ApplySummary, EventStream, SkipReason } from './events.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
 import type { Provider, ProviderContext } from './provider.ts';
 import { readBack } from './read.ts';
@@ -60,6 +61,10 @@ export async function applyPlan(plan: Plan, context: ApplyContext): Promise<Appl
         });
         return 'done';
       } catch (error) {
+        // the server is gone and nothing of this action was sent: not started, rather than failed
+        if (isCircuitOpen(error) && (error as { outcome?: string }).outcome === 'not-sent') {
+          return skip(action, 'unreachable', (error as Error).message);
+        }
         const failure = toFailure(error);
         summary.failed.push({ key: action.key, action: action.action, error: failure });
         context.events.emit({ type: 'action-failed', action, error: failure });
@@ -68,7 +73,7 @@ export async function applyPlan(plan: Plan, context: ApplyContext): Promise<Appl
     }) as Promise<Outcome>;
   };
 
-  const skip = (action: PlannedAction, reason: 'dependency-failed' | 'interrupted', cause?: string): Outcome => {
+  const skip = (action: PlannedAction, reason: SkipReason, cause?: string): Outcome => {
     summary.skipped.push({ key: action.key, action: action.action, reason, ...(cause && { cause }) });
     context.events.emit({ type: 'action-skipped', action, reason, ...(cause && { cause }) });
     return 'skipped';
@@ -115,7 +120,7 @@ async function create(provider: Provider, desired: DesiredObject, action: Planne
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // the answer was lost: the object may exist now; read back instead of creating it twice
-    const found = await readBack(provider, context.provider, desired.address);
+    const found = await readAfterLoss(provider, context, desired.address, error);
     if (!found) await provider.create(context.provider, desired, fields);
     recovered = true;
   }
@@ -138,7 +143,7 @@ async function update(
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // read back and send only what is still different (actions like grant_admin are not repeatable)
-    const now = await readBack(provider, context.provider, desired.address);
+    const now = await readAfterLoss(provider, context, desired.address, error);
     if (!now?.fields) throw error;
     const remaining = remainingChanges(provider, desired, fields, now.fields, action.changes);
     if (remaining.length > 0) await provider.update(context.provider, desired, now, send(remaining));
@@ -191,7 +196,7 @@ async function remove(provider: Provider, live: LiveObject, context: ApplyContex
     // already gone (deleted by someone else, or our answer was lost): the goal is reached
     if (!(isStatus(error, 404) || isUnknownOutcome(error))) throw error;
     if (isUnknownOutcome(error)) {
-      const still = await readBack(provider, context.provider, live.address);
+      const still = await readAfterLoss(provider, context, live.address, error);
       if (still) await provider.delete(context.provider, still);
     }
   }
@@ -203,6 +208,19 @@ async function remove(provider: Provider, live: LiveObject, context: ApplyContex
  * they changed) and interpolated readable ones (to know later that their
  * value is a secret, even once the manifest writes it in clear).
  */
+/**
+ * Reads an object back after its answer was lost. When the server cannot be
+ * reached to find out, the action's outcome stays the lost answer's
+ * (`unknown`): it may have been applied, so it is never reported as not started.
+ */
+async function readAfterLoss(provider: Provider, context: ApplyContext, address: Address, lost: unknown) {
+  try {
+    return await readBack(provider, context.provider, address);
+  } catch (error) {
+    throw isCircuitOpen(error) ? lost : error;
+  }
+}
+
 function recordSecrets(
   provider: Provider,
   key: string,

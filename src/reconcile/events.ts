@@ -5,6 +5,13 @@
  */
 import type { Action, Plan, PlannedAction } from './types.ts';
 
+/**
+ * Why an action did not run: an action it depends on failed; Ctrl-C stopped
+ * new work; or its API's server stopped answering (the client's circuit
+ * breaker), so nothing was sent.
+ */
+export type SkipReason = 'dependency-failed' | 'interrupted' | 'unreachable';
+
 export interface ActionFailure {
   message: string;
   status?: number;
@@ -14,7 +21,7 @@ export interface ActionFailure {
 export interface ApplySummary {
   done: Partial<Record<Action, number>>;
   failed: Array<{ key: string; action: Action; error: ActionFailure }>;
-  skipped: Array<{ key: string; action: Action; reason: 'dependency-failed' | 'interrupted'; cause?: string }>;
+  skipped: Array<{ key: string; action: Action; reason: SkipReason; cause?: string }>;
   interrupted: boolean;
   elapsedMs: number;
 }
@@ -28,7 +35,7 @@ export type ReconcileEventBody =
   | { type: 'action-start'; action: PlannedAction }
   | { type: 'action-done'; action: PlannedAction; elapsedMs: number; recovered?: boolean }
   | { type: 'action-failed'; action: PlannedAction; error: ActionFailure }
-  | { type: 'action-skipped'; action: PlannedAction; reason: 'dependency-failed' | 'interrupted'; cause?: string }
+  | { type: 'action-skipped'; action: PlannedAction; reason: SkipReason; cause?: string }
   | { type: 'retry'; method: string; path: string; attempt: number; delayMs: number; reason: string }
   | { type: 'interrupt' }
   | { type: 'apply-done'; summary: ApplySummary };

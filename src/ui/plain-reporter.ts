@@ -2,7 +2,7 @@
  * Plain lines for CI, pipes and --no-progress: one line per finished action,
  * retries and interrupts as they happen, and a summary at the end.
  */
-import type { ApplySummary, ReconcileEvent } from '../reconcile/events.ts';
+import type { ApplySummary, ReconcileEvent, SkipReason } from '../reconcile/events.ts';
 import { applyHeadline, PAST } from './apply-summary.ts';
 import type { Colors } from './colors.ts';
 import type { Output } from './output.ts';
@@ -35,7 +35,7 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
         finished++;
         output.out(
           `[${finished}/${total}] ${colors.yellow('skipped')} ${event.action.key}: ` +
-            (event.reason === 'interrupted' ? 'interrupted' : `depends on ${event.cause} which failed`),
+            skipWords(event.reason, event.cause),
         );
         break;
       case 'retry':
@@ -57,11 +57,14 @@ function formatSummary(summary: ApplySummary, colors: Colors): string[] {
   const lines = ['', colors.bold(applyHeadline(summary))];
   for (const f of summary.failed) lines.push(colors.red(`  failed  ${f.key} (${f.action}): ${f.error.message}`));
   for (const s of summary.skipped) {
-    lines.push(
-      colors.yellow(
-        `  skipped ${s.key} (${s.action}): ${s.reason === 'interrupted' ? 'not started' : `${s.cause} failed`}`,
-      ),
-    );
+    lines.push(colors.yellow(`  skipped ${s.key} (${s.action}): ${skipWords(s.reason, s.cause)}`));
   }
   return lines;
+}
+
+/** Why an action was skipped, in words. */
+function skipWords(reason: SkipReason, cause: string | undefined): string {
+  if (reason === 'interrupted') return 'not started (interrupted)';
+  if (reason === 'unreachable') return `not started: ${cause ?? 'the server is unreachable'}`;
+  return `depends on ${cause ?? 'an action'} which failed`;
 }

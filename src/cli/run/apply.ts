@@ -78,7 +78,8 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
         interrupt: interrupt.signal,
         ...(store && { fingerprints: store }),
       });
-      return summary.failed.length > 0 || summary.interrupted ? EXIT_ERROR : EXIT_OK;
+      const incomplete = summary.failed.length > 0 || summary.skipped.length > 0 || summary.interrupted;
+      return incomplete ? EXIT_ERROR : EXIT_OK;
     } finally {
       process.off('SIGINT', onSigint);
     }

@@ -55,7 +55,8 @@ export function StatusLine(props: { view: ViewSnapshot; colors: boolean }): Reac
 /** What was done, what failed, and what was not started. */
 export function FinalSummary(props: { summary: ApplySummary; colors: boolean }): React.ReactElement {
   const { summary, colors } = props;
-  const notStarted = summary.skipped.filter((s) => s.reason === 'interrupted');
+  const interrupted = summary.skipped.filter((s) => s.reason === 'interrupted');
+  const unreachable = summary.skipped.filter((s) => s.reason === 'unreachable');
   const blocked = summary.skipped.filter((s) => s.reason === 'dependency-failed');
   return h(
     Box,
@@ -75,7 +76,13 @@ export function FinalSummary(props: { summary: ApplySummary; colors: boolean }):
     ),
     ...section(
       'not started (interrupted)',
-      notStarted.map((s) => `${s.key} (${s.action})`),
+      interrupted.map((s) => `${s.key} (${s.action})`),
+      'yellow',
+      colors,
+    ),
+    ...section(
+      'not started (the server stopped answering)',
+      unreachable.map((s) => `${s.key} (${s.action})`),
       'yellow',
       colors,
     ),
