@@ -1,13 +1,22 @@
 /**
  * What an API module gets to work with, and how it declares routes: a
  * handler takes the request and returns an `ApiResponse` (or throws an
- * `ApiError`); writing the reply, counting and faults are the server's.
+ * `HttpFailure`); writing the reply in the module's wire form, counting and
+ * faults are the server's.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Sessions } from './auth.ts';
-import { type ApiResponse, JSONAPI_TYPE } from './jsonapi.ts';
+import type { ApiResponse, HttpFailure } from './jsonapi.ts';
 import type { Query } from './pagination.ts';
 import type { State } from './state.ts';
+import { JSONAPI_FORM, type WireForm } from './wire-form.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The wire form of the API module whose routes this (encapsulated) instance holds. */
+    wireForm?: WireForm;
+  }
+}
 
 export interface EmulatorContext {
   readonly state: State;
@@ -24,10 +33,11 @@ export interface EmulatorContext {
   log(line: string): void;
 }
 
-/** One API of spec/: its routes, registered under its prefix (`/api/v2` for the platform, `/v1` for secrets). */
+/** One API: its routes, registered under its prefix (`/api/v2` for the platform, `/v1` for secrets), in its wire form. */
 export interface ApiModule {
   name: string;
   prefix: string;
+  form: WireForm;
   register(api: FastifyInstance, ctx: EmulatorContext): void;
 }
 
@@ -37,11 +47,21 @@ export function route(api: FastifyInstance, method: HTTPMethods | HTTPMethods[],
   api.route({ method, url, handler: async (request, reply) => send(reply, await handler(request)) });
 }
 
-export function send(reply: FastifyReply, response: ApiResponse): FastifyReply {
+/** Writes an answer in the wire form of the route's module (JSON:API outside every module). */
+export function send(reply: FastifyReply, response: ApiResponse, form = formOf(reply)): FastifyReply {
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
   if (response.body === undefined) return reply.send();
-  return reply.type(JSONAPI_TYPE).send(JSON.stringify(response.body));
+  return reply.type(form.contentType).send(JSON.stringify(response.body));
+}
+
+/** Writes an error answer in the given form. */
+export function sendFailure(reply: FastifyReply, failure: HttpFailure, form = formOf(reply)): FastifyReply {
+  return send(reply, { status: failure.status, body: form.errorBody(failure) }, form);
+}
+
+function formOf(reply: FastifyReply): WireForm {
+  return reply.server.wireForm ?? JSONAPI_FORM;
 }
 
 export function queryOf(request: FastifyRequest): Query {

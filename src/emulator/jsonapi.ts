@@ -1,7 +1,8 @@
 /**
- * JSON:API as the platform speaks it (wire-details §1, §2): documents, error
- * objects and paginated lists. Handlers return an `ApiResponse` or throw an
- * `ApiError`; the server writes both, so no handler touches the reply.
+ * JSON:API as the platform speaks it (docs/apis.md): documents, error objects
+ * and paginated lists. Handlers return an `ApiResponse` or throw an
+ * `HttpFailure`; the server writes both in the form of the handler's API
+ * (src/emulator/wire-form.ts), so no handler touches the reply.
  */
 
 import { isPlainObject } from '../reconcile/equal.ts';
@@ -26,24 +27,21 @@ export interface ErrorObject {
   source?: { pointer: string };
 }
 
-export class ApiError extends Error {
+/**
+ * An error answer a handler throws (named apart from the client's ApiError).
+ * Each error object has a title and, where there is more to say, a detail:
+ * JSON:API APIs send them as they are, plain-JSON APIs send the details as
+ * strings (src/emulator/wire-form.ts).
+ */
+export class HttpFailure extends Error {
   readonly status: number;
   readonly errors: ErrorObject[];
 
   constructor(status: number, errors: ErrorObject[]) {
     super(errors.map((e) => e.detail ?? e.title).join('; '));
-    this.name = 'ApiError';
+    this.name = 'HttpFailure';
     this.status = status;
     this.errors = errors;
-  }
-
-  get body(): Json {
-    return { errors: this.errors as unknown as Json[] };
-  }
-
-  /** The answer that carries this error. */
-  get response(): ApiResponse {
-    return { status: this.status, body: this.body };
   }
 }
 
@@ -54,20 +52,20 @@ export interface Problem {
 }
 
 /** An error answer with one error object: any status, its title, and what went wrong. */
-export const apiError = (status: number, title: string, detail?: string) =>
-  new ApiError(status, [{ status: String(status), title, ...(detail !== undefined && { detail }) }]);
+export const httpFailure = (status: number, title: string, detail?: string) =>
+  new HttpFailure(status, [{ status: String(status), title, ...(detail !== undefined && { detail }) }]);
 
-/** Also the answer to a valid token without the right: the platform never says 403 there (wire-details §1). */
-export const notFound = () => apiError(404, 'not found');
-export const unauthorized = () => apiError(401, 'unauthorized');
-export const badRequest = (detail: string) => apiError(400, 'bad request', detail);
-export const forbidden = (detail: string) => apiError(403, 'forbidden', detail);
+/** Also the answer to a valid token without the right: the platform never says 403 there (docs/apis.md). */
+export const notFound = () => httpFailure(404, 'not found');
+export const unauthorized = () => httpFailure(401, 'unauthorized');
+export const badRequest = (detail: string) => httpFailure(400, 'bad request', detail);
+export const forbidden = (detail: string) => httpFailure(403, 'forbidden', detail);
 /** 422 that is not about one attribute: a malformed body, a rule across objects. */
-export const unprocessable = (detail: string) => apiError(422, 'unprocessable entity', detail);
+export const unprocessable = (detail: string) => httpFailure(422, 'unprocessable entity', detail);
 
 /** Every failed validation at once, one error object each, Rails-style detail. */
-export function invalid(problems: readonly Problem[]): ApiError {
-  return new ApiError(
+export function invalid(problems: readonly Problem[]): HttpFailure {
+  return new HttpFailure(
     422,
     problems.map((p) => ({
       status: '422',
@@ -78,9 +76,9 @@ export function invalid(problems: readonly Problem[]): ApiError {
   );
 }
 
-/** A bad query parameter: no `source`, the parameter named in the detail (wire-details §1). */
-export function invalidParameter(detail: string): ApiError {
-  return apiError(422, 'invalid attribute', detail);
+/** A bad query parameter: no `source`, the parameter named in the detail (docs/apis.md). */
+export function invalidParameter(detail: string): HttpFailure {
+  return httpFailure(422, 'invalid attribute', detail);
 }
 
 /** `api-rate-limit` -> `Api rate limit`, as Rails humanizes attribute names. */

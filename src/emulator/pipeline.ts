@@ -5,16 +5,19 @@
  * a state save after a change. Control endpoints (`/_emulator/…`) skip all of it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, SESSION_COOKIE } from './auth.ts';
-import { type EmulatorContext, send } from './context.ts';
+import { SESSION_COOKIE } from './auth.ts';
+import { type EmulatorContext, sendFailure } from './context.ts';
 import { DEFAULT_HOLD_MS, type FaultKind, type Faults } from './faults.ts';
-import { apiError } from './jsonapi.ts';
+import { httpFailure } from './jsonapi.ts';
 import { type RateLimit, seconds } from './rate-limit.ts';
 import type { Stats } from './stats.ts';
+import type { WireForm } from './wire-form.ts';
 
 const CONTROL_PREFIX = '/_emulator/';
 
 export interface Pipeline {
+  /** The wire form of the API a path belongs to: faults and rate limits answer in it. */
+  formOf(url: string): WireForm;
   ctx: EmulatorContext;
   stats: Stats;
   faults: Faults;
@@ -85,7 +88,11 @@ function inject(fault: Exclude<FaultKind, 'lost'>, request: FastifyRequest, repl
     }
     default:
       if (fault === '429') reply.headers({ 'retry-after': '0', 'x-ratelimit-reset': FAULT_RESET_SECONDS });
-      return send(reply, apiError(Number(fault), FAULT_TITLES[fault], 'injected fault').response);
+      return sendFailure(
+        reply,
+        httpFailure(Number(fault), FAULT_TITLES[fault], 'injected fault'),
+        pipeline.formOf(request.url),
+      );
   }
 }
 
@@ -93,7 +100,8 @@ function limit(request: FastifyRequest, reply: FastifyReply, pipeline: Pipeline)
   if (!pipeline.enforceRateLimit) return;
   const max = pipeline.ctx.rateLimit();
   if (max === undefined) return;
-  const decision = pipeline.rateLimit.take(clientOf(request), max, pipeline.ctx.now());
+  const form = pipeline.formOf(request.url);
+  const decision = pipeline.rateLimit.take(clientOf(request, form), max, pipeline.ctx.now());
   reply.headers({
     'x-ratelimit-limit': String(decision.limit),
     'x-ratelimit-remaining': String(decision.remaining),
@@ -103,12 +111,12 @@ function limit(request: FastifyRequest, reply: FastifyReply, pipeline: Pipeline)
   pipeline.stats.rateLimited();
   // decimal seconds, like X-RateLimit-Reset: converge's client reads both, and waits no longer than needed
   reply.header('retry-after', seconds(Math.max(decision.resetSeconds, 0.001)));
-  return send(reply, apiError(429, 'too many requests', "You have exceeded the API's rate limit.").response);
+  return sendFailure(reply, httpFailure(429, 'too many requests', "You have exceeded the API's rate limit."), form);
 }
 
-/** Rate limits are per credential: a token, else a session, else the address. */
-function clientOf(request: FastifyRequest): string {
-  const token = bearerToken(request);
+/** Rate limits are per credential: a token (as the request's API carries it), else a session, else the address. */
+function clientOf(request: FastifyRequest, form: WireForm): string {
+  const token = form.token(request);
   if (token !== undefined) return `token:${token}`;
   const cookie = request.headers.cookie;
   if (cookie?.includes(`${SESSION_COOKIE}=`)) return `cookie:${cookie}`;

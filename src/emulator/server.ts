@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ConvergeError } from '../errors.ts';
 import { Sessions } from './auth.ts';
-import { type EmulatorContext, send } from './context.ts';
+import { type ApiModule, type EmulatorContext, sendFailure } from './context.ts';
 import { registerControl } from './control.ts';
 import { type FaultSettings, Faults } from './faults.ts';
-import { ApiError, apiError, JSONAPI_TYPE, notFound, unprocessable } from './jsonapi.ts';
+import { HttpFailure, httpFailure, JSONAPI_TYPE, notFound, unprocessable } from './jsonapi.ts';
 import { Persister, readStateFile } from './persist.ts';
 import { installPipeline } from './pipeline.ts';
 import { RateLimit } from './rate-limit.ts';
@@ -19,6 +19,7 @@ import { API_MODULES } from './routes.ts';
 import { defaultSeed, loadSeed, type SeedData } from './seed.ts';
 import { State } from './state.ts';
 import { type EmulatorStats, Stats } from './stats.ts';
+import { JSONAPI_FORM } from './wire-form.ts';
 
 export type { FaultKind, FaultSettings } from './faults.ts';
 export type { SeedData } from './seed.ts';
@@ -40,6 +41,8 @@ export interface EmulatorOptions {
   rateLimit?: boolean;
   /** Where diagnostics go; default nowhere. */
   log?: (line: string) => void;
+  /** More API modules beside the built-in ones (tests of the server core). */
+  modules?: readonly ApiModule[];
 }
 
 export interface RunningEmulator {
@@ -86,7 +89,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: BODY_LIMIT });
   acceptJson(app);
+  const modules = [...API_MODULES, ...(options.modules ?? [])];
   installPipeline(app, {
+    formOf: (url) => moduleOf(modules, url)?.form ?? JSONAPI_FORM,
     ctx,
     stats,
     faults,
@@ -97,11 +102,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     held,
   });
   registerControl(app, { ctx, stats, faults, latencyMs: () => latencyMs, setLatency: (ms) => (latencyMs = ms) });
-  for (const module of API_MODULES) {
-    app.register(async (api) => module.register(api, ctx), { prefix: module.prefix });
+  for (const module of modules) {
+    app.register(
+      async (api) => {
+        // the module's own handlers answer in its wire form: routes, unknown paths, errors
+        api.decorate('wireForm', module.form);
+        api.setNotFoundHandler((_request, reply) => sendFailure(reply, notFound()));
+        api.setErrorHandler((error, _request, reply) => sendFailure(reply, toFailure(error, log)));
+        module.register(api, ctx);
+      },
+      { prefix: module.prefix },
+    );
   }
-  app.setNotFoundHandler((_request, reply) => send(reply, notFound().response));
-  app.setErrorHandler((error, _request, reply) => send(reply, toApiError(error, log).response));
+  app.setNotFoundHandler((_request, reply) => sendFailure(reply, notFound()));
+  app.setErrorHandler((error, _request, reply) => sendFailure(reply, toFailure(error, log)));
 
   await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
   const address = app.server.address() as AddressInfo;
@@ -157,13 +171,21 @@ function acceptJson(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'string' }, parse);
 }
 
-function toApiError(error: unknown, log: (line: string) => void): ApiError {
-  if (error instanceof ApiError) return error;
+/** The module a path belongs to: the longest prefix that matches. */
+function moduleOf(modules: readonly ApiModule[], url: string): ApiModule | undefined {
+  const path = url.split('?')[0] ?? url;
+  return modules
+    .filter((m) => path === m.prefix || path.startsWith(`${m.prefix}/`))
+    .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+}
+
+function toFailure(error: unknown, log: (line: string) => void): HttpFailure {
+  if (error instanceof HttpFailure) return error;
   const status = (error as { statusCode?: number }).statusCode;
   const message = error instanceof Error ? error.message : String(error);
   if (status !== undefined && status >= 400 && status < 500) {
-    return apiError(status, 'bad request', message);
+    return httpFailure(status, 'bad request', message);
   }
   log(`internal error: ${error instanceof Error ? (error.stack ?? message) : message}`);
-  return apiError(500, 'internal server error');
+  return httpFailure(500, 'internal server error');
 }

@@ -60,7 +60,11 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
     server = await emulator();
     target = { url: server.url, token: server.tokens.admin };
     const namespace = { name: serverNamespace('platform', server.url), token: server.tokens.admin };
-    store = await FingerprintStore.open(join(scratch.dir, `${kind}.fingerprints.json`), [namespace], () => namespace.name);
+    store = await FingerprintStore.open(
+      join(scratch.dir, `${kind}.fingerprints.json`),
+      [namespace],
+      () => namespace.name,
+    );
   });
   afterAll(() => server?.close());
 

@@ -1,5 +1,6 @@
-/** The site-administration API (spec: site-admin-api.md), under `/api/v2/admin`. */
+/** The site-administration API (docs/apis.md, docs/emulator.md), under `/api/v2/admin`. */
 import type { ApiModule } from '../context.ts';
+import { JSONAPI_FORM } from '../wire-form.ts';
 import { registerDataRetention } from './data-retention.ts';
 import { registerOidc } from './oidc.ts';
 import { API_PREFIX } from './paths.ts';
@@ -12,6 +13,7 @@ import { POLICY_VERSIONS, registerVersions, TOOL_VERSIONS } from './versions.ts'
 export const siteAdmin: ApiModule = {
   name: 'site-admin',
   prefix: API_PREFIX,
+  form: JSONAPI_FORM,
   register(api, ctx) {
     registerUsers(api, ctx);
     for (const setting of SETTINGS) registerSetting(api, ctx, setting);

@@ -3,7 +3,7 @@
  * their fields"): defaults, write-only and read-only attributes, checks,
  * and the rules that span attributes ("when enabled, all must be valid").
  */
-import { type Attributes, apiError, type Json, type Problem } from '../jsonapi.ts';
+import { type Attributes, httpFailure, type Json, type Problem } from '../jsonapi.ts';
 import {
   atLeast,
   between,
@@ -197,7 +197,7 @@ export const smtp: SettingConfig = {
   effect(next, changes) {
     if (!present(changes['test-email-address'])) return;
     const failure = SMTP_FAILING_HOSTS[String(next.host)];
-    if (failure) throw apiError(failure.status, failure.title, failure.detail);
+    if (failure) throw httpFailure(failure.status, failure.title, failure.detail);
   },
 };
 

@@ -4,7 +4,7 @@ import { ConvergeError } from '../../../src/errors.ts';
 import { userActions } from '../../../src/providers/admin-user/actions.ts';
 import { adminUser as provider } from '../../../src/providers/admin-user/index.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
-import { desired, live } from './builders.ts';
+import { desired, live } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, pagedCollection, resource } from './fake-client.ts';
 
 const path = '/api/v2/admin/users';
@@ -120,7 +120,7 @@ describe('AdminUser', () => {
 
   it('deletes with DELETE /users/:id', async () => {
     const client = usersServer([]);
-    await provider.delete(contextFor(client), live('AdminUser', 'user1', 'user-1', {}));
+    await provider.delete(contextFor(client), live('AdminUser', 'user1', {}, 'user-1'));
     expect(client.lines).toEqual([`DELETE ${path}/user-1`]);
   });
 
@@ -132,7 +132,7 @@ describe('AdminUser', () => {
   });
 
   it('exports only the two flags', () => {
-    expect(provider.toManifest(live('AdminUser', 'user1', 'user-1', user(1).attributes))).toEqual({
+    expect(provider.toManifest(live('AdminUser', 'user1', user(1).attributes, 'user-1'))).toEqual({
       kind: 'AdminUser',
       metadata: { name: 'user1' },
       spec: { 'is-admin': false, 'is-suspended': false },

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generalSettings as provider } from '../../../src/providers/general-settings/index.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
-import { desired, live } from './builders.ts';
+import { desired, live } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, settingsServer } from './fake-client.ts';
 
 const defaults = {
@@ -76,7 +76,7 @@ describe('GeneralSettings updates', () => {
           provider,
           desired: [desired('GeneralSettings', '', { 'plan-timeout': '180m' })],
           live: new Map([
-            ['GeneralSettings', live('GeneralSettings', '', 'general', { ...defaults, 'plan-timeout': '5h' })],
+            ['GeneralSettings', live('GeneralSettings', '', { ...defaults, 'plan-timeout': '5h' }, 'general')],
           ]),
         },
       ],

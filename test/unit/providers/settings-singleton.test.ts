@@ -10,7 +10,7 @@ import { smtpSettings } from '../../../src/providers/smtp-settings/index.ts';
 import { diffFields, fieldsToSend } from '../../../src/reconcile/diff.ts';
 import type { Provider } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
-import { desired } from './builders.ts';
+import { desired } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, settingsServer } from './fake-client.ts';
 
 const cert = readFileSync(new URL('../../fixtures/idp-rotated.pem', import.meta.url), 'utf8');

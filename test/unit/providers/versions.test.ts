@@ -3,7 +3,7 @@ import { ApiError } from '../../../src/api/errors.ts';
 import { policyVersion } from '../../../src/providers/policy-version/index.ts';
 import { toolVersion } from '../../../src/providers/tool-version/index.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
-import { desired, live } from './builders.ts';
+import { desired, live } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, pagedCollection, resource } from './fake-client.ts';
 
 const sha = 'A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90';
@@ -132,7 +132,7 @@ describe.each([
       const client = new FakeClient().on('PATCH', `${path}/:id`, () => ({
         body: { data: resource(type, 'tool-1', {}) },
       }));
-      const current = live(provider.kind, '1.9.8', 'tool-1', attributes('1.9.8'));
+      const current = live(provider.kind, '1.9.8', attributes('1.9.8'), 'tool-1');
       const d = desired(provider.kind, '1.9.8', { url, sha, deprecated: true, 'deprecated-reason': 'eol' });
       await provider.update(contextFor(client), d, current, { deprecated: true, 'deprecated-reason': 'eol' });
       expect(client.requests).toEqual([
@@ -146,12 +146,12 @@ describe.each([
 
     it('deletes with DELETE /:id', async () => {
       const client = new FakeClient().on('DELETE', `${path}/:id`, () => ({ status: 204 }));
-      await provider.delete(contextFor(client), live(provider.kind, '1.9.8', 'tool-1', {}));
+      await provider.delete(contextFor(client), live(provider.kind, '1.9.8', {}, 'tool-1'));
       expect(client.lines).toEqual([`DELETE ${path}/tool-1`]);
     });
 
     it('exports a manifest named by the version, without read-only fields', () => {
-      const doc = provider.toManifest(live(provider.kind, '1.9.8', 'tool-1', attributes('1.9.8', { sha })));
+      const doc = provider.toManifest(live(provider.kind, '1.9.8', attributes('1.9.8', { sha }), 'tool-1'));
       expect(doc).toEqual({
         kind: provider.kind,
         metadata: { name: '1.9.8' },

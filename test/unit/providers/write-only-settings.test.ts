@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { costEstimationSettings } from '../../../src/providers/cost-estimation-settings/index.ts';
 import { smsSettings } from '../../../src/providers/sms-settings/index.ts';
 import { smtpSettings } from '../../../src/providers/smtp-settings/index.ts';
-import { desired, live } from './builders.ts';
+import { desired, live } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, settingsServer } from './fake-client.ts';
 
 const credentials = {
@@ -50,7 +50,7 @@ describe('write-only settings fields', () => {
     const [listed] = await costEstimationSettings.list(contextFor(client), '');
     expect(JSON.stringify(listed)).not.toMatch(/secret-|AKIA|tenant/);
     expect(
-      costEstimationSettings.toManifest(live('CostEstimationSettings', '', 'cost-estimation', { ...credentials })),
+      costEstimationSettings.toManifest(live('CostEstimationSettings', '', { ...credentials }, 'cost-estimation')),
     ).toEqual({
       kind: 'CostEstimationSettings',
       metadata: {},
