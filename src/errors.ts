@@ -42,8 +42,13 @@ export interface InputProblem {
   message: string;
 }
 
+/** `file:line:col`, the one way converge writes a place in a file. */
+export function formatPosition(p: { file: string; line: number; col: number }): string {
+  return `${p.file}:${p.line}:${p.col}`;
+}
+
 export function formatProblem(p: InputProblem): string {
-  return `${p.file}:${p.line}:${p.col}: ${p.message}`;
+  return `${formatPosition(p)}: ${p.message}`;
 }
 
 /** All input problems at once: the CLI prints each as `file:line:col: message` and exits 1. */

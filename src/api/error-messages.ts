@@ -1,6 +1,6 @@
 /**
  * The human part of an error response, from either API's body form
- * (wire-details §1 and §6):
+ * (docs/apis.md):
  * - JSON:API: `{"errors":[{"status":"422","title":"invalid attribute","detail":"..."}]}`
  * - Vault: `{"errors":["msg"]}`, a 500's text wrapped by go-multierror, and
  *   `{"errors":[]}` for a plain 404

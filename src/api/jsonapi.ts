@@ -1,6 +1,6 @@
 /**
- * JSON:API documents as the platform API speaks them (spec: site-admin-api;
- * wire-details §2 for pagination). Shared by every provider of a JSON:API
+ * JSON:API documents as the platform API speaks them (docs/apis.md, which
+ * also covers pagination). Shared by every provider of a JSON:API
  * kind, so that reading a page, following pagination and building a request
  * body are written once.
  */
@@ -8,7 +8,7 @@ import { ConvergeError } from '../errors.ts';
 import type { Fields, Json } from '../reconcile/types.ts';
 import type { HttpClient, RequestOptions, Resource } from './types.ts';
 
-/** The largest page the platform serves; bigger sizes are a 422, not clamped (wire-details §2). */
+/** The largest page the platform serves; bigger sizes are a 422, not clamped (docs/apis.md). */
 export const PAGE_SIZE = 100;
 
 /** A page cap that no real collection reaches: stops a server that always says there is a next page. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CommanderError } from 'commander';
-import { ConvergeError, InputError } from '../errors.ts';
+import { ConvergeError, formatProblem, InputError } from '../errors.ts';
 import { processOutput } from '../ui/output.ts';
 
 /** Exit codes (docs/commands.md). */
@@ -29,7 +29,7 @@ function reportError(error: unknown): number {
     return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
   }
   if (error instanceof InputError) {
-    for (const p of error.problems) write(`${p.file}:${p.line}:${p.col}: ${p.message}`);
+    for (const p of error.problems) write(formatProblem(p));
     write(`${error.problems.length} problem(s); nothing was sent to any API`);
     return EXIT_ERROR;
   }

@@ -8,7 +8,7 @@ import { createHttpClient } from '../api/client.ts';
 import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
-import { ConvergeError } from '../errors.ts';
+import { ConvergeError, formatProblem } from '../errors.ts';
 import { commonDirectory, loadManifests, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { parseAddressPattern } from '../reconcile/address.ts';
@@ -214,7 +214,7 @@ export async function secretPolicy(
 /** Plan problems (a declared user that does not exist) name the manifest place; nothing was changed. */
 export function planProblemsError(problems: readonly PlanProblem[]): ConvergeError {
   const lines = problems.map((p) =>
-    p.source ? `${p.source.file}:${p.source.line}:${p.source.col}: ${p.message}` : `${p.key}: ${p.message}`,
+    p.source ? formatProblem({ ...p.source, message: p.message }) : `${p.key}: ${p.message}`,
   );
   return new ConvergeError('PLAN_INVALID', `the plan cannot be made:\n${lines.join('\n')}`, {
     hint: 'fix the manifests above; nothing was changed',

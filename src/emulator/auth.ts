@@ -3,7 +3,7 @@
  * impersonation endpoints, which the platform means for its web UI). A
  * missing, unknown or suspended user's credential is a 401; a valid user who
  * is not a site administrator gets 404 from admin endpoints, as the platform
- * hides what it will not show (spec: site-admin-api, Authentication).
+ * hides what it will not show (the site-admin API's authentication rules; docs/apis.md).
  */
 import type { FastifyRequest } from 'fastify';
 import { randomBase62 } from './ids.ts';

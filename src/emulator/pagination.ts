@@ -1,6 +1,6 @@
 /**
  * `page[number]` / `page[size]` pagination with `links` and
- * `meta.pagination` as the platform sends them (wire-details §2): absolute
+ * `meta.pagination` as the platform sends them (docs/apis.md): absolute
  * links with percent-encoded brackets, a 422 for a page size outside 1..100
  * (the platform does not clamp).
  */

@@ -1,5 +1,5 @@
 /**
- * The platform's API rate limit (spec: site-admin-api, Limits):
+ * The platform's API rate limit (the site-admin API, Limits):
  * `api-rate-limit` requests per second per client, here per credential, in
  * fixed one-second windows that start with a client's first request. The
  * limit is read on every request, so changing the general settings takes

@@ -1,7 +1,7 @@
 /**
- * The emulator: one fastify server for every API of spec/, in memory, with
+ * The emulator: one fastify server for every API converge speaks, in memory, with
  * an optional state file, injected latency and faults, and request counts
- * (DESIGN §7). `startEmulator` is what the CLI, the demo and the tests use.
+ * (docs/emulator.md). `startEmulator` is what the CLI, the demo and the tests use.
  */
 
 import type { AddressInfo } from 'node:net';

@@ -67,7 +67,7 @@ export const oneOf =
       ? `is not included in the list (${allowed.join(', ')})`
       : undefined;
 
-/** A decimal number plus a unit suffix (spec: general settings): `2h`, `90m`, `1.5h`, `45s`. */
+/** A decimal number plus a unit suffix (the site-admin API, general settings): `2h`, `90m`, `1.5h`, `45s`. */
 export const duration: Check = (value) => {
   if (typeof value !== 'string') return undefined;
   const match = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)$/.exec(value);
@@ -115,7 +115,7 @@ export const sha256: Check = (value) =>
     ? 'must be a SHA-256 checksum (64 hexadecimal digits)'
     : undefined;
 
-/** `N.N.N` or `N.N.N-bundleName` (spec: tool versions). */
+/** `N.N.N` or `N.N.N-bundleName` (the site-admin API, tool versions). */
 export const semver: Check = (value) =>
   typeof value === 'string' && !/^\d+\.\d+\.\d+(-[0-9A-Za-z][0-9A-Za-z.-]*)?$/.test(value)
     ? 'must be a semantic version (N.N.N or N.N.N-name)'

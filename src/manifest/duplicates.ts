@@ -1,4 +1,4 @@
-import type { InputProblem } from '../errors.ts';
+import { formatPosition, type InputProblem } from '../errors.ts';
 import { addressKey, describeAddress } from '../reconcile/address.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 
@@ -13,9 +13,11 @@ export function findDuplicates(objects: readonly DesiredObject[]): InputProblem[
       first.set(key, object);
       continue;
     }
-    const { file, line, col } = earlier.source;
     const what = describeAddress(object.address);
-    problems.push({ ...object.source, message: `duplicate ${what} (also declared at ${file}:${line}:${col})` });
+    problems.push({
+      ...object.source,
+      message: `duplicate ${what} (also declared at ${formatPosition(earlier.source)})`,
+    });
   }
   return problems;
 }

@@ -1,5 +1,5 @@
 /**
- * The global data retention policy (spec: site-admin-api). The spec leaves
+ * The global data retention policy (the site-admin API; docs/apis.md). The spec leaves
  * the payloads and statuses open; the emulator's choices (documented in
  * docs/emulator.md):
  * - GET: 200 with `data: null` when no policy is set (a 404 would read as

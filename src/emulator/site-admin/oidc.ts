@@ -1,5 +1,5 @@
 /**
- * The OIDC signing key (spec: site-admin-api, OIDC signing key): rotated
+ * The OIDC signing key (the site-admin API, OIDC signing key): rotated
  * every 90 days and trimmed 30 days after the last rotation, or on request.
  * There is nothing to read back through the API, so the state is only the
  * key versions and the two timers; the automatic steps happen lazily, when

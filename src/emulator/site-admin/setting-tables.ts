@@ -1,5 +1,5 @@
 /**
- * The six site settings as tables (spec: site-admin-api, "Resources and
+ * The six site settings as tables (the site-admin API, "Resources and
  * their fields"): defaults, write-only and read-only attributes, checks,
  * and the rules that span attributes ("when enabled, all must be valid").
  */

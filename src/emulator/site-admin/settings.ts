@@ -1,5 +1,5 @@
 /**
- * One site setting (spec: site-admin-api, `/admin/<name>-settings`): a
+ * One site setting (the site-admin API, `/admin/<name>-settings`): a
  * singleton document read with GET and changed with PATCH. Every setting is
  * this one implementation, configured by a table of its attributes
  * (type, default, write-only, read-only, checks) and optional hooks for

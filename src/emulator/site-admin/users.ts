@@ -1,5 +1,5 @@
 /**
- * User accounts (spec: site-admin-api, Users and the user-account and
+ * User accounts (the site-admin API, Users and the user-account and
  * impersonation state tables). Users are not created by this API; they come
  * from the seed. `:id` is the user's id (`user-…`); the username is accepted
  * too, as a convenience for people trying the emulator by hand.

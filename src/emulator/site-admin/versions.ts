@@ -1,5 +1,5 @@
 /**
- * Tool versions and policy-engine versions (spec: site-admin-api): the same
+ * Tool versions and policy-engine versions (the site-admin API; docs/apis.md): the same
  * collection twice, under `/admin/tool-versions` and `/admin/policy-versions`.
  * Records keep creation order, which is the list order; the version string
  * is a second key, so `filter[version]` and the duplicate check are lookups.
