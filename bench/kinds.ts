@@ -9,14 +9,11 @@
  * (an update); for kinds the API can create, the second half does not exist
  * yet (a create). Singletons are one object whatever N is.
  */
-import { getResource, PAGE_SIZE } from '../src/api/jsonapi.ts';
-import { requireClient } from '../src/api/require-client.ts';
+import { PAGE_SIZE } from '../src/api/jsonapi.ts';
+import type { HttpClient } from '../src/api/types.ts';
 import type { SeedData } from '../src/emulator/server.ts';
-import { providers as registered } from '../src/providers/index.ts';
-import { canonicalForms } from '../src/providers/shared/fields.ts';
-import { ADMIN_PATH } from '../src/providers/shared/platform.ts';
-import { versionFields } from '../src/providers/shared/version-fields.ts';
-import { toolVersion } from '../src/providers/tool-version/index.ts';
+import { providerFor, providers as registered } from '../src/providers/index.ts';
+import { secretsPath } from '../src/providers/shared/secrets-api.ts';
 import type { Provider } from '../src/reconcile/provider.ts';
 import type { Fields } from '../src/reconcile/types.ts';
 import { UNLIMITED } from './lib/emulator.ts';
@@ -24,7 +21,7 @@ import { UNLIMITED } from './lib/emulator.ts';
 /** One manifest document. */
 export interface Doc {
   kind: string;
-  metadata?: { name: string };
+  metadata?: { name?: string; mount?: string };
   spec: Fields;
 }
 
@@ -47,6 +44,11 @@ export interface BenchKind {
   mixWeight: number;
   /** Live objects for N declared ones (merged with the other kinds' into one seed). */
   seed(n: number): SeedData;
+  /**
+   * Live objects the seed cannot hold (the secrets API's), written through
+   * the API before anything is measured (bench/lib/emulator.ts `populate`).
+   */
+  populate?(secrets: HttpClient, n: number): Promise<void>;
   /** N declared objects (1 for a singleton). */
   documents(n: number): Doc[];
   /** Fewest requests a plan of `documents(n)` over `seed(n)` can make. */
@@ -55,8 +57,6 @@ export interface BenchKind {
   applyBound(n: number): number;
   /** A provider in place of the registered one of `kind` (bench-only variants). */
   provider?: Provider;
-  /** Why the entry exists, when it is not a real kind. */
-  note?: string;
 }
 
 /** List pages for `live` objects: one even for an empty collection. */
@@ -132,43 +132,119 @@ const adminUser: BenchKind = {
   applyBound: (n) => n,
 };
 
-/**
- * ToolVersion read the way the SSH/LDAP secrets kinds will have to be: list
- * pages of names, then one GET per declared object. Until the secrets API
- * exists, this is the most request-hungry read there is; it goes through the
- * engine's real LIST-then-read path (src/reconcile/read.ts).
- */
-const toolVersionForms = canonicalForms(versionFields);
-const listAndRead: Provider = {
-  ...toolVersion,
-  async list(ctx, scope) {
-    const listed = await toolVersion.list(ctx, scope);
-    return listed.map(({ fields: _fields, ...rest }) => rest);
-  },
-  async read(ctx, object) {
-    const resource = await getResource(
-      requireClient(ctx.api, 'platform'),
-      `${ADMIN_PATH}/tool-versions/${encodeURIComponent(object.ref)}`,
-      { signal: ctx.signal },
-    );
-    return { ...object, fields: toolVersionForms.readable(resource.attributes) };
-  },
-};
-
 const toolVersions = versionKind('ToolVersion', 'toolVersions', 4);
 
-/** Every object live and updated: N reads after the list, N writes. */
-const toolVersionListAndRead: BenchKind = {
-  ...toolVersions,
-  name: 'ToolVersion(list+read)',
-  reads: 'list-and-read',
+/** The mount the emulator's default seed gives the SSH engine (src/emulator/secrets/seed.ts). */
+const SSH_MOUNT = 'ssh';
+const sshPath = (...rest: string[]) => secretsPath(SSH_MOUNT, ...rest);
+
+/**
+ * SSH role i as declared: even ones OTP roles, odd ones CA roles, so that
+ * both field tables are compared. The live one differs by one field
+ * (`default_user` of an OTP role, `ttl` of a CA role).
+ */
+function sshRoleSpec(i: number, live: boolean): Fields {
+  return i % 2 === 0
+    ? { key_type: 'otp', default_user: live ? 'root' : 'ubuntu', cidr_list: ['10.0.0.0/8'] }
+    : { key_type: 'ca', allow_user_certificates: true, allowed_users: '*', ttl: live ? '1h' : '30m', max_ttl: '12h' };
+}
+
+/** A role's POST body: the wire form of a spec (lists as comma-separated strings). */
+const wireOf = (spec: Fields): Fields =>
+  Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+
+const roleName = (i: number) => `bench-role-${pad(i)}`;
+
+/** Writes `count` requests through the secrets client, all of them in flight as the client's window allows. */
+async function post(secrets: HttpClient, count: number, path: (i: number) => string, body: (i: number) => Fields) {
+  await Promise.all(
+    Array.from({ length: count }, (_, i) => secrets.request({ method: 'POST', path: path(i), body: body(i) })),
+  );
+}
+
+/**
+ * SSH roles of one mount: LIST (names only; 404 when there are none), then
+ * one GET per declared role that is live; one POST per new or changed role.
+ * `live(n)` of the N declared roles exist, the first ones.
+ */
+function sshRoleKind(name: string, live: (n: number) => number): BenchKind {
+  return {
+    name,
+    kind: 'SSHRole',
+    reads: 'list-and-read',
+    singleton: false,
+    mixWeight: 0,
+    seed: () => ({}),
+    populate: (secrets, n) =>
+      post(
+        secrets,
+        live(n),
+        (i) => sshPath('roles', roleName(i)),
+        (i) => wireOf(sshRoleSpec(i, true)),
+      ),
+    documents: (n) =>
+      Array.from({ length: n }, (_, i) => ({
+        kind: 'SSHRole',
+        metadata: { mount: SSH_MOUNT, name: roleName(i) },
+        spec: sshRoleSpec(i, false),
+      })),
+    planBound: (n) => 1 + live(n),
+    applyBound: (n) => n,
+  };
+}
+
+/** The convention: the first half live and updated, the second half created. */
+const sshRoles = sshRoleKind('SSHRole', (n) => Math.floor(n / 2));
+
+/** The mount's CA does not exist: one GET (404), then one POST that generates it. */
+const sshCertificateAuthority: BenchKind = {
+  name: 'SSHCertificateAuthority',
+  kind: 'SSHCertificateAuthority',
+  reads: 'get',
+  singleton: true,
   mixWeight: 0,
-  seed: (n) => toolVersions.seed(2 * n),
-  documents: (n) => toolVersions.documents(n),
-  planBound: (n) => pages(n) + n,
-  applyBound: (n) => n,
-  provider: listAndRead,
-  note: 'ToolVersion through a provider whose list returns names only: stands in for the SSH/LDAP secrets kinds (LIST, then one GET each) until they exist',
+  seed: () => ({}),
+  documents: () => [
+    {
+      kind: 'SSHCertificateAuthority',
+      metadata: { mount: SSH_MOUNT },
+      // a CA is never updated (a new key is a replacement): a create is its change; ed25519 keeps key generation cheap
+      spec: { generate_signing_key: true, key_type: 'ed25519' },
+    },
+  ],
+  planBound: () => 1,
+  applyBound: () => 1,
+};
+
+/** Roles the zero-address list names: they exist and are not declared (the list is the object benchmarked). */
+const zeroRoles = ['bench-zero-0', 'bench-zero-1'];
+
+/**
+ * The mount's zero-address list names one of two live roles; the document
+ * names both (an update). The plan reads the list (one GET) and, because
+ * the roles it names are not declared, lists the mount's roles (names only)
+ * to check that they exist: converge makes that a plan error rather than
+ * the API's 400 at apply time (src/reconcile/engine.ts `addReferenceReads`).
+ */
+const sshZeroAddress: BenchKind = {
+  name: 'SSHZeroAddress',
+  kind: 'SSHZeroAddress',
+  reads: 'get',
+  singleton: true,
+  mixWeight: 0,
+  seed: () => ({}),
+  async populate(secrets) {
+    await post(
+      secrets,
+      zeroRoles.length,
+      (i) => sshPath('roles', zeroRoles[i] ?? ''),
+      () => ({ key_type: 'otp', default_user: 'ubuntu', cidr_list: '10.0.0.0/8' }),
+    );
+    await secrets.request({ method: 'POST', path: sshPath('config', 'zeroaddress'), body: { roles: zeroRoles[0] } });
+  },
+  documents: () => [{ kind: 'SSHZeroAddress', metadata: { mount: SSH_MOUNT }, spec: { roles: zeroRoles } }],
+  planBound: () => 2,
+  applyBound: () => 1,
 };
 
 export const KINDS: readonly BenchKind[] = [
@@ -186,13 +262,18 @@ export const KINDS: readonly BenchKind[] = [
   toolVersions,
   versionKind('PolicyVersion', 'policyVersions', 3),
   adminUser,
-  toolVersionListAndRead,
+  sshRoles,
+  sshCertificateAuthority,
+  sshZeroAddress,
 ];
 
-/** The kind the scale benchmark plans: the first that needs one read per object. */
+/**
+ * The kind the scale benchmark plans: SSH roles, which need one read per
+ * object, every declared one live (and updated), so that the plan makes
+ * the most requests N objects can need: the LIST, then N GETs.
+ */
 export function scaleKind(): BenchKind {
-  const perObject = KINDS.filter((k) => k.reads === 'list-and-read');
-  return perObject.find((k) => k.provider === undefined) ?? perObject[0] ?? toolVersions;
+  return { ...sshRoleKind('SSHRole', (n) => n), name: 'SSHRole(all live)' };
 }
 
 /** Providers of a run: the registered ones, with bench-only variants in place. */
@@ -214,12 +295,14 @@ export function mergeSeeds(seeds: readonly SeedData[]): SeedData {
 }
 
 /**
- * A mixed set of `total` objects: every singleton once, the rest shared
- * among the collection kinds by `mixWeight`.
+ * A mixed set of `total` objects of the platform API: every singleton
+ * once, the rest shared among the collection kinds by `mixWeight`.
  */
 export function mix(total: number): Array<{ kind: BenchKind; n: number }> {
-  const singletons = KINDS.filter((k) => k.singleton);
-  const collections = KINDS.filter((k) => !k.singleton && k.mixWeight > 0);
+  // the platform API's kinds only: the memory and start-up suites run `converge` with the platform's URL and token alone
+  const platform = KINDS.filter((k) => providerFor(k.kind)?.api === 'platform');
+  const singletons = platform.filter((k) => k.singleton);
+  const collections = platform.filter((k) => !k.singleton && k.mixWeight > 0);
   const rest = Math.max(0, total - singletons.length);
   const weights = collections.reduce((sum, k) => sum + k.mixWeight, 0);
   const shares = collections.map((kind) => ({ kind, n: Math.floor((rest * kind.mixWeight) / weights) }));

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createHttpClient } from '../../src/api/client.ts';
+import type { HttpClient } from '../../src/api/types.ts';
 import type { EmulatorStats, SeedData } from '../../src/emulator/server.ts';
 import { MAIN } from './paths.ts';
 
@@ -38,6 +40,12 @@ export interface EmulatorLaunch {
    * a high one; the rate-limit suite keeps the platform default of 30.
    */
   raiseLimitTo?: number;
+  /**
+   * Live objects the seed cannot hold (the secrets API's), written through a
+   * secrets client before the emulator is handed over: with no latency (it
+   * is set afterwards) and after `raiseLimitTo`, and left out of the stats.
+   */
+  populate?: (secrets: HttpClient) => Promise<void>;
   /** Where the seed file goes. */
   dir: string;
   /**
@@ -56,8 +64,26 @@ process.on('exit', () => {
 export const UNLIMITED = 1_000_000;
 
 export async function launchEmulator(options: EmulatorLaunch): Promise<EmulatorProcess> {
-  const started = options.inProcess ? await inProcess(options) : await child(options);
+  // populating goes without latency: it is set once the objects are in
+  const start = options.populate ? { ...options, latencyMs: 0 } : options;
+  const started = options.inProcess ? await inProcess(start) : await child(start);
   return controlled(started, options);
+}
+
+/** Requests in flight while populating: many, over keep-alive connections. */
+const POPULATE_CONCURRENCY = 64;
+
+async function populate(url: string, token: string, fill: (secrets: HttpClient) => Promise<void>): Promise<void> {
+  const secrets = createHttpClient({
+    baseUrl: url,
+    auth: { api: 'secrets', token },
+    concurrency: { initial: POPULATE_CONCURRENCY, max: POPULATE_CONCURRENCY },
+  });
+  try {
+    await fill(secrets);
+  } finally {
+    await secrets.close();
+  }
 }
 
 interface Started {
@@ -161,8 +187,13 @@ async function controlled(started: Started, options: EmulatorLaunch): Promise<Em
     stop,
   };
   if (options.raiseLimitTo !== undefined) {
-    // the latency applies to this request too
+    // the latency applies to this request too (unless populating: it is set below)
     await emulator.setRateLimit(options.raiseLimitTo);
+    await emulator.resetStats();
+  }
+  if (options.populate) {
+    await populate(url, tokens.secrets, options.populate);
+    if (options.latencyMs) await emulator.setLatency(options.latencyMs);
     await emulator.resetStats();
   }
   return emulator;

@@ -43,6 +43,16 @@ export interface Timed {
   rateLimited: number;
   /** The widest the concurrency window got. */
   peakWindow: number;
+  /** The window when each request started, averaged over the requests: below the peak when it was cut or ramping. */
+  meanWindow: number;
+}
+
+/** Where the time of a plan went: reading live state, then building the plan from it (CPU only). */
+export interface PlanPhases {
+  /** From the first read to the last answer (`read-start` to `read-done`). */
+  readMs: number;
+  /** From the last answer to the plan (`read-done` to `plan-ready`): canonical forms and diffs. */
+  buildMs: number;
 }
 
 export async function desiredFrom(dir: string): Promise<DesiredObject[]> {
@@ -80,9 +90,13 @@ function clientsFor(
   const needed = new Set([...kinds].filter((k) => providers.has(k)));
   const raw = connect(configFor(emulator), needed, new EventStream(), mode.concurrency);
   let peak = 0;
+  let windows = 0;
+  let started = 0;
   const watch = (client: HttpClient): HttpClient =>
     delegate(client, async (options) => {
       peak = Math.max(peak, client.concurrency);
+      windows += client.concurrency;
+      started++;
       try {
         return await client.request(options);
       } finally {
@@ -99,6 +113,7 @@ function clientsFor(
       retries: all.reduce((n, c) => n + c.stats.retries, 0),
       rateLimited: all.reduce((n, c) => n + c.stats.rateLimited, 0),
       peakWindow: peak,
+      meanWindow: started > 0 ? Math.round((windows / started) * 10) / 10 : 0,
     };
   };
   const close = () => Promise.all((Object.values(clients) as HttpClient[]).map((c) => c.close()));
@@ -110,8 +125,14 @@ export async function timedPlan(
   desired: readonly DesiredObject[],
   providers: ReadonlyMap<string, Provider>,
   mode: Mode,
-): Promise<Timed & { run: PlanRun }> {
+): Promise<Timed & { run: PlanRun; phases: PlanPhases }> {
   const started = performance.now();
+  const events = new EventStream();
+  const at: Partial<Record<'read-start' | 'read-done' | 'plan-ready', number>> = {};
+  events.on((event) => {
+    if (event.type === 'read-start' || event.type === 'read-done' || event.type === 'plan-ready')
+      at[event.type] = performance.now();
+  });
   const { clients, totals, close } = clientsFor(
     emulator,
     desired.map((d) => d.kind),
@@ -125,7 +146,7 @@ export async function timedPlan(
       context: { api: clients, signal: new AbortController().signal },
       // as the CLI: the clients' windows decide, the queue must not be the bottleneck
       parallelism: mode.concurrency.max,
-      events: new EventStream(),
+      events,
       prune: false,
       ownership: [],
       secrets: { lookup: undefined, resend: false },
@@ -133,7 +154,13 @@ export async function timedPlan(
     });
     if (run.problems.length > 0) throw new Error(run.problems.map((p) => p.message).join('\n'));
     await close();
-    return { ms: performance.now() - started, ...totals(), run };
+    const span = (from: number | undefined, to: number | undefined) =>
+      from !== undefined && to !== undefined ? to - from : Number.NaN;
+    const phases = {
+      readMs: span(at['read-start'], at['read-done']),
+      buildMs: span(at['read-done'], at['plan-ready']),
+    };
+    return { ms: performance.now() - started, ...totals(), run, phases };
   } catch (error) {
     await close();
     throw error;

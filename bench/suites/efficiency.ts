@@ -5,6 +5,7 @@
  * not depend on timing, so the emulator runs in this process (it starts faster).
  */
 import { join } from 'node:path';
+import type { HttpClient } from '../../src/api/types.ts';
 import { type BenchKind, KINDS, providersFor } from '../kinds.ts';
 import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, timedApply, timedPlan } from '../lib/engine.ts';
@@ -36,7 +37,14 @@ export async function efficiency(options: SuiteOptions): Promise<EfficiencyRow[]
       const manifests = await writeManifests(join(dir, `${kind.name}-${n}`), kind.documents(n));
       const desired = await desiredFrom(manifests);
       const providers = providersFor([kind]);
-      await withEmulator({ dir, seed: kind.seed(n), raiseLimitTo: UNLIMITED, inProcess: true }, async (emulator) => {
+      const launch = {
+        dir,
+        seed: kind.seed(n),
+        raiseLimitTo: UNLIMITED,
+        inProcess: true,
+        ...(kind.populate && { populate: (secrets: HttpClient) => kind.populate!(secrets, n) }),
+      };
+      await withEmulator(launch, async (emulator) => {
         const plan = await timedPlan(emulator, desired, providers, ADAPTIVE);
         const planStats = await emulator.stats();
         await emulator.resetStats();

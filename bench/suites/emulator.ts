@@ -1,12 +1,14 @@
 /**
  * Emulator throughput: autocannon (its own process) against the emulator
  * (its own process) on loopback, rate limit off, no latency. The headline is
- * a small GET (general settings); a full page of 100 tool versions is shown
- * for scale.
+ * a small GET (general settings); a full page of 100 tool versions, and one
+ * SSH role of the secrets API (what a plan of SSH roles reads per object),
+ * are shown for scale.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { HttpClient } from '../../src/api/types.ts';
 import { KINDS } from '../kinds.ts';
 import { withEmulator } from '../lib/emulator.ts';
 import { tempDir } from '../lib/paths.ts';
@@ -43,18 +45,43 @@ export async function emulatorThroughput(options: SuiteOptions): Promise<Emulato
   const durationS = options.quick ? 1 : 10;
   const dir = await tempDir('emulator');
   const versions = KINDS.find((k) => k.name === 'ToolVersion');
+  const roles = KINDS.find((k) => k.name === 'SSHRole');
+  const launch = {
+    dir,
+    rateLimit: false,
+    ...(versions && { seed: versions.seed(200) }),
+    ...(roles?.populate && { populate: (secrets: HttpClient) => roles.populate!(secrets, 2) }),
+  };
   const rows: ThroughputRow[] = [];
-  await withEmulator({ dir, rateLimit: false, ...(versions && { seed: versions.seed(200) }) }, async (emulator) => {
+  await withEmulator(launch, async (emulator) => {
+    const platform = `authorization=Bearer ${emulator.token}`;
     const requests = [
-      { request: 'GET /api/v2/admin/general-settings', path: '/api/v2/admin/general-settings', target: true },
+      {
+        request: 'GET /api/v2/admin/general-settings',
+        path: '/api/v2/admin/general-settings',
+        header: platform,
+        target: true,
+      },
       {
         request: 'GET /api/v2/admin/tool-versions (page of 100)',
         path: '/api/v2/admin/tool-versions?page%5Bsize%5D=100',
+        header: platform,
         target: false,
       },
+      ...(roles
+        ? [
+            {
+              request: 'GET /v1/ssh/roles/:name (secrets API)',
+              // the first role the SSH entry of bench/kinds.ts makes live
+              path: `/v1/ssh/roles/${roles.documents(1)[0]?.metadata?.name ?? ''}`,
+              header: `x-service-token=${emulator.tokens.secrets}`,
+              target: false,
+            },
+          ]
+        : []),
     ];
-    for (const { request, path, target } of requests) {
-      const result = await autocannon(`${emulator.url}${path}`, emulator.token, durationS);
+    for (const { request, path, header, target } of requests) {
+      const result = await autocannon(`${emulator.url}${path}`, header, durationS);
       const rps = round(result.requests.average);
       const row: ThroughputRow = {
         request,
@@ -79,11 +106,11 @@ export async function emulatorThroughput(options: SuiteOptions): Promise<Emulato
 }
 
 /** autocannon's CLI on this Node, JSON on stdout. */
-async function autocannon(url: string, token: string, durationS: number): Promise<AutocannonJson> {
+async function autocannon(url: string, header: string, durationS: number): Promise<AutocannonJson> {
   const require = createRequire(import.meta.url);
   const bin = join(dirname(require.resolve('autocannon/package.json')), 'autocannon.js');
   const args = [bin, '--json', '-c', String(CONNECTIONS), '-d', String(durationS)];
-  args.push('-H', `authorization=Bearer ${token}`, url);
+  args.push('-H', header, url);
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     (resolve, reject) => {
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

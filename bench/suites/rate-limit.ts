@@ -8,8 +8,9 @@
  */
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { HttpClient } from '../../src/api/types.ts';
 import { providersFor, scaleKind } from '../kinds.ts';
-import { withEmulator } from '../lib/emulator.ts';
+import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, timedPlan } from '../lib/engine.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { tempDir } from '../lib/paths.ts';
@@ -45,8 +46,17 @@ export async function rateLimit(options: SuiteOptions): Promise<RateLimitResult>
     // enough requests for `seconds` at the limit
     const n = Math.round(limit * seconds);
     const desired = await desiredFrom(await writeManifests(join(dir, `${kind.name}-${n}`), kind.documents(n)));
-    await withEmulator({ dir, seed: kind.seed(n) }, async (emulator) => {
-      if (limit !== 30) await emulator.setRateLimit(limit);
+    const launch = {
+      dir,
+      seed: kind.seed(n),
+      // live objects written through the API go in unlimited; the limit under test is set afterwards
+      ...(kind.populate && {
+        raiseLimitTo: UNLIMITED,
+        populate: (secrets: HttpClient) => kind.populate!(secrets, n),
+      }),
+    };
+    await withEmulator(launch, async (emulator) => {
+      if (limit !== 30 || kind.populate) await emulator.setRateLimit(limit);
       // a fresh one-second window, and no count of the set-up
       await delay(1100);
       await emulator.resetStats();

@@ -112,6 +112,9 @@ export class ConcurrencyWindow {
     this.#lastDecrease = this.#now();
     this.#slowStart = false;
     this.#limit = Math.max(MIN, this.#limit * DECREASE);
+    // the smoothed round trip still carries the slow answers that caused this cut: were it kept,
+    // the normal answers of the next round would cut the window again for the same slowdown
+    this.#smoothed = undefined;
   }
 
   #increase(): void {

@@ -15,9 +15,11 @@
  *    opening requests count as if they had been paced, so the first second
  *    stays under the limit.
  * 3. A 429 from a server that advertises nothing: the rate that got
- *    through in the last second becomes the pace, and later 429s cut it
- *    (the multiplicative half of AIMD; how many requests may be in flight
- *    is the client's concurrency window, src/api/concurrency.ts).
+ *    through in the last second becomes the pace, later 429s cut it, and
+ *    every second without one raises it by one request per second (AIMD;
+ *    how many requests may be in flight is the client's concurrency window,
+ *    src/api/concurrency.ts). Without the increase, a few 429s that were
+ *    someone else's burst would slow the rest of the run for good.
  * `X-RateLimit-Remaining: 0` and every server-requested wait pause all
  * requests of the client until the reset, not only the one that was told.
  *
@@ -63,6 +65,7 @@ export class RateLimiter {
   #pausedUntil = 0;
   #lastGrant = Number.NEGATIVE_INFINITY;
   #lastDecrease = Number.NEGATIVE_INFINITY;
+  #lastIncrease = Number.NEGATIVE_INFINITY;
   #successes: number[] = [];
   /** Requests that may go before the first answer (see 2b above); 0 when nothing is assumed. */
   readonly #openingBudget: number;
@@ -188,6 +191,7 @@ export class RateLimiter {
     }
     this.#successes.push(now);
     while ((this.#successes[0] ?? now) <= now - WINDOW_MS) this.#successes.shift();
+    this.#probe(now);
     const remaining = Number.parseFloat(headers['x-ratelimit-remaining'] ?? '');
     if (remaining <= 0) {
       const reset = resetMs(headers['x-ratelimit-reset'], now);
@@ -210,6 +214,15 @@ export class RateLimiter {
     } else {
       this.#estimated = Math.max(1, this.#estimated * DECREASE);
     }
+    this.#update();
+  }
+
+  /** The additive half of AIMD for a learned pace: one more request per second, once per clean second. */
+  #probe(now: number): void {
+    if (this.#estimated === undefined || this.#advertised !== undefined) return;
+    if (now - Math.max(this.#lastDecrease, this.#lastIncrease) < WINDOW_MS) return;
+    this.#lastIncrease = now;
+    this.#estimated += 1;
     this.#update();
   }
 

@@ -38,6 +38,8 @@ export interface ApiModule {
   name: string;
   prefix: string;
   form: WireForm;
+  /** The platform's `api-rate-limit` applies to this API's paths (the secrets API advertises no limit). */
+  rateLimited?: boolean;
   register(api: FastifyInstance, ctx: EmulatorContext): void;
 }
 
@@ -51,6 +53,7 @@ export function route(api: FastifyInstance, method: HTTPMethods | HTTPMethods[],
 export function send(reply: FastifyReply, response: ApiResponse, form = formOf(reply)): FastifyReply {
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
+  if (response.text !== undefined) return reply.type('text/plain; charset=utf-8').send(response.text);
   if (response.body === undefined) return reply.send();
   return reply.type(form.contentType).send(JSON.stringify(response.body));
 }

@@ -17,6 +17,8 @@ export const JSONAPI_TYPE = 'application/vnd.api+json';
 export interface ApiResponse {
   status: number;
   body?: Json;
+  /** A body that is not JSON (the SSH engine's raw public key), sent as `text/plain`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 

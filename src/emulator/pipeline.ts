@@ -18,6 +18,8 @@ const CONTROL_PREFIX = '/_emulator/';
 export interface Pipeline {
   /** The wire form of the API a path belongs to: faults and rate limits answer in it. */
   formOf(url: string): WireForm;
+  /** Whether the platform's rate limit applies to the API a path belongs to. */
+  rateLimitedAt(url: string): boolean;
   ctx: EmulatorContext;
   stats: Stats;
   faults: Faults;
@@ -97,7 +99,7 @@ function inject(fault: Exclude<FaultKind, 'lost'>, request: FastifyRequest, repl
 }
 
 function limit(request: FastifyRequest, reply: FastifyReply, pipeline: Pipeline) {
-  if (!pipeline.enforceRateLimit) return;
+  if (!pipeline.enforceRateLimit || !pipeline.rateLimitedAt(request.url)) return;
   const max = pipeline.ctx.rateLimit();
   if (max === undefined) return;
   const form = pipeline.formOf(request.url);

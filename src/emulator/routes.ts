@@ -1,5 +1,6 @@
 /** The APIs the emulator serves, one line each; each registers its routes under its own prefix. */
 import type { ApiModule } from './context.ts';
+import { secrets } from './secrets/index.ts';
 import { siteAdmin } from './site-admin/index.ts';
 
-export const API_MODULES: readonly ApiModule[] = [siteAdmin];
+export const API_MODULES: readonly ApiModule[] = [siteAdmin, secrets];

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { ConvergeError } from '../errors.ts';
 import { isPlainObject } from '../reconcile/equal.ts';
+import { defaultSecretsSeed, type SecretsSeed, secretsSeedProblems } from './secrets/seed.ts';
 
 export type Role = 'owner' | 'member';
 
@@ -41,6 +42,8 @@ export interface SeedData {
   teams?: Array<{ organization: string; name: string; members: string[] }>;
   toolVersions?: SeedVersion[];
   policyVersions?: SeedVersion[];
+  /** Engines to mount, policies and tokens of the secrets API. */
+  secrets?: SecretsSeed;
 }
 
 /**
@@ -59,6 +62,7 @@ export function defaultSeed(): SeedData {
       { username: 'ci-bot', isServiceAccount: true, organizations: [{ name: org, role: 'member' }] },
     ],
     teams: [{ organization: org, name: 'owners', members: ['owner'] }],
+    secrets: defaultSecretsSeed(),
   };
 }
 
@@ -87,7 +91,8 @@ function checkSeed(data: unknown, where: string): SeedData {
   const problems: string[] = [];
   const check = new Checker(problems);
   if (!check.record(data, '')) return fail(where, problems);
-  check.keys(data, '', ['organizations', 'users', 'teams', 'toolVersions', 'policyVersions']);
+  check.keys(data, '', ['organizations', 'users', 'teams', 'toolVersions', 'policyVersions', 'secrets']);
+  problems.push(...secretsSeedProblems(data.secrets));
   check.list(data.organizations, 'organizations', (org, at) => {
     if (check.record(org, at)) {
       check.keys(org, at, ['name']);

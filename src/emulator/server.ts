@@ -4,6 +4,7 @@
  * (docs/emulator.md). `startEmulator` is what the CLI, the demo and the tests use.
  */
 
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ConvergeError } from '../errors.ts';
@@ -12,6 +13,7 @@ import { type ApiModule, type EmulatorContext, sendFailure } from './context.ts'
 import { registerControl } from './control.ts';
 import { type FaultSettings, Faults } from './faults.ts';
 import { HttpFailure, httpFailure, JSONAPI_TYPE, notFound, unprocessable } from './jsonapi.ts';
+import { acceptListMethod } from './list-method.ts';
 import { Persister, readStateFile } from './persist.ts';
 import { installPipeline } from './pipeline.ts';
 import { RateLimit } from './rate-limit.ts';
@@ -87,11 +89,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     : undefined;
   const held = new Set<NodeJS.Timeout>();
 
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: BODY_LIMIT });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: BODY_LIMIT,
+    // the secrets API's LIST method, which Node's HTTP parser would refuse before any route ran
+    serverFactory: (handler) => acceptListMethod(createServer(handler)),
+  });
   acceptJson(app);
   const modules = [...API_MODULES, ...(options.modules ?? [])];
   installPipeline(app, {
     formOf: (url) => moduleOf(modules, url)?.form ?? JSONAPI_FORM,
+    rateLimitedAt: (url) => moduleOf(modules, url)?.rateLimited === true,
     ctx,
     stats,
     faults,

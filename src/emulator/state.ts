@@ -6,6 +6,7 @@
  */
 import { ConvergeError } from '../errors.ts';
 import { newId, newToken } from './ids.ts';
+import { mergeSecretsSeeds } from './secrets/seed.ts';
 import type { Role, SeedData } from './seed.ts';
 import { Store } from './store.ts';
 
@@ -179,7 +180,14 @@ export class State {
 }
 
 function mergeSeeds(seeds: readonly SeedData[]): SeedData {
-  const merged: Required<SeedData> = { organizations: [], users: [], teams: [], toolVersions: [], policyVersions: [] };
+  const merged: Required<SeedData> = {
+    organizations: [],
+    users: [],
+    teams: [],
+    toolVersions: [],
+    policyVersions: [],
+    secrets: mergeSecretsSeeds(seeds.map((s) => s.secrets)),
+  };
   for (const seed of seeds) {
     merged.organizations.push(
       ...(seed.organizations ?? []).filter((o) => !merged.organizations.some((m) => m.name === o.name)),

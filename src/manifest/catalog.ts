@@ -1,4 +1,10 @@
-import type { Address, Metadata } from '../reconcile/types.ts';
+import type { Address, DesiredObject, Metadata } from '../reconcile/types.ts';
+
+/** A rule the schema cannot say, broken at a spec path (`spec.ttl`). */
+export interface SpecProblem {
+  path: string;
+  message: string;
+}
 
 /**
  * What the manifest loader needs to know about kinds. The provider registry
@@ -10,4 +16,9 @@ export interface KindCatalog {
   readonly kinds: readonly string[];
   /** The address of an object, from validated metadata (defaults applied). */
   address(kind: string, metadata: Metadata): Address;
+  /**
+   * Rules beyond the schema, over one declared object and every other one
+   * (`ttl` within `max_ttl`; a role's signer against its mount's CA key).
+   */
+  check?(object: DesiredObject, all: readonly DesiredObject[]): SpecProblem[];
 }

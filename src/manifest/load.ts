@@ -64,9 +64,22 @@ export async function loadManifests(
   // readFileSync is several times faster than fs.promises.
   const results = files.map((file) => loadFile(file, context));
   const objects = results.flatMap((r) => r.objects);
-  problems.push(...results.flatMap((r) => r.problems), ...findDuplicates(objects));
+  // every problem at once: the kinds' own rules run over the documents that did build
+  problems.push(...results.flatMap((r) => r.problems), ...findDuplicates(objects), ...ruleProblems(objects, catalog));
   if (problems.length > 0) throw new InputError(inFileOrder(problems, files));
   return objects;
+}
+
+/** The kinds' own rules over declared objects, each problem at the value it is about. */
+function ruleProblems(objects: readonly DesiredObject[], catalog: KindCatalog): InputProblem[] {
+  if (!catalog.check) return [];
+  const present = objects.filter((o) => o.ensure === 'present');
+  return present.flatMap((object) =>
+    (catalog.check?.(object, present) ?? []).map((p) => ({
+      ...(object.positions[p.path] ?? object.source),
+      message: p.message,
+    })),
+  );
 }
 
 function loadFile(

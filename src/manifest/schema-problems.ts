@@ -84,6 +84,12 @@ function explain(error: ErrorObject, isSecret: (path: string) => boolean): Schem
       return value(params.limit === 1 ? 'must not be empty' : `must be at least ${params.limit} characters long`);
     case 'maxLength':
       return value(`must be at most ${params.limit} characters long`);
+    case 'minItems':
+      return value(params.limit === 1 ? 'must list at least one item' : `must list at least ${params.limit} items`);
+    case 'uniqueItems':
+      return value(
+        `must not list the same item twice (items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} are equal)`,
+      );
     default:
       return value(custom ?? error.message ?? `is not valid (${error.keyword})`);
   }

@@ -12,6 +12,9 @@ import { policyVersion } from './policy-version/index.ts';
 import { samlSettings } from './saml-settings/index.ts';
 import { smsSettings } from './sms-settings/index.ts';
 import { smtpSettings } from './smtp-settings/index.ts';
+import { sshCertificateAuthority } from './ssh-certificate-authority/index.ts';
+import { sshRole } from './ssh-role/index.ts';
+import { sshZeroAddress } from './ssh-zero-address/index.ts';
 import { toolVersion } from './tool-version/index.ts';
 
 export const providers: readonly Provider[] = [
@@ -24,6 +27,9 @@ export const providers: readonly Provider[] = [
   toolVersion,
   policyVersion,
   adminUser,
+  sshRole,
+  sshCertificateAuthority,
+  sshZeroAddress,
 ];
 
 /** The providers by kind, those of keyed child lists (a module's versions) included. */
@@ -41,5 +47,8 @@ export const catalog: KindCatalog = {
     const provider = providerMap.get(kind);
     if (!provider) throw new Error(`no provider for kind ${kind}`);
     return provider.address(metadata);
+  },
+  check(object, all) {
+    return providerMap.get(object.kind)?.check?.(object, all) ?? [];
   },
 };

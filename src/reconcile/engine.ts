@@ -45,20 +45,24 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const requests = [...byKind].map(([kind, desired]) =>
     readRequest(input.providers.get(kind)!, desired, input.prune ? input.ownership : []),
   );
+  const referenceOnly = addReferenceReads(requests, selected, input.providers);
 
   const queue = new PQueue({ concurrency: input.parallelism });
   const live = await readLive(requests, input.context, queue, input.events);
 
-  const snapshots: KindSnapshot[] = requests.map(({ provider }) => ({
-    provider,
-    desired: byKind.get(provider.kind) ?? [],
-    live: live.get(provider.kind) ?? new Map(),
-  }));
+  const snapshots: KindSnapshot[] = requests
+    .filter(({ provider }) => byKind.has(provider.kind))
+    .map(({ provider }) => ({
+      provider,
+      desired: byKind.get(provider.kind) ?? [],
+      live: withoutUnits(live.get(provider.kind), provider, referenceOnly.get(provider.kind)),
+    }));
   const inTarget = liveInSelection(input.selection);
   const { plan, problems } = buildPlan(snapshots, {
     prune: input.prune,
     ownership: input.ownership,
     secrets: input.secrets,
+    exists: (kind, key) => live.get(kind)?.has(key) ?? false,
     ...(inTarget && { inTarget }),
   });
   input.events.emit({ type: 'plan-ready', plan });
@@ -67,6 +71,48 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const liveByKey = new Map<string, LiveObject>();
   for (const objects of live.values()) for (const [key, l] of objects) liveByKey.set(key, l);
   return { plan, problems, desiredByKey, liveByKey, live };
+}
+
+/**
+ * Objects that declared ones reference (the roles an SSH zero-address list
+ * names) must exist: the list units they live in are read too, names only,
+ * even where nothing of their kind is declared. Returns, per kind, the units
+ * read only for that, whose other objects are not part of the plan.
+ */
+function addReferenceReads(
+  requests: ReadRequest[],
+  selected: readonly DesiredObject[],
+  providers: ReadonlyMap<string, Provider>,
+): Map<string, Set<string>> {
+  const extra = new Map<string, Set<string>>();
+  for (const desired of selected) {
+    if (desired.ensure !== 'present') continue;
+    for (const ref of providers.get(desired.kind)?.references?.(desired) ?? []) {
+      const provider = providers.get(ref.kind);
+      if (!provider) continue;
+      const unit = listUnitOf(provider, ref);
+      let request = requests.find((r) => r.provider.kind === ref.kind);
+      if (!request) {
+        request = { provider, units: new Set(), scopes: new Set(), needFields: new Set() };
+        requests.push(request);
+      }
+      if (request.units.has(unit)) continue;
+      (request.units as Set<string>).add(unit);
+      extra.set(ref.kind, (extra.get(ref.kind) ?? new Set()).add(unit));
+    }
+  }
+  return extra;
+}
+
+/** The live objects of a kind outside the units read only to check references. */
+function withoutUnits(
+  live: ReadonlyMap<string, LiveObject> | undefined,
+  provider: Provider,
+  units: ReadonlySet<string> | undefined,
+): ReadonlyMap<string, LiveObject> {
+  if (!live) return new Map();
+  if (!units) return live;
+  return new Map([...live].filter(([, object]) => !units.has(listUnitOf(provider, object.address))));
 }
 
 /**

@@ -36,6 +36,8 @@ export interface PlanOptions {
   secrets: SecretPolicy;
   /** With --target, live objects outside the target are neither reported nor pruned. */
   inTarget?: (address: Address) => boolean;
+  /** Whether a live object of a kind exists (read for references too); by the snapshots' live objects when absent. */
+  exists?: (kind: string, key: string) => boolean;
 }
 
 export interface PlanResult {
@@ -74,6 +76,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     }
   }
 
+  problems.push(...referenceProblems(sorted, options));
   linkDependencies(sorted, forward, deletes);
   deletes.reverse(); // deletes run in reverse kind order
   const actions = [...forward, ...deletes];
@@ -147,7 +150,11 @@ function planObject(
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';
   const planned: PlannedAction = { ...base, action, changes: presented(provider, changes), ref: live.ref };
-  return withNotes(planned, [...kindNotes, ...secrets.notes]);
+  const consent =
+    replacing && provider.replaceConsent
+      ? [`destructive: ${provider.replaceConsent}; apply needs --allow-replace ${desired.kind}`]
+      : [];
+  return withNotes(planned, [...kindNotes, ...consent, ...secrets.notes]);
 }
 
 function withNotes(action: PlannedAction, notes: readonly string[]): PlannedAction {
@@ -212,6 +219,34 @@ function deleteAction(key: string, live: LiveObject, reason: string): PlannedAct
     ref: live.ref,
     reason,
   };
+}
+
+/** A declared object that references one neither declared nor live cannot be applied: the API would refuse it. */
+function referenceProblems(snapshots: readonly KindSnapshot[], options: PlanOptions): PlanProblem[] {
+  const declared = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d.ensure] as const)));
+  const exists =
+    options.exists ??
+    ((kind: string, key: string) => snapshots.some((s) => s.provider.kind === kind && s.live.has(key)));
+  const problems: PlanProblem[] = [];
+  for (const { provider, desired } of snapshots) {
+    if (!provider.references) continue;
+    for (const object of desired) {
+      if (object.ensure !== 'present') continue;
+      for (const ref of provider.references(object)) {
+        const refKey = addressKey(ref);
+        const state = declared.get(refKey);
+        if (state === 'present' || (state === undefined && exists(ref.kind, refKey))) continue;
+        const why =
+          state === 'absent' ? 'which the manifests delete (ensure: absent)' : 'which is neither declared nor live';
+        problems.push({
+          key: addressKey(object.address),
+          source: object.source,
+          message: `references ${refKey}, ${why}`,
+        });
+      }
+    }
+  }
+  return problems;
 }
 
 /**

@@ -14,6 +14,7 @@
  *   not mark to send.
  */
 import type { ApiClients } from '../api/types.ts';
+import type { SpecProblem } from '../manifest/catalog.ts';
 import type { Address } from './address.ts';
 import type { DesiredObject, Fields, Json, LiveObject, Metadata } from './types.ts';
 
@@ -98,6 +99,14 @@ export interface Provider {
 
   /** Other objects this one needs to exist first (a test variable needs its module). */
   references?(desired: DesiredObject): Address[];
+  /** Rules beyond the schema, checked offline before anything is sent (docs/kinds.md lists them per kind). */
+  check?(object: DesiredObject, all: readonly DesiredObject[]): SpecProblem[];
+  /**
+   * Why replacing an object of this kind needs the user's explicit consent
+   * (`--allow-replace <Kind>` or an interactive yes): a new SSH CA invalidates
+   * every certificate in circulation.
+   */
+  readonly replaceConsent?: string;
   /** Plan notes about a desired spec that are not changes (a field that does not apply to the key type). */
   notes?(spec: Fields): string[];
 

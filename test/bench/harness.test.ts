@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KINDS } from '../../bench/kinds.ts';
-import { providers } from '../../src/providers/index.ts';
+import { KINDS, mixedSet, scaleKind } from '../../bench/kinds.ts';
+import { providerFor, providers } from '../../src/providers/index.ts';
 import { runNode } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,6 +42,26 @@ describe('bench table', () => {
   it('has an entry for every kind converge knows', () => {
     const benched = new Set(KINDS.map((k) => k.kind));
     expect(providers.map((p) => p.kind).filter((kind) => !benched.has(kind))).toEqual([]);
+  });
+
+  it('plans SSH roles at scale: one LIST, then one GET per declared role, every one live', () => {
+    const kind = scaleKind();
+    expect({ kind: kind.kind, reads: kind.reads, provider: kind.provider }).toEqual({
+      kind: 'SSHRole',
+      reads: 'list-and-read',
+      provider: undefined,
+    });
+    expect(kind.planBound(10_000)).toBe(10_001);
+    expect(kind.documents(3).map((d) => d.metadata)).toEqual([
+      { mount: 'ssh', name: 'bench-role-00000' },
+      { mount: 'ssh', name: 'bench-role-00001' },
+      { mount: 'ssh', name: 'bench-role-00002' },
+    ]);
+  });
+
+  it('keeps mixed sets on the platform API (the memory and start-up suites configure no secrets API)', () => {
+    const { parts } = mixedSet(100);
+    expect(parts.map((p) => providerFor(p.kind.kind)?.api)).toEqual(parts.map(() => 'platform'));
   });
 });
 

@@ -29,6 +29,8 @@ beforeEach(async () => {
   env = {
     CONVERGE_PLATFORM_URL: emulator.url,
     CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_SECRETS_URL: emulator.url,
+    CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
     CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
     ...SECRETS,
   };
@@ -94,6 +96,8 @@ describe('converge as a process', () => {
     emulator = await startEmulator({ port: 0 });
     env.CONVERGE_PLATFORM_URL = emulator.url;
     env.CONVERGE_PLATFORM_TOKEN = emulator.tokens.admin;
+    env.CONVERGE_SECRETS_URL = emulator.url;
+    env.CONVERGE_SECRETS_TOKEN = emulator.tokens.secrets;
     expect((await run(['plan', KINDS])).code).toBe(0);
     expectNoSecret(first.stdout, first.stderr, applied.stdout, applied.stderr, second.stdout);
   });

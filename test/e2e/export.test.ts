@@ -89,6 +89,9 @@ describe('converge export', () => {
       'saml-settings.yaml',
       'sms-settings.yaml',
       'smtp-settings.yaml',
+      'ssh-certificate-authority.yaml',
+      'ssh-role.yaml',
+      'ssh-zero-address.yaml',
       'tool-version.yaml',
     ]);
     const tools = await readFile(join(out, 'tool-version.yaml'), 'utf8');
@@ -97,7 +100,7 @@ describe('converge export', () => {
     // the relative path leads to the real schema
     const target = join(out, modeline.split('$schema=')[1]!);
     expect(JSON.parse(await readFile(target, 'utf8')).title).toBe('ToolVersion');
-    expect(stdout).toContain('Exported 15 object(s) of 9 kind(s)');
+    expect(stdout).toContain('Exported 20 object(s) of 12 kind(s)');
     expect(stdout).toContain('write-only field(s) written as ${env:NAME} placeholders');
   });
 

@@ -23,7 +23,12 @@ beforeEach(async () => {
   await mkdir(join(scratch, 'm'));
   await writeFile(join(scratch, 'm/settings.yaml'), SETTINGS);
   await writeFile(join(scratch, 'a-file'), 'not a directory');
-  env = { CONVERGE_PLATFORM_URL: emulator.url, CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin };
+  env = {
+    CONVERGE_PLATFORM_URL: emulator.url,
+    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_SECRETS_URL: emulator.url,
+    CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
+  };
 });
 afterEach(() => emulator?.close());
 

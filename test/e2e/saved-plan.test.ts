@@ -37,6 +37,8 @@ afterEach(() => emulator?.close());
 const envFor = (server: RunningEmulator) => ({
   CONVERGE_PLATFORM_URL: server.url,
   CONVERGE_PLATFORM_TOKEN: server.tokens.admin,
+  CONVERGE_SECRETS_URL: server.url,
+  CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
 });
 const run = (args: string[], server = emulator) => converge(args, { cwd: scratch, env: envFor(server) });
 const writes = (server = emulator) => Object.keys(server.stats().byRoute).filter((route) => !route.startsWith('GET '));

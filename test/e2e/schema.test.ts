@@ -34,8 +34,10 @@ describe('converge schema', () => {
       expect(line, kind).toBeDefined();
       expect(line!.slice(kind.length).trim()).toBe(firstSentence((await schemaFile(kind)).description));
     }
+    // one column: every description starts where the longest kind name ends, plus a gap
+    const width = Math.max(...KINDS.map((k) => k.length)) + 2;
     expect(result.stdout).toContain(
-      'GeneralSettings         Site-wide general settings of a self-managed installation.',
+      `${'GeneralSettings'.padEnd(width)}Site-wide general settings of a self-managed installation.`,
     );
   });
 

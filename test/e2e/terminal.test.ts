@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { MAIN } from '../helpers/cli.ts';
+import { SSH_CA_PRIVATE_KEY } from '../helpers/kinds-fixture.ts';
 
 const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
 const hasTmux = (() => {
@@ -59,11 +60,14 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
     const env = {
       CONVERGE_PLATFORM_URL: emulator.url,
       CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+      CONVERGE_SECRETS_URL: emulator.url,
+      CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
       CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
       CLOUD_A_KEY_ID: 'k',
       CLOUD_A_SECRET: 's',
       SMTP_PASSWORD: 'p',
       SMS_TOKEN: 't',
+      SSH_CA_PRIVATE_KEY,
       TERM: 'xterm-256color',
     };
     const exports = Object.entries(env)

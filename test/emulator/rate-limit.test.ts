@@ -28,6 +28,19 @@ describe('API rate limit', () => {
     expect((await call('GET', '/api/v2/admin/general-settings')).status).toBe(200);
   });
 
+  it('leaves the secrets API alone: the platform setting limits the platform API only', async () => {
+    const { emulator } = await start({ rateLimit: true });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        fetch(`${emulator.url}/v1/ssh/roles?list=true`, { headers: { 'x-service-token': emulator.tokens.secrets } }),
+      ),
+    );
+    // no role yet: every answer is the service's 404 for an empty list, none a 429, and no limit advertised
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 40 }, () => 404));
+    expect(answers[0]?.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(emulator.stats().rateLimited).toBe(0);
+  });
+
   it('sends the limit headers on every API answer, errors included', async () => {
     const { call } = await start({ rateLimit: true });
     const first = await call('GET', '/api/v2/admin/users');

@@ -24,6 +24,8 @@ export async function cliTarget(name: string, extraEnv: Record<string, string> =
   const env = {
     CONVERGE_PLATFORM_URL: emulator.url,
     CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_SECRETS_URL: emulator.url,
+    CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
     CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
     ...extraEnv,
   };

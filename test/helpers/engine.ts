@@ -18,7 +18,10 @@ export { providerMap };
 
 export interface Target {
   url: string;
+  /** The platform API's token (an administrator's). */
   token: string;
+  /** The secrets API's token, when the secrets API is in play (the emulator serves both on one URL). */
+  secretsToken?: string;
 }
 
 export interface RunOptions {
@@ -47,17 +50,28 @@ export async function desiredFrom(paths: string[], env: Record<string, string | 
 }
 
 export function clientsFor(target: Target, parallelism = 10, options: ClientOptions = {}): ApiClients {
-  const client = createHttpClient({
-    baseUrl: target.url,
-    auth: { api: 'platform', token: target.token },
-    retryBaseMs: 5,
-    retryMaxMs: 50,
-    concurrency: { initial: parallelism, max: parallelism },
-    ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
-    ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
-    ...(options.assumedRateLimit !== undefined && { assumedRateLimit: options.assumedRateLimit }),
-  });
-  return { platform: options.wrap ? options.wrap(client) : client };
+  const make = (api: 'platform' | 'secrets', token: string) => {
+    const client = createHttpClient({
+      baseUrl: target.url,
+      auth: { api, token },
+      retryBaseMs: 5,
+      retryMaxMs: 50,
+      concurrency: { initial: parallelism, max: parallelism },
+      ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
+      ...(options.maxRetries !== undefined && { maxRetries: options.maxRetries }),
+      ...(options.assumedRateLimit !== undefined && { assumedRateLimit: options.assumedRateLimit }),
+    });
+    return options.wrap ? options.wrap(client) : client;
+  };
+  return {
+    platform: make('platform', target.token),
+    ...(target.secretsToken !== undefined && { secrets: make('secrets', target.secretsToken) }),
+  };
+}
+
+/** Closes every client of a run. */
+export async function closeAll(api: ApiClients): Promise<void> {
+  await Promise.all([api.platform?.close(), api.secrets?.close()]);
 }
 
 export async function plan(target: Target, desired: DesiredObject[], options: RunOptions = {}) {
@@ -76,7 +90,7 @@ export async function plan(target: Target, desired: DesiredObject[], options: Ru
     });
     return run;
   } finally {
-    await api.platform?.close();
+    await closeAll(api);
   }
 }
 
@@ -100,7 +114,7 @@ export async function apply(target: Target, desired: DesiredObject[], options: R
     });
     return { plan: run.plan, summary, events };
   } finally {
-    await api.platform?.close();
+    await closeAll(api);
   }
 }
 
@@ -117,6 +131,17 @@ export async function api(target: Target, method: string, path: string, body?: u
       authorization: `Bearer ${target.token}`,
       'content-type': 'application/vnd.api+json',
     },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+
+/** A secrets-API request to the emulator (`/v1` + path), as someone working behind converge's back would send it. */
+export async function secrets(target: Target, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${target.url}/v1${path}`, {
+    method,
+    headers: { 'x-service-token': target.secretsToken ?? '', 'content-type': 'application/json' },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const text = await response.text();

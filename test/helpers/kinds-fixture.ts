@@ -2,9 +2,18 @@
  * test/fixtures/kinds/: one manifest of every kind, with every secret read
  * from the environment, so one directory exercises the whole catalog.
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const KINDS_FIXTURE = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
+
+/** The SSH CA's private key the fixture declares (a throw-away key made for these tests). */
+export const SSH_CA_PRIVATE_KEY = readFileSync(new URL('../fixtures/kinds/ssh-ca', import.meta.url), 'utf8');
+
+/** Lines of the CA private key: none of them may appear in any output. */
+export const SSH_CA_KEY_CANARIES = SSH_CA_PRIVATE_KEY.split('\n').filter(
+  (line) => line.length > 20 && !line.startsWith('-'),
+);
 
 /**
  * A value for every variable the fixture reads, each carrying `tag`: a
@@ -16,5 +25,6 @@ export function kindsFixtureSecrets(tag: string): Record<string, string> {
     CLOUD_A_SECRET: `${tag}-cloud-secret`,
     SMTP_PASSWORD: `${tag}-smtp-password`,
     SMS_TOKEN: `${tag}-sms-token`,
+    SSH_CA_PRIVATE_KEY,
   };
 }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import type { DesiredObject } from '../../src/reconcile/types.ts';
-import { api, apply, changes, desiredFrom, plan, type Target } from '../helpers/engine.ts';
-import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
+import { api, apply, changes, desiredFrom, plan, secrets, type Target } from '../helpers/engine.ts';
+import { KINDS_FIXTURE, kindsFixtureSecrets, SSH_CA_KEY_CANARIES } from '../helpers/kinds-fixture.ts';
 
 const FIXTURES = KINDS_FIXTURE;
 const ENV = kindsFixtureSecrets('canary');
@@ -14,7 +14,7 @@ let desired: DesiredObject[];
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  target = { url: emulator.url, token: emulator.tokens.admin };
+  target = { url: emulator.url, token: emulator.tokens.admin, secretsToken: emulator.tokens.secrets };
   desired = await desiredFrom([FIXTURES], ENV);
 });
 afterAll(() => emulator?.close());
@@ -38,7 +38,14 @@ async function userId(username: string): Promise<string> {
 const settings = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 
 /** For each kind: what someone changes behind converge's back, and the change converge must then plan. */
-const DRIFT: Array<{ kind: string; key: string; field: string; change: () => Promise<unknown> }> = [
+const DRIFT: Array<{
+  kind: string;
+  key: string;
+  field: string;
+  change: () => Promise<unknown>;
+  /** What converge plans to repair it: an update, unless the field cannot change in place. */
+  action?: 'update' | 'replace';
+}> = [
   {
     kind: 'GeneralSettings',
     key: 'GeneralSettings',
@@ -104,6 +111,31 @@ const DRIFT: Array<{ kind: string; key: string; field: string; change: () => Pro
     field: 'is-admin',
     change: async () => api(target, 'POST', `/admin/users/${await userId('member')}/actions/revoke_admin`),
   },
+  {
+    kind: 'SSHRole',
+    key: 'SSHRole/ssh/web-otp',
+    field: 'cidr_list',
+    // the POST rebuilds the role: what is not sent returns to its default
+    change: () =>
+      secrets(target, 'POST', '/ssh/roles/web-otp', {
+        key_type: 'otp',
+        default_user: 'ubuntu',
+        cidr_list: '10.0.0.0/8',
+      }),
+  },
+  {
+    kind: 'SSHCertificateAuthority',
+    key: 'SSHCertificateAuthority/ssh',
+    field: 'public_key',
+    action: 'replace',
+    change: () => secrets(target, 'POST', '/ssh/config/ca', { key_type: 'ed25519' }),
+  },
+  {
+    kind: 'SSHZeroAddress',
+    key: 'SSHZeroAddress/ssh',
+    field: 'roles',
+    change: () => secrets(target, 'POST', '/ssh/config/zeroaddress', { roles: 'engineers' }),
+  },
 ];
 
 describe('every kind against the emulator', () => {
@@ -129,6 +161,8 @@ describe('every kind against the emulator', () => {
         expect(text).not.toContain(secret);
       }
     }
+    const ca = JSON.stringify((await secrets(target, 'GET', '/ssh/config/ca')).body);
+    for (const line of SSH_CA_KEY_CANARIES) expect(ca).not.toContain(line);
   });
 
   it('has a drift case for every kind', () => {
@@ -141,7 +175,7 @@ describe('every kind against the emulator', () => {
     const run = await plan(target, desired);
     const drifted = changes(run.plan.actions);
     expect(drifted.map((a) => a.key)).toEqual([drift.key]);
-    expect(drifted[0]?.action).toBe('update');
+    expect(drifted[0]?.action).toBe(drift.action ?? 'update');
     expect(drifted[0]?.changes.map((c) => c.path)).toContain(drift.field);
 
     const { summary } = await apply(target, desired);
@@ -153,7 +187,8 @@ describe('every kind against the emulator', () => {
     emulator.resetStats();
     await plan(target, desired);
     const stats = emulator.stats();
-    // six settings documents, one page each of tool versions, policy versions and users
-    expect(stats.total).toBe(9);
+    // six settings documents, one page each of tool versions, policy versions and users;
+    // SSH: one LIST of the mount's roles and a GET per role (the list has names only), the CA, the zero-address list
+    expect(stats.total).toBe(9 + 1 + 2 + 1 + 1);
   });
 });

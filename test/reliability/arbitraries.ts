@@ -9,12 +9,15 @@
  * cost-estimation credentials), and write-only values come from `${env:...}`
  * placeholders whose values are generated alongside.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
+import sshpk from 'sshpk';
 
 /** One YAML document, before it is written out. */
 export interface ManifestDoc {
   kind: string;
-  metadata?: { name: string; labels?: Record<string, string> };
+  /** `name` for named objects; `mount` for the secrets API's kinds (`ssh` when left out). */
+  metadata?: { name?: string; mount?: string; labels?: Record<string, string> };
   ensure?: 'present' | 'absent';
   spec?: Record<string, unknown>;
 }
@@ -23,14 +26,27 @@ export interface ManifestDoc {
 export interface Generated {
   docs: ManifestDoc[];
   env: Record<string, string>;
+  /** Files `${file:...}` placeholders read, by path relative to the manifest's directory. */
+  files?: Record<string, string>;
 }
 
 export interface KindArbitrary {
   kind: string;
-  /** What the kind is, for the table of what is covered. */
-  shape: 'singleton' | 'collection' | 'existing-objects';
+  /**
+   * What the kind is, for the table of what is covered: `mounted` for the
+   * secrets API's kinds (named objects or one object per mount, under the
+   * mounts listed in `mounts`).
+   */
+  shape: 'singleton' | 'collection' | 'existing-objects' | 'mounted';
   /** For a collection: its JSON:API type, emptied between cases so that each starts from nothing. */
   collection?: string;
+  /**
+   * For a secrets kind: the SSH mounts its cases use, which the emulator is
+   * seeded with and which are emptied between cases (roles, CA, zero-address list).
+   */
+  mounts?: readonly string[];
+  /** Other kinds a case declares too (the roles a zero-address list names); only `kind` is exported. */
+  companions?: readonly string[];
   /** Valid manifests of this kind: each case is applied on top of what the previous one left. */
   generate: fc.Arbitrary<Generated>;
 }
@@ -382,6 +398,505 @@ const adminUser: KindArbitrary = {
     })),
 };
 
+// ---------------------------------------------------------------- SSH engine (secrets API)
+
+/** The SSH mounts of the SSH kinds' cases: the emulator's default one and one more the emulator is seeded with. */
+export const SSH_MOUNTS = ['ssh', 'ssh-prod'] as const;
+type SshMount = (typeof SSH_MOUNTS)[number];
+
+/** Part of a case: documents with what their placeholders read. */
+interface Part {
+  docs: ManifestDoc[];
+  env?: Record<string, string>;
+  files?: Record<string, string>;
+}
+
+/** Parts as one case, its documents in any order (the engine orders roles before the lists that name them). */
+function caseOf(parts: fc.Arbitrary<readonly Part[]>): fc.Arbitrary<Generated> {
+  return parts
+    .map((list): Generated => {
+      const out = { docs: [] as ManifestDoc[], env: {} as Record<string, string>, files: {} as Record<string, string> };
+      for (const part of list) {
+        out.docs.push(...part.docs);
+        Object.assign(out.env, part.env);
+        Object.assign(out.files, part.files);
+      }
+      return out;
+    })
+    .chain((g) => fc.shuffledSubarray(g.docs, { minLength: g.docs.length }).map((docs) => ({ ...g, docs })));
+}
+
+/** Some of the mounts (at least one), each giving a part. */
+function perMount(part: (mount: SshMount) => fc.Arbitrary<Part>): fc.Arbitrary<Generated> {
+  return caseOf(fc.subarray([...SSH_MOUNTS], { minLength: 1 }).chain((mounts) => fc.tuple(...mounts.map(part))));
+}
+
+/** `metadata` of an object in `mount`: the default mount is sometimes left for the schema to fill in (`metadata: {}`). */
+function inMount(mount: SshMount, implicit: boolean, name?: string): Pick<ManifestDoc, 'metadata'> {
+  return { metadata: { ...((mount !== 'ssh' || !implicit) && { mount }), ...(name !== undefined && { name }) } };
+}
+
+/** A set the API keeps as one comma string, as people write it: a YAML list or a comma string, in any order, with duplicates and spaces. */
+function commaForm(items: readonly string[]): fc.Arbitrary<string | string[]> {
+  return fc
+    .tuple(
+      fc.shuffledSubarray([...items], { minLength: items.length }),
+      fc.subarray([...items], { maxLength: Math.min(2, items.length) }),
+      fc.constantFrom('list', ',', ', ', ' , ', ',  '),
+      fc.constantFrom('', ' ', ','),
+    )
+    .map(([ordered, duplicates, form, around]) => {
+      const all = [...ordered, ...duplicates];
+      if (form === 'list') return all;
+      const text = all.join(form);
+      return around === ',' ? `${text},` : `${around}${text}${around}`;
+    });
+}
+
+const uniqueForm = (item: fc.Arbitrary<string>, options: { minLength?: number; maxLength?: number } = {}) =>
+  fc.uniqueArray(item, { maxLength: 4, ...options }).chain(commaForm);
+
+const ipv4Cidr = fc
+  .tuple(fc.ipV4(), fc.integer({ min: 0, max: 32 }))
+  .map(([address, prefix]) => `${address}/${prefix}`);
+const ipv6Cidr = fc
+  .tuple(
+    fc.oneof(fc.ipV6(), fc.constantFrom('2001:db8::', 'fd00::', 'fe80::', '::', '2001:DB8:0:0:8:800:200C:417A')),
+    fc.integer({ min: 0, max: 128 }),
+  )
+  .map(([address, prefix]) => `${address}/${prefix}`);
+const cidr = fc.oneof({ weight: 3, arbitrary: ipv4Cidr }, { weight: 2, arbitrary: ipv6Cidr });
+const cidrList = (minLength: number) => uniqueForm(cidr, { minLength, maxLength: 5 });
+
+/** The one identity template the tests use: only where the matching `*_template` flag is true. */
+export const IDENTITY_TEMPLATE = '{{identity.entity.name}}';
+
+const unixUser = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,11}$/);
+const roleName = fc.stringMatching(/^[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,14}[A-Za-z0-9_])?$/);
+const port = fc.oneof(fc.constant(22), fc.integer({ min: 1, max: 65535 }));
+
+/** `allowed_users`: `*`, or users (and the identity template when allowed). */
+function allowedUsers(template: boolean): fc.Arbitrary<string | string[]> {
+  return fc.oneof(
+    fc.constantFrom('*', ['*'], ''),
+    uniqueForm(template ? fc.oneof(unixUser, fc.constant(IDENTITY_TEMPLATE)) : unixUser, { minLength: 1 }),
+  );
+}
+
+/** A number of seconds, written as whole seconds (number or string), or with units: `30m`, `1h30m`, `90s`, `1.5m`, `1.5h`. */
+function writtenDuration(seconds: number): fc.Arbitrary<string | number> {
+  const forms: Array<string | number> = [seconds, `${seconds}s`, String(seconds)];
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  // decimals that still make whole seconds: `1.5m` is 90 seconds (a fraction of a second is not a duration the API keeps)
+  if (seconds > 0 && seconds % 30 === 0) forms.push(`${seconds / 60}m`);
+  if (seconds > 0 && seconds % 1800 === 0) forms.push(`${seconds / 3600}h`);
+  if (h > 0 && m + s > 0) forms.push(`${h}h${m > 0 ? `${m}m` : ''}${s > 0 ? `${s}s` : ''}`);
+  if (h === 0 && m > 0 && s > 0) forms.push(`${m}m${s}s`);
+  return fc.constantFrom(...forms);
+}
+
+const durationSeconds = fc.oneof(
+  fc.constantFrom(0, 30, 60, 90, 1800, 3600, 5400, 43_200, 86_400),
+  fc.integer({ min: 1, max: 30 * 86_400 }),
+);
+
+/** `ttl` and `max_ttl`: either, both (ttl <= max_ttl) or none. */
+const ttls: fc.Arbitrary<Record<string, string | number>> = fc
+  .tuple(durationSeconds, durationSeconds, fc.constantFrom('both', 'ttl', 'max', 'none'))
+  .chain(([a, b, which]) => {
+    const [ttl, max] = a <= b ? [a, b] : [b, a];
+    return fc.tuple(writtenDuration(ttl), writtenDuration(max)).map(([t, m]) => ({
+      ...((which === 'both' || which === 'ttl') && { ttl: t }),
+      ...((which === 'both' || which === 'max') && { max_ttl: m }),
+    }));
+  });
+
+const CRITICAL_OPTIONS = ['force-command', 'source-address', 'verify-required'];
+const EXTENSIONS = [
+  'permit-pty',
+  'permit-port-forwarding',
+  'permit-agent-forwarding',
+  'permit-X11-forwarding',
+  'permit-user-rc',
+  'no-touch-required',
+  'login@example.com',
+];
+const KEY_ID_VARIABLES = ['token_display_name', 'role_name', 'public_key_hash'];
+
+/** Sizes per key type that `allowed_user_key_lengths` accepts (src/providers/ssh-role/checks.ts). */
+const KEY_SIZES: Record<string, readonly number[]> = {
+  rsa: [1024, 2048, 3072, 4096, 8192],
+  'ssh-rsa': [2048, 3072, 4096],
+  ecdsa: [256, 384, 521],
+  ec: [256, 384],
+  'ecdsa-sha2-nistp256': [256],
+  'ecdsa-sha2-nistp384': [384],
+  'ecdsa-sha2-nistp521': [521],
+  dsa: [1024],
+  'ssh-dss': [1024],
+  ed25519: [0, 256],
+  'ssh-ed25519': [0],
+};
+
+/** Sizes of one key type: a size, a list (maybe with duplicates), or a comma string. */
+function sizesForm(sizes: readonly number[]): fc.Arbitrary<number | number[] | string> {
+  return fc
+    .subarray([...sizes], { minLength: 1 })
+    .chain((chosen) =>
+      fc.tuple(
+        fc.shuffledSubarray(chosen, { minLength: chosen.length }),
+        fc.constantFrom('one', 'list', 'dup', ', ', ','),
+      ),
+    )
+    .map(([ordered, form]) => {
+      if (form === 'one' && ordered.length === 1) return ordered[0] as number;
+      if (form === 'list' || form === 'one') return ordered;
+      if (form === 'dup') return [...ordered, ordered[0] as number];
+      return ordered.join(form);
+    });
+}
+
+const keyLengths: fc.Arbitrary<Record<string, unknown>> = fc
+  .subarray(Object.keys(KEY_SIZES), { maxLength: 4 })
+  .chain((types) =>
+    types.length === 0
+      ? fc.constant([] as Array<[string, unknown]>)
+      : fc.tuple(...types.map((type) => sizesForm(KEY_SIZES[type] ?? [0]).map((v): [string, unknown] => [type, v]))),
+  )
+  .map((entries) => Object.fromEntries(entries));
+
+const keyIdFormat = fc
+  .array(
+    fc.oneof(
+      fc.stringMatching(/^[a-z0-9_.:-]{1,8}$/),
+      fc.constantFrom(...KEY_ID_VARIABLES.map((v) => `{{${v}}}`), '{{ role_name }}'),
+    ),
+    { maxLength: 4 },
+  )
+  .map((parts) => parts.join(''));
+
+/** `algorithm_signer`: RSA signatures only when the mount declares no CA with another key type. */
+const algorithmSigner = (rsa: boolean) =>
+  rsa ? fc.constantFrom('default', '', 'rsa-sha2-256', 'rsa-sha2-512', 'ssh-rsa') : fc.constantFrom('default', '');
+
+/** The fields that apply only to otp roles, and those only to ca roles: set on the other key type, they are plan notes. */
+export const SSH_OTP_ONLY_FIELDS = ['cidr_list', 'exclude_cidr_list', 'port'] as const;
+
+/** Fields of the other key type, set with valid values: they get a plan note, never a change. */
+function caFieldsOnOtp(rsa: boolean): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(
+      partial({
+        ttl: fc.constant('1h'),
+        max_ttl: fc.constant(7200),
+        allow_user_certificates: fc.boolean(),
+        allow_host_certificates: fc.boolean(),
+        allowed_domains: fc.constant('example.com, example.org'),
+        default_user_template: fc.boolean(),
+        key_id_format: fc.constant('{{role_name}}-x'),
+        allowed_extensions: fc.constant(['permit-pty']),
+        default_extensions: fc.constant({ 'permit-pty': '' }),
+        allowed_user_key_lengths: fc.constant({ rsa: 2048 }),
+        not_before_duration: fc.constant('1m'),
+        algorithm_signer: algorithmSigner(rsa),
+      }),
+      fc.nat({ max: 3 }),
+    )
+    .map(([fields, keep]) => (keep === 0 ? fields : {}));
+}
+
+const otpFieldsOnCa: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(partial({ cidr_list: cidrList(1), exclude_cidr_list: cidrList(0), port }), fc.nat({ max: 3 }))
+  .map(([fields, keep]) => (keep === 0 ? fields : {}));
+
+/** An otp role: a default user, CIDR blocks (optional for a role on the zero-address list), maybe a port. */
+function otpRole(options: { rsa: boolean; zeroAddress: boolean }): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(
+      unixUser,
+      options.zeroAddress ? fc.option(cidrList(1), { nil: undefined }) : cidrList(1),
+      partial({ exclude_cidr_list: cidrList(0), port, allowed_users: allowedUsers(false) }),
+      caFieldsOnOtp(options.rsa),
+    )
+    .map(([user, cidrs, rest, inapplicable]) => ({
+      key_type: 'otp',
+      default_user: user,
+      ...(cidrs !== undefined && { cidr_list: cidrs }),
+      ...rest,
+      ...inapplicable,
+    }));
+}
+
+/** A ca role: every flag, templates only where allowed, ttl <= max_ttl, maps, key lengths, key ID format, signer. */
+function caRole(options: { rsa: boolean }): fc.Arbitrary<Record<string, unknown>> {
+  const flags = fc.record({
+    default_user_template: fc.boolean(),
+    allowed_users_template: fc.boolean(),
+    allowed_domains_template: fc.boolean(),
+    default_extensions_template: fc.boolean(),
+  });
+  return flags.chain((t) =>
+    fc
+      .tuple(
+        // a flag that is false is written `false` or left out
+        fc.subarray(Object.keys(t)),
+        fc.constantFrom<string[]>(['user'], ['host'], ['user', 'host']),
+        partial({
+          allow_bare_domains: fc.boolean(),
+          allow_subdomains: fc.boolean(),
+          allow_user_key_ids: fc.boolean(),
+          allow_empty_principals: fc.boolean(),
+          default_user: t.default_user_template
+            ? fc.oneof(fc.constant(IDENTITY_TEMPLATE), fc.constant(`${IDENTITY_TEMPLATE}-admin`), unixUser)
+            : unixUser,
+          allowed_users: allowedUsers(t.allowed_users_template),
+          allowed_domains: fc.oneof(
+            fc.constant('*'),
+            uniqueForm(
+              t.allowed_domains_template
+                ? fc.oneof(fc.domain(), fc.constant(`${IDENTITY_TEMPLATE}.example.com`))
+                : fc.domain(),
+            ),
+          ),
+          allowed_critical_options: uniqueForm(fc.constantFrom(...CRITICAL_OPTIONS)),
+          allowed_extensions: fc.oneof(fc.constant('*'), uniqueForm(fc.constantFrom(...EXTENSIONS))),
+          default_critical_options: partial({
+            'force-command': fc.constantFrom('/usr/bin/true', 'echo "hello, world"', ''),
+            'source-address': fc.uniqueArray(ipv4Cidr, { minLength: 1, maxLength: 3 }).map((l) => l.join(',')),
+          }),
+          default_extensions: fc.dictionary(
+            fc.constantFrom(...EXTENSIONS),
+            t.default_extensions_template
+              ? fc.oneof(fc.constant(''), unixUser, fc.constant(IDENTITY_TEMPLATE))
+              : fc.oneof(fc.constant(''), unixUser),
+            { maxKeys: 4 },
+          ),
+          key_id_format: keyIdFormat,
+          allowed_user_key_lengths: keyLengths,
+          algorithm_signer: algorithmSigner(options.rsa),
+          not_before_duration: durationSeconds.chain(writtenDuration),
+        }),
+        ttls,
+        otpFieldsOnCa,
+      )
+      .map(([written, certificates, rest, lifetimes, inapplicable]) => {
+        const spec: Record<string, unknown> = { key_type: 'ca' };
+        for (const [flag, value] of Object.entries(t)) if (value || written.includes(flag)) spec[flag] = value;
+        // the API wants user or host certificates allowed; the other is written `false` or left out
+        spec.allow_user_certificates = certificates.includes('user');
+        spec.allow_host_certificates = certificates.includes('host');
+        if (!certificates.includes('user') && written.length % 2 === 0) delete spec.allow_user_certificates;
+        if (!certificates.includes('host') && written.length % 2 === 0) delete spec.allow_host_certificates;
+        return { ...spec, ...rest, ...lifetimes, ...inapplicable };
+      }),
+  );
+}
+
+// ---- SSH certificate authorities
+
+/** A key pair for a CA whose keys are given: the private key in OpenSSH and PKCS#8 PEM, the public key line. */
+export interface SshKeyPair {
+  algorithm: 'rsa' | 'ec' | 'ed25519';
+  openssh: string;
+  pkcs8: string;
+  /** `type base64`, no comment. */
+  publicKey: string;
+}
+
+/** What the pool holds: generated once per process, on first use (RSA key generation is slow). */
+const POOL_SPEC: ReadonlyArray<{ algorithm: SshKeyPair['algorithm']; size?: number | string }> = [
+  { algorithm: 'ed25519' },
+  { algorithm: 'ed25519' },
+  { algorithm: 'ed25519' },
+  { algorithm: 'ec', size: 'P-256' },
+  { algorithm: 'ec', size: 'P-256' },
+  { algorithm: 'ec', size: 'P-384' },
+  { algorithm: 'ec', size: 'P-521' },
+  { algorithm: 'rsa', size: 2048 },
+  { algorithm: 'rsa', size: 2048 },
+];
+
+let pool: SshKeyPair[] | undefined;
+
+/** Real SSH key pairs for CAs with given keys: made once, not per case. */
+export function sshKeyPool(): readonly SshKeyPair[] {
+  pool ??= POOL_SPEC.map(({ algorithm, size }) => {
+    const { privateKey } =
+      algorithm === 'rsa'
+        ? generateKeyPairSync('rsa', { modulusLength: Number(size) })
+        : algorithm === 'ec'
+          ? generateKeyPairSync('ec', { namedCurve: String(size) })
+          : generateKeyPairSync('ed25519');
+    const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const parsed = sshpk.parsePrivateKey(pkcs8, 'pkcs8');
+    parsed.comment = '';
+    const blob = parsed.toPublic().toBuffer('rfc4253');
+    const type = blob.subarray(4, 4 + blob.readUInt32BE(0)).toString('latin1');
+    return { algorithm, openssh: parsed.toString('openssh'), pkcs8, publicKey: `${type} ${blob.toString('base64')}` };
+  });
+  return pool;
+}
+
+/** A CA of one mount, and the key algorithm it has (for the roles' `algorithm_signer`). */
+interface CaPart extends Part {
+  algorithm: SshKeyPair['algorithm'];
+}
+
+const envSuffix = (mount: string) => mount.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+
+/** A CA whose keys are given: the private key from `${env:}` or `${file:}`, the public key line maybe with a comment. */
+function givenCa(mount: SshMount, algorithms?: ReadonlyArray<SshKeyPair['algorithm']>): fc.Arbitrary<CaPart> {
+  const indexes = POOL_SPEC.flatMap((p, i) => (!algorithms || algorithms.includes(p.algorithm) ? [i] : []));
+  return fc
+    .record({
+      index: fc.constantFrom(...indexes),
+      form: fc.constantFrom('openssh', 'openssh', 'pkcs8'),
+      via: fc.constantFrom('env', 'env', 'file'),
+      comment: fc.constantFrom('', ' ca@example.com', '  converge test CA', ' ', '\n'),
+      lead: fc.constantFrom('', ' '),
+      implicit: fc.boolean(),
+    })
+    .map(({ index, form, via, comment, lead, implicit }): CaPart => {
+      const pair = sshKeyPool()[index] as SshKeyPair;
+      const key = form === 'pkcs8' ? pair.pkcs8 : pair.openssh;
+      const env = `SSH_CA_KEY_${envSuffix(mount)}`;
+      const file = `keys/${mount}-ca`;
+      return {
+        algorithm: pair.algorithm,
+        docs: [
+          {
+            kind: 'SSHCertificateAuthority',
+            ...inMount(mount, implicit),
+            spec: {
+              private_key: via === 'env' ? `\${env:${env}}` : `\${file:${file}}`,
+              public_key: `${lead}${pair.publicKey}${comment}`,
+            },
+          },
+        ],
+        ...(via === 'env' ? { env: { [env]: key } } : { files: { [file]: key } }),
+      };
+    });
+}
+
+const FAST_GENERATED: ReadonlyArray<Record<string, unknown>> = [
+  { key_type: 'ed25519' },
+  { key_type: 'ssh-ed25519' },
+  { key_type: 'ecdsa-sha2-nistp256' },
+  { key_type: 'ecdsa-sha2-nistp256', key_bits: 256 },
+  { key_type: 'ecdsa-sha2-nistp384' },
+  { key_type: 'ecdsa-sha2-nistp521', key_bits: 521 },
+  { key_type: 'ec' },
+  { key_type: 'ec', key_bits: 0 },
+  { key_type: 'ec', key_bits: 384 },
+  { key_type: 'ec', key_bits: 521 },
+];
+
+/** A CA the service generates: mostly ed25519 and EC; RSA 2048 sometimes, the default RSA 4096 rarely (it is slow). */
+function generatedCa(mount: SshMount, options: { rsa: boolean }): fc.Arbitrary<CaPart> {
+  const choices = [
+    { weight: 30, arbitrary: fc.constantFrom(...FAST_GENERATED) },
+    ...(options.rsa
+      ? [
+          {
+            weight: 3,
+            arbitrary: fc.constantFrom<Record<string, unknown>>(
+              { key_type: 'rsa', key_bits: 2048 },
+              { key_type: 'ssh-rsa', key_bits: 2048 },
+              { key_bits: 2048 },
+            ),
+          },
+          { weight: 1, arbitrary: fc.constantFrom<Record<string, unknown>>({}, { key_type: 'ssh-rsa', key_bits: 0 }) },
+        ]
+      : []),
+  ];
+  return fc.tuple(fc.oneof(...choices), fc.boolean(), fc.boolean()).map(([params, say, implicit]): CaPart => {
+    const type = String(params.key_type ?? 'ssh-rsa');
+    const algorithm = type.includes('ed25519') ? 'ed25519' : type.startsWith('ec') ? 'ec' : 'rsa';
+    const spec = { ...(say || Object.keys(params).length === 0 ? { generate_signing_key: true } : {}), ...params };
+    return { algorithm, docs: [{ kind: 'SSHCertificateAuthority', ...inMount(mount, implicit), spec }] };
+  });
+}
+
+const sshCertificateAuthority: KindArbitrary = {
+  kind: 'SSHCertificateAuthority',
+  shape: 'mounted',
+  mounts: SSH_MOUNTS,
+  generate: perMount((mount) => fc.oneof(givenCa(mount), generatedCa(mount, { rsa: true }))),
+};
+
+const sshRole: KindArbitrary = {
+  kind: 'SSHRole',
+  shape: 'mounted',
+  mounts: SSH_MOUNTS,
+  // a CA in the same mount decides which signers a role may name
+  companions: ['SSHCertificateAuthority'],
+  generate: perMount((mount) =>
+    fc
+      .tuple(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constant(undefined) },
+          { weight: 2, arbitrary: givenCa(mount) },
+          { weight: 1, arbitrary: generatedCa(mount, { rsa: false }) },
+        ),
+        fc.uniqueArray(fc.tuple(roleName, fc.boolean(), fc.boolean()), {
+          minLength: 1,
+          maxLength: 4,
+          selector: ([name]) => name.toLowerCase(),
+        }),
+      )
+      .chain(([ca, roles]) => {
+        const rsa = ca === undefined || ca.algorithm === 'rsa';
+        return fc
+          .tuple(...roles.map(([, isOtp]) => (isOtp ? otpRole({ rsa, zeroAddress: false }) : caRole({ rsa }))))
+          .map((specs): Part => {
+            const docs = specs.map(
+              (spec, i): ManifestDoc => ({
+                kind: 'SSHRole',
+                ...inMount(mount, roles[i]?.[2] ?? false, roles[i]?.[0]),
+                spec,
+              }),
+            );
+            return { docs: [...(ca?.docs ?? []), ...docs], env: ca?.env ?? {}, files: ca?.files ?? {} };
+          });
+      }),
+  ),
+};
+
+const sshZeroAddress: KindArbitrary = {
+  kind: 'SSHZeroAddress',
+  shape: 'mounted',
+  mounts: SSH_MOUNTS,
+  // the otp roles the list names
+  companions: ['SSHRole'],
+  generate: perMount((mount) =>
+    fc
+      .tuple(
+        fc.uniqueArray(roleName, { minLength: 1, maxLength: 4, selector: (name) => name.toLowerCase() }),
+        fc.boolean(),
+      )
+      .chain(([names, implicit]) =>
+        fc
+          .tuple(
+            fc.tuple(...names.map(() => otpRole({ rsa: true, zeroAddress: true }))),
+            // a list (the schema wants one, of unique names) in any order
+            fc.shuffledSubarray(names, { minLength: 1 }),
+          )
+          .map(
+            ([specs, roles]): Part => ({
+              docs: [
+                ...specs.map(
+                  (spec, i): ManifestDoc => ({ kind: 'SSHRole', ...inMount(mount, implicit, names[i]), spec }),
+                ),
+                { kind: 'SSHZeroAddress', ...inMount(mount, !implicit), spec: { roles } },
+              ],
+            }),
+          ),
+      ),
+  ),
+};
+
 /** Every kind: the list the reliability tests iterate over. */
 export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
   generalSettings,
@@ -393,4 +908,7 @@ export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
   versions('ToolVersion', 'tool-versions'),
   versions('PolicyVersion', 'policy-versions'),
   adminUser,
+  sshRole,
+  sshCertificateAuthority,
+  sshZeroAddress,
 ];

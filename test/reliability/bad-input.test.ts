@@ -17,6 +17,17 @@ const SECRET = 's3cr3t-value';
 const ENV = { NOT_A_NUMBER: 'abc', SECRET };
 const BATCH = 30;
 
+/** The corpus's variables, and both APIs pointed at the emulator (which must see no request). */
+function serverEnv(): Record<string, string> {
+  return {
+    ...ENV,
+    CONVERGE_PLATFORM_URL: server.url,
+    CONVERGE_PLATFORM_TOKEN: server.tokens.admin,
+    CONVERGE_SECRETS_URL: server.url,
+    CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
+  };
+}
+
 const files = readdirSync(DIR)
   .filter((f) => f.endsWith('.yaml'))
   .sort();
@@ -93,7 +104,7 @@ describe('the bad-input corpus', () => {
     '`converge %s` exits 1 with every expected message, and sends nothing',
     async (command) => {
       server.resetStats();
-      const env = { ...ENV, CONVERGE_PLATFORM_URL: server.url, CONVERGE_PLATFORM_TOKEN: server.tokens.admin };
+      const env = serverEnv();
       const extra = command === 'apply' ? ['--auto-approve'] : [];
       const results = await Promise.all(
         batches.map((batch) => converge([command, ...batch, ...extra], { cwd: DIR, env }).then((r) => ({ batch, r }))),
@@ -114,7 +125,7 @@ describe('the bad-input corpus', () => {
   it('reports a bad file among good ones, and still sends nothing', async () => {
     server.resetStats();
     const good = fileURLToPath(new URL('../fixtures/manifests/good/', import.meta.url));
-    const env = { ...ENV, CONVERGE_PLATFORM_URL: server.url, CONVERGE_PLATFORM_TOKEN: server.tokens.admin };
+    const env = serverEnv();
     const r = await converge(['plan', good, `${DIR}type-integer.yaml`], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/type-integer\.yaml:4:9: spec\.port must be an integer \(got string "abc"\)/);

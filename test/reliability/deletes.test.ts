@@ -187,6 +187,8 @@ async function setup(config: string) {
   const env = {
     CONVERGE_PLATFORM_URL: server.url,
     CONVERGE_PLATFORM_TOKEN: server.tokens.admin,
+    CONVERGE_SECRETS_URL: server.url,
+    CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
     CONVERGE_FINGERPRINTS: 'off',
   };
   const run = (args: string[]) => converge(args, { cwd: scratch.dir, env });

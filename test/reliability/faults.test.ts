@@ -2,13 +2,16 @@
  * Faults: the emulator fails 20 % of requests with a 429, a 500, a 503, a
  * dropped connection, a timeout or a lost answer (applied, then the
  * connection dropped), each alone and all mixed. An apply of every kind
- * (test/fixtures/kinds plus creates, updates and deletes of versions) then:
+ * (test/fixtures/kinds plus creates, updates and deletes of versions, and of
+ * SSH roles in two mounts of the secrets API with a generated CA and a
+ * zero-address list) then:
  * - reports every action as done or failed with a message, counts that match,
  *   and "done" only for what really is done;
  * - creates nothing twice: a create whose answer was lost is read back, not repeated;
  * - touches nothing outside the plan (seeded versions no manifest mentions stay as they were);
  * - converges: applying again (still under faults) ends with a plan of 0 changes.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { delegate } from '../../src/api/delegate.ts';
@@ -18,19 +21,31 @@ import type { FaultKind, SeedData } from '../../src/emulator/server.ts';
 import { kebabKind } from '../../src/export/names.ts';
 import type { ApplySummary, ReconcileEvent } from '../../src/reconcile/events.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
-import { api, apply, changes, desiredFrom, plan, providerMap, type Target } from '../helpers/engine.ts';
+import { api, apply, changes, desiredFrom, plan, providerMap, secrets, type Target } from '../helpers/engine.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 import type { ManifestDoc } from './arbitraries.ts';
-import { type Emulator, emulator, type Recorded, recording, scratchDir, USERS_SEED, writeManifest } from './support.ts';
+import {
+  type Emulator,
+  emulator,
+  type Recorded,
+  recording,
+  scratchDir,
+  sshSeed,
+  targetOf,
+  writeManifest,
+} from './support.ts';
 
 const KINDS = KINDS_FIXTURE;
 const ENV = kindsFixtureSecrets('faults');
+/** The public key of the fixture's CA (test/fixtures/kinds/ssh-ca.pub), as the service reads it back. */
+const FIXTURE_CA_PUBLIC_KEY = readFileSync(join(KINDS, 'ssh-ca.pub'), 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
 const SHA = 'ab'.repeat(32);
 const url = (v: string) => `https://releases.example.com/tool/${v}/tool.zip`;
 
 /** Versions on the server before the apply: some the manifests change, some they never mention. */
+const SSH_MOUNTS = ['ssh', 'ssh-prod'];
 const SEED: SeedData = {
-  ...USERS_SEED,
+  ...sshSeed(SSH_MOUNTS),
   toolVersions: [
     { version: '0.1.0', url: url('0.1.0'), sha: SHA },
     { version: '0.2.0', url: url('0.2.0'), sha: SHA, official: true, usage: 3 },
@@ -45,7 +60,71 @@ const SEED: SeedData = {
 };
 const UNTOUCHED = { 'tool-versions': ['0.1.0', '0.2.0', '0.3.0'], 'policy-versions': ['0.0.1'] };
 
-/** On top of the kinds fixture: many creates, an update and a delete of versions, one more user. */
+/** SSH roles on the server before the apply (written through the API): one the manifests change, one they delete, two they never mention. */
+const SSH_SEEDED: Array<{ mount: string; name: string; body: Record<string, unknown> }> = [
+  { mount: 'ssh', name: 'ops', body: { key_type: 'ca', allow_user_certificates: true, ttl: 3600 } },
+  { mount: 'ssh', name: 'legacy-otp', body: { key_type: 'otp', default_user: 'root', cidr_list: '10.9.0.0/16' } },
+  {
+    mount: 'ssh',
+    name: 'untouched-ca',
+    body: { key_type: 'ca', allow_host_certificates: true, allowed_domains: 'example.net', max_ttl: '24h' },
+  },
+  {
+    mount: 'ssh-prod',
+    name: 'prod-untouched',
+    body: { key_type: 'otp', default_user: 'admin', cidr_list: '172.16.0.0/12', port: 2022 },
+  },
+];
+const SSH_UNTOUCHED = ['ssh/untouched-ca', 'ssh-prod/prod-untouched'];
+
+/** SSH objects on top of the fixture's: creates of roles in a second mount, its generated CA and zero-address list, an update and a delete. */
+const SSH_EXTRA: ManifestDoc[] = [
+  ...Array.from(
+    { length: 5 },
+    (_, i): ManifestDoc => ({
+      kind: 'SSHRole',
+      metadata: { mount: 'ssh-prod', name: `prod-otp-${i}` },
+      spec: {
+        key_type: 'otp',
+        default_user: `user${i}`,
+        cidr_list: [`10.${i}.0.0/16`, `2001:db8:${i}::/48`],
+        ...(i % 2 === 0 && { exclude_cidr_list: `10.${i}.9.0/24, 10.${i}.8.0/24`, port: 2200 + i }),
+      },
+    }),
+  ),
+  ...Array.from(
+    { length: 5 },
+    (_, i): ManifestDoc => ({
+      kind: 'SSHRole',
+      metadata: { mount: 'ssh-prod', name: `prod-ca-${i}` },
+      spec: {
+        key_type: 'ca',
+        allow_user_certificates: true,
+        allow_host_certificates: i % 2 === 0,
+        allowed_users: i % 2 === 0 ? '*' : ['deploy', 'ops'],
+        allowed_domains: 'example.com, example.org',
+        allow_subdomains: true,
+        ttl: '30m',
+        max_ttl: `${i + 1}h`,
+        ...(i === 0 && { ttl: 0 }),
+        default_extensions: { 'permit-pty': '' },
+        allowed_user_key_lengths: { ed25519: 0, rsa: '2048, 4096' },
+        key_id_format: '{{role_name}}-{{token_display_name}}',
+        not_before_duration: '1m30s',
+      },
+    }),
+  ),
+  { kind: 'SSHCertificateAuthority', metadata: { mount: 'ssh-prod' }, spec: { key_type: 'ed25519' } },
+  { kind: 'SSHZeroAddress', metadata: { mount: 'ssh-prod' }, spec: { roles: ['prod-otp-3', 'prod-otp-0'] } },
+  {
+    kind: 'SSHRole',
+    metadata: { name: 'ops' },
+    spec: { key_type: 'ca', allow_user_certificates: true, allow_host_certificates: true, ttl: '2h', max_ttl: '12h' },
+  },
+  { kind: 'SSHRole', metadata: { mount: 'ssh', name: 'legacy-otp' }, ensure: 'absent' },
+];
+
+/** On top of the kinds fixture: many creates, an update and a delete of versions, one more user, and the SSH objects. */
 const EXTRA: ManifestDoc[] = [
   ...Array.from({ length: 12 }, (_, i): ManifestDoc => {
     const v = `3.0.${i}`;
@@ -60,6 +139,7 @@ const EXTRA: ManifestDoc[] = [
   { kind: 'PolicyVersion', metadata: { name: '0.20.0' }, spec: { url: url('p0.20.0-b'), sha: SHA } },
   { kind: 'AdminUser', metadata: { name: 'alice' }, spec: { 'is-admin': true, 'is-suspended': false } },
   { kind: 'AdminUser', metadata: { name: 'bob' }, spec: { 'is-suspended': true } },
+  ...SSH_EXTRA,
 ];
 
 /** A request that is held longer than the client waits: the client gives up and the outcome is unknown. */
@@ -92,7 +172,29 @@ afterEach(async () => {
 
 async function start(): Promise<{ server: Emulator; target: Target }> {
   server = await emulator({ seed: SEED });
-  return { server, target: { url: server.url, token: server.tokens.admin } };
+  const target = targetOf(server);
+  for (const { mount, name, body } of SSH_SEEDED) {
+    expect((await secrets(target, 'POST', `/${mount}/roles/${name}`, body)).status).toBe(204);
+  }
+  return { server, target };
+}
+
+/** The roles of each SSH mount, by name. */
+async function sshRoles(target: Target): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const mount of SSH_MOUNTS) {
+    const listed = await secrets(target, 'GET', `/${mount}/roles?list=true`);
+    expect([200, 404]).toContain(listed.status);
+    out[mount] = [...((listed.body?.data as { keys?: string[] } | undefined)?.keys ?? [])].sort();
+  }
+  return out;
+}
+
+/** The public key of a mount's CA, undefined when it has none. */
+async function caPublicKey(target: Target, mount: string): Promise<string | undefined> {
+  const read = await secrets(target, 'GET', `/${mount}/config/ca`);
+  expect([200, 404]).toContain(read.status);
+  return (read.body?.data as { public_key?: string } | undefined)?.public_key;
 }
 
 async function versions(
@@ -109,6 +211,12 @@ async function untouchedSnapshot(target: Target) {
   for (const [type, names] of Object.entries(UNTOUCHED)) {
     const list = await versions(target, type);
     for (const name of names) out[`${type}/${name}`] = list.find((v) => v.attributes.version === name);
+  }
+  for (const role of SSH_UNTOUCHED) {
+    const [mount, name] = role.split('/');
+    const read = await secrets(target, 'GET', `/${mount}/roles/${name}`);
+    expect(read.status, role).toBe(200);
+    out[`ssh-role/${role}`] = read.body?.data;
   }
   return out;
 }
@@ -136,7 +244,7 @@ function expectAccurateSummary(actions: readonly PlannedAction[], summary: Apply
         : 'action-done';
     expect(e.type, e.action.key).toBe(expected);
   }
-  for (const f of summary.failed) expect(f.error.message).toMatch(/^(GET|POST|PATCH|DELETE) \/api\/v2\/\S+: \S/);
+  for (const f of summary.failed) expect(f.error.message).toMatch(/^(GET|POST|PATCH|DELETE) \/(api\/v2|v1)\/\S+: \S/);
   expect(summary.skipped.every((s) => s.reason === 'dependency-failed')).toBe(true);
 }
 
@@ -149,8 +257,20 @@ function expectOnlyPlannedWrites(actions: readonly PlannedAction[], records: rea
     todo.filter((a) => a.address.name === '').map((a) => `/api/v2/admin/${kebabKind(a.kind)}`),
   );
   const creating = new Map<string, number>();
+  const keys = new Set(todo.map((a) => a.key));
   for (const r of records) {
     if (r.method === 'GET') continue;
+    if (r.path.startsWith('/v1/')) {
+      // the secrets API: a role, a CA or a zero-address list of a mount, each an action of its own
+      const key = secretsKey(r.path);
+      expect(key !== undefined && keys.has(key), `${r.method} ${r.path}`).toBe(true);
+      const action = todo.find((a) => a.key === key);
+      expect(r.method, `${r.method} ${r.path}`).toBe(action?.action === 'delete' ? 'DELETE' : 'POST');
+      if (action?.action === 'create') creating.set(key ?? '', (creating.get(key ?? '') ?? 0) + 1);
+      // the secrets API refuses with a 400 what it cannot take (a list naming a role not yet written)
+      expect(r.error?.status, `${r.method} ${r.path} answered`).not.toBe(400);
+      continue;
+    }
     const segments = r.path.split('/');
     const version = (r.body as { data?: { attributes?: { version?: string } } } | undefined)?.data?.attributes?.version;
     if (r.method === 'POST' && /\/admin\/(tool|policy)-versions$/.test(r.path)) {
@@ -170,6 +290,15 @@ function expectOnlyPlannedWrites(actions: readonly PlannedAction[], records: rea
   }
   // a create is sent again only after an attempt that did not reach the server or whose answer was lost
   for (const [key, count] of creating) expect(count, key).toBeLessThanOrEqual(2);
+}
+
+/** The action key of a secrets-API path: `/v1/ssh/roles/web` is `SSHRole/ssh/web`, `/v1/ssh/config/ca` `SSHCertificateAuthority/ssh`. */
+function secretsKey(path: string): string | undefined {
+  const role = /^\/v1\/(.+)\/roles\/([^/]+)$/.exec(path);
+  if (role) return `SSHRole/${decodeURIComponent(role[1] ?? '')}/${decodeURIComponent(role[2] ?? '')}`;
+  const config = /^\/v1\/(.+)\/config\/(ca|zeroaddress)$/.exec(path);
+  if (config) return `${config[2] === 'ca' ? 'SSHCertificateAuthority' : 'SSHZeroAddress'}/${config[1]}`;
+  return undefined;
 }
 
 describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
@@ -195,15 +324,20 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     expectAccurateSummary(run.plan.actions, run.summary, run.events);
     expectOnlyPlannedWrites(run.plan.actions, records);
     expect(stats.byStatus['422'] ?? 0, 'a create or an action was repeated').toBe(0);
+    expect(stats.byStatus['400'] ?? 0, 'the secrets API refused a write').toBe(0);
     const writeRoutes = Object.keys(stats.byRoute).filter((r) => !r.startsWith('GET '));
     for (const route of writeRoutes) {
       expect(route).toMatch(
-        /^(PATCH \/api\/v2\/admin\/[a-z-]+-settings|POST \/api\/v2\/admin\/(tool|policy)-versions|(PATCH|DELETE) \/api\/v2\/admin\/(tool|policy)-versions\/:id|POST \/api\/v2\/admin\/users\/:id\/actions\/(grant_admin|suspend|unsuspend|revoke_admin))$/,
+        /^(PATCH \/api\/v2\/admin\/[a-z-]+-settings|POST \/api\/v2\/admin\/(tool|policy)-versions|(PATCH|DELETE) \/api\/v2\/admin\/(tool|policy)-versions\/:id|POST \/api\/v2\/admin\/users\/:id\/actions\/(grant_admin|suspend|unsuspend|revoke_admin)|(POST|DELETE) \/v1\/ssh(-prod)?\/roles\/:name|POST \/v1\/ssh(-prod)?\/config\/(ca|zeroaddress))$/,
       );
     }
 
     // what the summary calls done is done: with faults off, only what failed (or was skipped) is left to do
     server.setFaults(undefined);
+    // a CA the service generated is generated once: later applies never replace its key
+    const generatedKey = run.summary.failed.some((f) => f.key === 'SSHCertificateAuthority/ssh-prod')
+      ? undefined
+      : await caPublicKey(target, 'ssh-prod');
     const check = await plan(target, desired, { client: CLIENT });
     const notDone = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
     expect(
@@ -235,6 +369,21 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     }
     expect((await versions(target, 'tool-versions')).some((v) => v.attributes.version === '1.4.0')).toBe(false);
     expect(await untouchedSnapshot(target)).toEqual(before);
+
+    // the SSH mounts hold exactly what the manifests and the untouched roles say, the CAs their keys
+    const declared = desired.filter((d) => d.kind === 'SSHRole' && d.ensure === 'present');
+    const roles = await sshRoles(target);
+    for (const mount of SSH_MOUNTS) {
+      const expected = declared.filter((d) => d.address.scope === mount).map((d) => d.address.name);
+      for (const role of SSH_UNTOUCHED) if (role.startsWith(`${mount}/`)) expected.push(role.split('/')[1] ?? '');
+      expect(roles[mount], mount).toEqual(expected.sort());
+    }
+    expect(await caPublicKey(target, 'ssh')).toBe(FIXTURE_CA_PUBLIC_KEY);
+    const finalKey = await caPublicKey(target, 'ssh-prod');
+    expect(finalKey).toMatch(/^ssh-ed25519 /);
+    if (generatedKey !== undefined) expect(finalKey).toBe(generatedKey);
+    const zero = await secrets(target, 'GET', '/ssh-prod/config/zeroaddress');
+    expect((zero.body?.data as { roles?: string[] } | undefined)?.roles?.sort()).toEqual(['prod-otp-0', 'prod-otp-3']);
   }, 60_000);
 });
 
@@ -297,6 +446,20 @@ describe('a lost answer', () => {
     );
     expect(lost.sort()).toEqual([...new Set(sent)].sort());
     expect(lost.length).toBeGreaterThan(30);
+    // the secrets API: one POST per SSH role, CA and zero-address list written, each answer lost and read back
+    const sshWrites = changes(run.plan.actions).filter((a) => a.kind.startsWith('SSH') && a.action !== 'delete');
+    const lostSecrets = lost.filter((key) => key.startsWith('POST /v1/'));
+    expect(lostSecrets.map((key) => secretsKey(key.slice('POST '.length))).sort()).toEqual(
+      sshWrites.map((a) => a.key).sort(),
+    );
+    for (const key of lostSecrets) {
+      const path = key.slice('POST '.length);
+      const at = records.findIndex((r) => r.method === 'POST' && r.path === path);
+      expect(
+        records.slice(at + 1).some((r) => r.method === 'GET' && r.path === path),
+        `${path} read back`,
+      ).toBe(true);
+    }
     const recovered = run.events.filter((e) => e.type === 'action-done' && e.recovered).length;
     const writing = changes(run.plan.actions).filter((a) => a.action !== 'delete').length;
     expect(recovered).toBe(writing);

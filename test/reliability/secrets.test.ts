@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, converge } from '../helpers/cli.ts';
 import { api, type Target } from '../helpers/engine.ts';
-import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
+import { KINDS_FIXTURE, kindsFixtureSecrets, SSH_CA_KEY_CANARIES } from '../helpers/kinds-fixture.ts';
 import { type Emulator, emulator, scratchDir } from './support.ts';
 
 const KINDS = KINDS_FIXTURE;
@@ -24,7 +24,14 @@ let scratch: Awaited<ReturnType<typeof scratchDir>>;
 const outputs: Array<{ what: string; text: string }> = [];
 
 function canaries(): string[] {
-  return [...Object.values(CANARIES), ...Object.values(ROTATED), server.tokens.admin];
+  // the SSH CA's private key is one value across tags: each line of it is a canary of its own
+  return [
+    ...Object.values(CANARIES),
+    ...Object.values(ROTATED),
+    ...SSH_CA_KEY_CANARIES,
+    server.tokens.admin,
+    server.tokens.secrets,
+  ];
 }
 
 async function run(args: string[], secrets: Record<string, string> = CANARIES): Promise<CliResult> {
@@ -33,6 +40,8 @@ async function run(args: string[], secrets: Record<string, string> = CANARIES): 
     env: {
       CONVERGE_PLATFORM_URL: server.url,
       CONVERGE_PLATFORM_TOKEN: server.tokens.admin,
+      CONVERGE_SECRETS_URL: server.url,
+      CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
       CONVERGE_FINGERPRINTS: join(scratch.dir, 'fingerprints.json'),
       ...secrets,
     },

@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { delegate } from '../../src/api/delegate.ts';
 import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { secrets, type Target } from '../helpers/engine.ts';
 import type { ManifestDoc } from './arbitraries.ts';
 import { MANAGED_USERS } from './arbitraries.ts';
 
@@ -22,6 +23,39 @@ export const USERS_SEED = {
     organizations: [{ name: 'example-org', role: 'member' as const }],
   })),
 };
+
+/** The users' seed, plus SSH engines mounted at `mounts` (the emulator mounts `ssh` in any case). */
+export function sshSeed(mounts: readonly string[]) {
+  return { ...USERS_SEED, secrets: { mounts: mounts.map((path) => ({ path, type: 'ssh' as const })) } };
+}
+
+/** The platform and secrets APIs of an emulator (one URL, two tokens). */
+export function targetOf(server: RunningEmulator): Target {
+  return { url: server.url, token: server.tokens.admin, secretsToken: server.tokens.secrets };
+}
+
+/**
+ * Empties SSH mounts, so that a case starts from nothing: every role (a
+ * LIST that answers 404 has none), the zero-address list and the CA.
+ */
+export async function emptySshMounts(target: Target, mounts: readonly string[]): Promise<void> {
+  const expectOk = (what: string, status: number, allowed: readonly number[]) => {
+    if (!allowed.includes(status)) throw new Error(`${what}: ${status}`);
+  };
+  for (const mount of mounts) {
+    const listed = await secrets(target, 'GET', `/${mount}/roles?list=true`);
+    expectOk(`LIST /v1/${mount}/roles`, listed.status, [200, 404]);
+    const keys = ((listed.body?.data as { keys?: string[] } | undefined)?.keys ?? []) as string[];
+    for (const name of keys) {
+      const deleted = await secrets(target, 'DELETE', `/${mount}/roles/${encodeURIComponent(name)}`);
+      expectOk(`DELETE /v1/${mount}/roles/${name}`, deleted.status, [204]);
+    }
+    for (const path of ['config/zeroaddress', 'config/ca']) {
+      const deleted = await secrets(target, 'DELETE', `/${mount}/${path}`);
+      expectOk(`DELETE /v1/${mount}/${path}`, deleted.status, [204, 404]);
+    }
+  }
+}
 
 export interface Emulator extends RunningEmulator {
   /** Every line the emulator logged. */

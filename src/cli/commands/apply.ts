@@ -10,6 +10,18 @@ export function registerApply(program: Command): void {
   )
     .option('-y, --auto-approve', 'apply without asking (required when there is no terminal)', false)
     .option('--allow-mass-delete', 'allow more deletes than guard.maxDeletes (default 10)', false)
+    .option(
+      '--allow-replace <kinds>',
+      'allow replacing objects of these kinds (comma-separated), such as SSHCertificateAuthority, whose replacement invalidates what they issued',
+      (value: string, previous: string[]) => [
+        ...previous,
+        ...value
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      ],
+      [] as string[],
+    )
     .option('--no-progress', 'plain progress lines instead of the live view (also without a terminal, CI or TERM=dumb)')
     .addHelpText(
       'after',

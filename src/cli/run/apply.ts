@@ -19,12 +19,14 @@ import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
 import { checkWritable } from '../writable.ts';
-import { confirmApply, guardDeletes } from './confirm.ts';
+import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
 
 export interface ApplyFlags extends CommonFlags {
   autoApprove: boolean;
   allowMassDelete: boolean;
+  /** Kinds whose replacement the user consented to (--allow-replace). */
+  allowReplace?: string[];
   /** False for --no-progress: plain lines even on a terminal. */
   progress: boolean;
 }
@@ -59,6 +61,7 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
     if (!flags.json) for (const line of formatPlan(plan, colors)) output.out(line);
     const deletes = (plan.counts.delete ?? 0) + (plan.counts.replace ?? 0);
     await guardDeletes(deletes, inputs.config.maxDeletes, flags.allowMassDelete);
+    await guardReplacements(plan, inputs.providers, flags.allowReplace ?? []);
     // a saved plan was reviewed when it was made: applying it is the approval
     if (!saved) await confirmApply(plan.actions.filter((a) => a.action !== 'noop').length, flags.autoApprove);
 

@@ -4,6 +4,9 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../errors.ts';
+import { describeAddress } from '../../reconcile/address.ts';
+import type { Provider } from '../../reconcile/provider.ts';
+import type { Plan } from '../../reconcile/types.ts';
 
 function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stderr.isTTY === true;
@@ -37,4 +40,32 @@ export async function guardDeletes(deletes: number, limit: number, allow: boolea
   if (!isInteractive()) throw new ConvergeError('GUARD_REFUSED', message, { hint });
   const answer = await ask(`\n${message}. Type the number of deletes (${deletes}) to go on: `);
   if (answer !== String(deletes)) throw new ConvergeError('GUARD_REFUSED', `${message}; nothing was changed`, { hint });
+}
+
+/**
+ * Replacements that destroy more than the object (a new SSH CA invalidates
+ * every certificate in circulation) need consent of their own, even with
+ * --auto-approve or a saved plan: --allow-replace <Kind>, or a yes typed for
+ * that kind on a terminal.
+ */
+export async function guardReplacements(
+  plan: Plan,
+  providers: ReadonlyMap<string, Provider>,
+  allowed: readonly string[],
+): Promise<void> {
+  const byKind = new Map<string, string[]>();
+  for (const action of plan.actions) {
+    const why = providers.get(action.kind)?.replaceConsent;
+    if (action.action !== 'replace' || why === undefined || allowed.includes(action.kind)) continue;
+    byKind.set(action.kind, [...(byKind.get(action.kind) ?? []), describeAddress(action.address)]);
+  }
+  for (const [kind, objects] of byKind) {
+    const why = providers.get(kind)?.replaceConsent ?? '';
+    const message = `this plan replaces ${objects.join(', ')}: ${why}`;
+    const hint = `check the plan; pass --allow-replace ${kind} to go on`;
+    if (!isInteractive()) throw new ConvergeError('GUARD_REFUSED', `${message}; nothing was changed`, { hint });
+    const answer = await ask(`\n${message}. Type "replace ${kind}" to go on: `);
+    if (answer !== `replace ${kind}`)
+      throw new ConvergeError('GUARD_REFUSED', `${message}; nothing was changed`, { hint });
+  }
 }

@@ -33,6 +33,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     ...process.env,
     CONVERGE_PLATFORM_URL: emulator.url,
     CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_SECRETS_URL: emulator.url,
+    CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
     // a store of its own, so every demo starts from a clean slate
     CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
     // example values: the manifests read these secrets from the environment, as in CI
@@ -50,7 +52,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const patch = (path: string, type: string, attributes: Record<string, unknown>) =>
     admin(emulator.url, emulator.tokens.admin, 'PATCH', path, { data: { type, attributes } });
   try {
-    say(`emulator listening on ${emulator.url} (site-admin API, in this process)`);
+    say(`emulator listening on ${emulator.url} (site-admin and secrets APIs, in this process)`);
     await converge('validate', []);
     await converge('plan', ['--detailed-exitcode'], [EXIT_CHANGES]);
     await converge('apply', ['--auto-approve']);
@@ -68,6 +70,17 @@ export async function runDemo(options: DemoOptions): Promise<number> {
         attributes: { version: '1.5.0', url: 'https://releases.example.com/tool/1.5.0.zip', sha: 'c'.repeat(64) },
       },
     });
+    // an SSH role rewritten with a longer lifetime, and one nobody declared
+    const secrets = (path: string, body: unknown) => secretsWrite(emulator.url, emulator.tokens.secrets, path, body);
+    await secrets('/ssh/roles/engineers', {
+      key_type: 'ca',
+      allow_user_certificates: true,
+      allowed_users: '*',
+      default_user: 'ubuntu',
+      ttl: '8h',
+      max_ttl: '12h',
+    });
+    await secrets('/ssh/roles/break-glass', { key_type: 'otp', default_user: 'root', cidr_list: '0.0.0.0/0' });
 
     say('drift finds it (exit 2), as a nightly job would');
     await converge('drift', [], [EXIT_CHANGES]);
@@ -94,6 +107,17 @@ async function admin(url: string, token: string, method: string, path: string, b
     throw new ConvergeError('API_ERROR', `${method} ${path} answered ${response.status}: ${await response.text()}`);
   }
   return response.status === 204 ? undefined : ((await response.json()) as { data?: unknown });
+}
+
+async function secretsWrite(url: string, token: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${url}/v1${path}`, {
+    method: 'POST',
+    headers: { 'x-service-token': token, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    throw new ConvergeError('API_ERROR', `POST ${path} answered ${response.status}: ${await response.text()}`);
+  }
 }
 
 async function firstVersion(url: string, token: string, version: string): Promise<string | undefined> {

@@ -14,6 +14,7 @@ export const siteAdmin: ApiModule = {
   name: 'site-admin',
   prefix: API_PREFIX,
   form: JSONAPI_FORM,
+  rateLimited: true,
   register(api, ctx) {
     registerUsers(api, ctx);
     for (const setting of SETTINGS) registerSetting(api, ctx, setting);

@@ -85,7 +85,10 @@ export function caKeyRequest(keyType: string | undefined, keyBits: number | unde
  * The key `/ssh/issue` generates for a caller: algorithm names only, and a
  * smaller RSA default than a CA's because the key is short-lived.
  */
-export function issueKeyRequest(keyType: string | undefined, keyBits: number | undefined): KeyRequest | KeyRequestError {
+export function issueKeyRequest(
+  keyType: string | undefined,
+  keyBits: number | undefined,
+): KeyRequest | KeyRequestError {
   const type = keyType === undefined || keyType === '' ? 'rsa' : keyType;
   const bits = keyBits ?? 0;
   if (!Number.isInteger(bits) || bits < 0) return invalidBits(bits, type);

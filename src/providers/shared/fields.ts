@@ -102,15 +102,18 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   };
   const inapplicable = (fields: Fields) =>
     rules.filter(([, rule]) => rule.appliesWhen && !rule.appliesWhen(fields)).map(([key]) => key);
-  const applicable = (fields: Fields): Fields => {
-    const out = structuredClone(fields);
-    for (const key of inapplicable(fields)) deletePath(out, key);
-    return out;
-  };
   const managed = rules.map(([key]) => key);
+  // a flat table's values are replaced, never changed inside: a shallow copy is a safe copy
+  const nested = managed.some((key) => key.includes('.'));
+  const copy = (fields: Fields): Fields => (nested ? structuredClone(fields) : { ...fields });
+  /** Leaves out the fields that do not apply; `fields` is the caller's own copy, changed in place. */
+  const applicable = (fields: Fields): Fields => {
+    for (const key of inapplicable(fields)) deletePath(fields, key);
+    return fields;
+  };
 
   const withDefaults = (spec: Fields): Fields => {
-    const out = structuredClone(spec);
+    const out = copy(spec);
     const computed: Array<[string, (fields: Fields) => Json | undefined]> = [];
     for (const [key, rule] of rules) {
       if (rule.default === undefined || getPath(spec, key) !== undefined) continue;
@@ -124,6 +127,17 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     for (const [key, compute] of computed) {
       const value = compute(basis);
       if (value !== undefined) setPath(out, key, value);
+    }
+    return out;
+  };
+
+  // the planner asks for the desired form and the notes of the same spec: the defaults are worked out once
+  const defaulted = new WeakMap<Fields, Fields>();
+  const withDefaultsNormalized = (spec: Fields): Fields => {
+    let out = defaulted.get(spec);
+    if (!out) {
+      out = normalized(withDefaults(spec), managed);
+      defaulted.set(spec, out);
     }
     return out;
   };
@@ -145,7 +159,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     exportedWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.trigger),
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
-    desired: (spec) => finish(applicable(normalized(withDefaults(spec), managed))),
+    desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),
     live,
     wire(fields, written) {
       const out = structuredClone(fields);
@@ -177,7 +191,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
       return out;
     },
     notes(spec) {
-      const canonical = normalized(withDefaults(spec), managed);
+      const canonical = withDefaultsNormalized(spec);
       return inapplicable(canonical)
         .filter((key) => getPath(spec, key) !== undefined)
         .map((key) => `${key} does not apply to this object and is not compared (the API does not keep it)`);

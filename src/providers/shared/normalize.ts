@@ -57,3 +57,51 @@ export function durationString(canonical: Json, written: Json | undefined): Json
   if (typeof written === 'string' && /^\d+(?:\.\d+)?[hms]$/.test(written.trim())) return written.trim();
   return typeof canonical === 'number' ? formatDuration(canonical) : canonical;
 }
+
+/**
+ * A set the API keeps as a comma-separated string (`cidr_list`): a list or a
+ * comma string, trimmed, without duplicates, sorted, because the API treats
+ * the items as a set and reads back whatever order it was sent.
+ */
+export const commaSet: Normalizer = (value) => {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!items?.every((item) => typeof item === 'string')) return value;
+  return [...new Set(items.map((item) => (item as string).trim()).filter((item) => item !== ''))].sort();
+};
+
+/** The wire form of a comma set: one string. */
+export const commaString = (canonical: Json): Json => (Array.isArray(canonical) ? canonical.join(',') : canonical);
+
+/** A map whose values are normalized one by one, keys in order; none (null, `""`) is the empty map. */
+const eachValue =
+  (each: (item: Json) => Json): Normalizer =>
+  (value) => {
+    if (value === null || value === '') return {};
+    if (typeof value !== 'object' || Array.isArray(value)) return value;
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, each(value[key] ?? null)]),
+    );
+  };
+
+/** A map of strings (`default_extensions`): scalars become strings. */
+export const stringMap: Normalizer = eachValue((item) =>
+  typeof item === 'number' || typeof item === 'boolean' ? String(item) : item,
+);
+
+/**
+ * Sizes per key type (`allowed_user_key_lengths`): an int, a list, or a
+ * comma string of sizes each become a sorted list of numbers.
+ */
+export const sizesByType: Normalizer = eachValue((sizes) => {
+  const items = Array.isArray(sizes) ? sizes : typeof sizes === 'string' ? sizes.split(',') : [sizes];
+  const numbers = items.map((item) => (typeof item === 'string' && /^\d+$/.test(item.trim()) ? Number(item) : item));
+  return numbers.every((n) => typeof n === 'number') ? [...new Set(numbers as number[])].sort((a, b) => a - b) : sizes;
+});
+
+/** A text whose empty form means the API's default (`algorithm_signer: ""` is `default`). */
+export const emptyAs =
+  (fallback: string): Normalizer =>
+  (value) =>
+    value === '' || value === null ? fallback : value;

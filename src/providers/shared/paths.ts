@@ -7,6 +7,8 @@ import { isPlainObject } from '../../reconcile/equal.ts';
 import type { Fields, Json } from '../../reconcile/types.ts';
 
 export function getPath(fields: Fields, path: string): Json | undefined {
+  // most tables are flat: one property lookup, no split
+  if (!path.includes('.')) return fields[path];
   let value: Json | undefined = fields;
   for (const step of path.split('.')) {
     if (!isPlainObject(value)) return undefined;
@@ -17,6 +19,10 @@ export function getPath(fields: Fields, path: string): Json | undefined {
 
 /** Sets a value at a path in `fields` (mutated), making the maps on the way. */
 export function setPath(fields: Fields, path: string, value: Json): void {
+  if (!path.includes('.')) {
+    fields[path] = value;
+    return;
+  }
   const steps = path.split('.');
   const last = steps.pop()!;
   let node: Fields = fields;
@@ -30,6 +36,10 @@ export function setPath(fields: Fields, path: string, value: Json): void {
 
 /** Removes a path from `fields` (mutated), and the maps it leaves empty. */
 export function deletePath(fields: Fields, path: string): void {
+  if (!path.includes('.')) {
+    delete fields[path];
+    return;
+  }
   const steps = path.split('.');
   const last = steps.pop()!;
   const trail: Array<[Fields, string]> = [];

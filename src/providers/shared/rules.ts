@@ -46,3 +46,16 @@ export const writeOnly = (options: { configuration?: boolean } = {}): FieldRule 
   writeOnly: true,
   ...(options.configuration === false && { trigger: true }),
 });
+
+/** A set kept as a comma-separated string: compared as a sorted set, sent as one string. */
+export const commaSet = (): FieldRule => ({ default: [], normalize: normalize.commaSet, wire: normalize.commaString });
+
+/** A map of strings; none is the empty map. */
+export const stringMap = (): FieldRule => ({ default: {}, normalize: normalize.stringMap });
+
+/** A duration the API takes as seconds or a unit string and reads back as integer seconds; shown as `30m`. */
+export const seconds = (value: number): FieldRule => ({
+  default: value,
+  normalize: normalize.duration,
+  export: (canonical) => (typeof canonical === 'number' ? normalize.formatDuration(canonical) : canonical),
+});

@@ -19,6 +19,7 @@ import {
   driftedObjects,
   type KindCounts,
   reportNotes,
+  serverUrls,
   stateLabel,
 } from './report.ts';
 
@@ -91,7 +92,7 @@ function render(report: DriftReport, caps: Caps): string {
       ? `Drift: ${differs} of ${c.objects} object(s) differ from the manifests`
       : `Drift: ${c.unmanaged} unmanaged object(s)`;
   out.push(`## ${title}`, '');
-  const servers = Object.values(report.servers);
+  const servers = serverUrls(report);
   const unmanaged = c.unmanaged > 0 ? `; ${c.unmanaged} unmanaged` : '';
   out.push(
     `converge ${escapeMarkdownHtml(report.converge)} compared the manifests with ` +

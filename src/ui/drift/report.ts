@@ -76,6 +76,11 @@ export interface DriftMeta {
   unmanagedIsDrift?: boolean;
 }
 
+/** The servers compared against, each once: the APIs of the emulator (or of one gateway) share a URL. */
+export function serverUrls(meta: Pick<DriftMeta, 'servers'>): string[] {
+  return [...new Set(Object.values(meta.servers))];
+}
+
 export interface DriftReport extends DriftMeta {
   inSync: boolean;
   counts: DriftCounts;

@@ -11,6 +11,7 @@ import {
   driftedObjects,
   reportNotes,
   STATE_LABEL,
+  serverUrls,
   summarize,
 } from './report.ts';
 
@@ -23,7 +24,7 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
     'to-delete': colors.red,
     'in-sync': colors.dim,
   };
-  const servers = Object.values(report.servers);
+  const servers = serverUrls(report);
   const lines = [
     colors.bold(`Drift${servers.length > 0 ? ` against ${servers.join(', ')}` : ''} at ${report.generatedAt}`),
   ];

@@ -130,6 +130,50 @@ describe('RateLimiter', () => {
     expect(limiter.rate).toBeCloseTo(9.5 * 0.7);
   });
 
+  it('raises a learned pace by one request per second for every second without a 429', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ now });
+    for (let i = 0; i < 10; i++) {
+      const p = await limiter.acquire();
+      p.observe(200, {});
+      p.release();
+      state.now += 10;
+    }
+    const limited = await limiter.acquire();
+    limited.observe(429, {});
+    limited.release();
+    expect(limiter.rate).toBeCloseTo(9.5);
+    // answers within the same second change nothing
+    state.now += 500;
+    const soon = await limiter.acquire();
+    soon.observe(200, {});
+    soon.release();
+    expect(limiter.rate).toBeCloseTo(9.5);
+    // a clean second later: one more per second, and again a second after that
+    state.now += 600;
+    const clean = await limiter.acquire();
+    clean.observe(200, {});
+    clean.release();
+    expect(limiter.rate).toBeCloseTo(10.5);
+    state.now += 1000;
+    const cleaner = await limiter.acquire();
+    cleaner.observe(200, {});
+    cleaner.release();
+    expect(limiter.rate).toBeCloseTo(11.5);
+  });
+
+  it('never raises a pace the server advertises, however long it goes without a 429', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ now });
+    for (let second = 0; second < 3; second++) {
+      const p = await limiter.acquire();
+      p.observe(200, { 'x-ratelimit-limit': '20' });
+      p.release();
+      state.now += 1500;
+    }
+    expect(limiter.rate).toBeCloseTo(19);
+  });
+
   it('gives up waiting for the first answer when aborted', async () => {
     const limiter = new RateLimiter({ assumed: 30 });
     await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, InputError } from '../../../src/errors.ts';
 import { loadManifests } from '../../../src/manifest/load.ts';
-import { fakeCatalog } from './fake-catalog.ts';
+// the real catalog: the corpus covers the kinds' own rules (an SSH role's ttl within max_ttl) too
+import { catalog } from '../../../src/providers/index.ts';
 
 const dir = fileURLToPath(new URL('../../fixtures/manifests/bad/', import.meta.url));
 const SECRET = 's3cr3t-value';
@@ -26,7 +27,7 @@ function expectations(file: string): string[] {
 
 async function problemsOf(file: string): Promise<string[]> {
   try {
-    await loadManifests([file], fakeCatalog, { cwd: dir, env });
+    await loadManifests([file], catalog, { cwd: dir, env });
   } catch (error) {
     if (error instanceof InputError) return error.problems.map(formatProblem);
     throw error;

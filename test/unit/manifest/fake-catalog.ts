@@ -10,12 +10,16 @@ const SINGLETONS = [
   'CustomizationSettings',
 ];
 const NAMED = ['ToolVersion', 'PolicyVersion', 'AdminUser'];
+/** Scoped by mount: one per mount, or named within one. */
+const PER_MOUNT = ['SSHCertificateAuthority', 'SSHZeroAddress'];
+const NAMED_IN_MOUNT = ['SSHRole'];
 
-/** The admin kinds, as the provider registry will describe them. */
+/** The kinds, as the provider registry describes them, without the providers. */
 export const fakeCatalog: KindCatalog = {
-  kinds: [...SINGLETONS, ...NAMED],
-  address: (kind: string, metadata: Metadata) => ({
-    kind,
-    name: SINGLETONS.includes(kind) ? '' : (metadata.name ?? ''),
-  }),
+  kinds: [...SINGLETONS, ...NAMED, ...PER_MOUNT, ...NAMED_IN_MOUNT],
+  address: (kind: string, metadata: Metadata) => {
+    if (PER_MOUNT.includes(kind)) return { kind, scope: metadata.mount ?? 'ssh', name: '' };
+    if (NAMED_IN_MOUNT.includes(kind)) return { kind, scope: metadata.mount ?? 'ssh', name: metadata.name ?? '' };
+    return { kind, name: SINGLETONS.includes(kind) ? '' : (metadata.name ?? '') };
+  },
 };

@@ -1,0 +1,107 @@
+/**
+ * The SSH engine's certificate authority, one per mount (docs/kinds.md,
+ * SSHCertificateAuthority). The API reads back only the public key, so an
+ * existing CA is compared by it: a declared public key that differs is a
+ * replacement, which invalidates every certificate the old key signed and
+ * so needs `--allow-replace`. A generated CA that exists is left alone; its
+ * key type and size are sent on create only. The private key is sent, never
+ * read, shown nor exported.
+ */
+
+import { ConvergeError } from '../../errors.ts';
+import type { SpecProblem } from '../../manifest/catalog.ts';
+import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
+import { defineProvider } from '../shared/define.ts';
+import type { FieldsConfig } from '../shared/fields.ts';
+import { deletePath, readData, secretsPath, writeData } from '../shared/secrets-api.ts';
+
+const kind = 'SSHCertificateAuthority';
+const DEFAULT_MOUNT = 'ssh';
+
+/** `type base64`: the comment and surrounding space of a public key line do not change the key. */
+const publicKeyLine = (value: Json): Json => {
+  if (typeof value !== 'string') return value;
+  const [type, blob] = value.trim().split(/\s+/);
+  return type && blob ? `${type} ${blob}` : value.trim();
+};
+
+const keysGiven = (fields: Fields) => fields.private_key !== undefined || fields.public_key !== undefined;
+
+const FIELDS: FieldsConfig = {
+  fields: {
+    generate_signing_key: { default: (fields) => !keysGiven(fields), createOnly: true },
+    key_type: { createOnly: true },
+    key_bits: { createOnly: true },
+    private_key: { writeOnly: true, createOnly: true },
+    public_key: { normalize: publicKeyLine, immutable: true },
+  },
+};
+
+export const sshCertificateAuthority = defineProvider((forms) => {
+  const pathOf = (mount: string) => secretsPath(mount, 'config', 'ca');
+  const address = (mount: string) => ({ kind, scope: mount, name: '' });
+  const get = async (ctx: Parameters<typeof readData>[0], mount: string) => {
+    const data = await readData(ctx, pathOf(mount));
+    return data && { kind, address: address(mount), ref: mount, fields: forms.readable(data) };
+  };
+  return {
+    kind,
+    api: 'secrets',
+    cardinality: 'one-per-scope',
+    scoped: true,
+    dependsOn: [],
+    replaceConsent: 'a new CA key invalidates every certificate the old key signed',
+    address: (metadata) => address(metadata.mount ?? DEFAULT_MOUNT),
+
+    async list(ctx, mount) {
+      const live = await get(ctx, mount);
+      return live ? [live] : [];
+    },
+    get: (ctx, a) => get(ctx, a.scope ?? DEFAULT_MOUNT),
+
+    async create(ctx, desired, fields) {
+      const mount = desired.address.scope ?? DEFAULT_MOUNT;
+      const data = await writeData(ctx, pathOf(mount), forms.wire(fields, desired.spec));
+      return { kind, address: address(mount), ref: mount, fields: forms.readable(data ?? {}) };
+    },
+    async update() {
+      // only the public key is compared, and a change to it is a replacement
+      throw new ConvergeError('PLAN_INVALID', `${kind} is never updated in place: a new key replaces it`);
+    },
+    async delete(ctx, live) {
+      await deletePath(ctx, pathOf(live.address.scope ?? DEFAULT_MOUNT));
+    },
+    check: checkCa,
+
+    toManifest(live) {
+      return {
+        kind,
+        metadata: { mount: live.address.scope ?? DEFAULT_MOUNT },
+        spec: forms.exportSpec(live.fields ?? {}),
+      };
+    },
+  };
+}, FIELDS);
+
+/** The private key comes from `${file:}` or `${env:}`, never written into a manifest; with it, its public key. */
+function checkCa(object: DesiredObject): SpecProblem[] {
+  const { spec } = object;
+  const problems: SpecProblem[] = [];
+  if (spec.private_key !== undefined && !object.secretFields.includes('private_key')) {
+    problems.push({
+      path: 'spec.private_key',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
+      message: 'a private key must not be written into a manifest: use ${file:path} or ${env:NAME}',
+    });
+  }
+  if ((spec.private_key === undefined) !== (spec.public_key === undefined)) {
+    problems.push({
+      path: 'spec',
+      message: 'private_key and public_key are given together, or neither (a generated key)',
+    });
+  }
+  if (spec.generate_signing_key === true && keysGiven(spec)) {
+    problems.push({ path: 'spec.generate_signing_key', message: 'cannot be true when the keys are given' });
+  }
+  return problems;
+}
