@@ -11,6 +11,12 @@
  */
 import { PAGE_SIZE } from '../src/api/jsonapi.ts';
 import type { HttpClient } from '../src/api/types.ts';
+import {
+  DEFAULT_ADMIN_DN,
+  DEFAULT_ADMIN_PASSWORD,
+  DEFAULT_DIRECTORY_LDIF,
+} from '../src/emulator/ldap/directory/default-seed.ts';
+import { MEMORY_DIRECTORY_URL } from '../src/emulator/secrets/seed.ts';
 import type { SeedData } from '../src/emulator/server.ts';
 import { providerFor, providers as registered } from '../src/providers/index.ts';
 import { secretsPath } from '../src/providers/shared/secrets-api.ts';
@@ -51,6 +57,11 @@ export interface BenchKind {
   populate?(secrets: HttpClient, n: number): Promise<void>;
   /** N declared objects (1 for a singleton). */
   documents(n: number): Doc[];
+  /**
+   * Files the documents read with `${file:name}` (a password), written next
+   * to the manifests: name -> content.
+   */
+  files?: Record<string, string>;
   /** Fewest requests a plan of `documents(n)` over `seed(n)` can make. */
   planBound(n: number): number;
   /** Fewest requests applying that plan can make (the writes). */
@@ -247,6 +258,200 @@ const sshZeroAddress: BenchKind = {
   applyBound: () => 1,
 };
 
+/** The mount the emulator's default seed gives the LDAP engine (src/emulator/secrets/seed.ts). */
+const LDAP_MOUNT = 'ldap';
+const ldapPath = (...rest: string[]) => secretsPath(LDAP_MOUNT, ...rest);
+/** Where the bench's service accounts live: the config's `userdn`. */
+const SERVICE_DN = 'ou=service,dc=example,dc=org';
+/** The config's `bindpass`: the directory admin's password, in a file the document reads. */
+const BINDPASS_FILE = 'bindpass.txt';
+const LDAP_FILES = { [BINDPASS_FILE]: `${DEFAULT_ADMIN_PASSWORD}\n` };
+
+/**
+ * Every LDAP kind but the config needs the mount configured: written first.
+ * The emulator's in-memory directory, bound as its admin.
+ */
+const configureLdap = (secrets: HttpClient) =>
+  secrets.request({
+    method: 'POST',
+    path: ldapPath('config'),
+    body: {
+      url: MEMORY_DIRECTORY_URL,
+      binddn: DEFAULT_ADMIN_DN,
+      bindpass: DEFAULT_ADMIN_PASSWORD,
+      userdn: SERVICE_DN,
+      userattr: 'cn',
+      request_timeout: 90,
+    },
+  });
+
+/**
+ * The mount's config exists (written through the API) and differs from the
+ * document by `request_timeout`: one GET, then one POST of what changed.
+ * The password comes from a file next to the manifest, as a secret must.
+ */
+const ldapConfig: BenchKind = {
+  name: 'LDAPConfig',
+  kind: 'LDAPConfig',
+  reads: 'get',
+  singleton: true,
+  mixWeight: 0,
+  seed: () => ({}),
+  populate: async (secrets) => {
+    await configureLdap(secrets);
+  },
+  documents: () => [
+    {
+      kind: 'LDAPConfig',
+      metadata: { mount: LDAP_MOUNT },
+      spec: {
+        url: MEMORY_DIRECTORY_URL,
+        binddn: DEFAULT_ADMIN_DN,
+        bindpass: `\${file:${BINDPASS_FILE}}`,
+        userdn: SERVICE_DN,
+        userattr: 'cn',
+        // 90 s live
+        request_timeout: '1m',
+      },
+    },
+  ],
+  files: LDAP_FILES,
+  planBound: () => 1,
+  applyBound: () => 1,
+};
+
+/** Service account i of the bench's directory (`cn=bench-svc-00000` under `ou=service`). */
+const accountName = (i: number) => `bench-svc-${pad(i)}`;
+const accountDn = (i: number) => `cn=${accountName(i)},${SERVICE_DN}`;
+
+/**
+ * A seed whose in-memory directory holds the default tree and `count` more
+ * service accounts (static roles and library sets manage existing accounts,
+ * one role or set per account).
+ */
+function directoryWithAccounts(count: number): SeedData {
+  const accounts = Array.from({ length: count }, (_, i) =>
+    [
+      `dn: ${accountDn(i)}`,
+      'objectClass: inetOrgPerson',
+      `cn: ${accountName(i)}`,
+      `sn: ${accountName(i)}`,
+      `uid: ${accountName(i)}`,
+      `userPassword: ${accountName(i)}-password`,
+    ].join('\n'),
+  );
+  const ldif = [DEFAULT_DIRECTORY_LDIF.trimEnd(), ...accounts].join('\n\n');
+  return { secrets: { directories: [{ url: MEMORY_DIRECTORY_URL, ldif: `${ldif}\n` }] } };
+}
+
+/**
+ * Folders of the LDAP kinds' names: object i is `team-<i % 4>/<name>`, a
+ * fixed two-level layout, so that a plan lists the top level and then each
+ * folder that holds a live object: `min(live, 4)` more LISTs.
+ */
+const LDAP_FOLDERS = 4;
+const ldapName = (prefix: string) => (i: number) => `team-${i % LDAP_FOLDERS}/${prefix}-${pad(i)}`;
+
+interface LdapRoleShape {
+  name: string;
+  /** The collection under the mount (`static-role`, `role`, `library`). */
+  collection: string;
+  /** Names are `team-<i % 4>/<prefix>-<i>`. */
+  prefix: string;
+  /** GETs per declared live object: library sets read their status too. */
+  readsPerObject: number;
+  /** Object i as declared, or (`live`) as written before the run: they differ by one field. */
+  spec(i: number, live: boolean): Fields;
+  /** Service accounts the directory needs for N objects. */
+  accounts(n: number): number;
+}
+
+/**
+ * An LDAP kind of the generic secrets-role shape, hierarchical: the plan
+ * LISTs the top level (a 404 when nothing is live), then each folder, then
+ * GETs each declared live object (and a set's status); one POST per new or
+ * changed object. The first half is live and updated, the second created.
+ */
+function ldapRoleKind(shape: LdapRoleShape): BenchKind {
+  const live = (n: number) => Math.floor(n / 2);
+  const name = ldapName(shape.prefix);
+  return {
+    name: shape.name,
+    kind: shape.name,
+    reads: 'list-and-read',
+    singleton: false,
+    mixWeight: 0,
+    seed: (n) => (shape.accounts(n) > 0 ? directoryWithAccounts(shape.accounts(n)) : {}),
+    async populate(secrets, n) {
+      await configureLdap(secrets);
+      await post(
+        secrets,
+        live(n),
+        (i) => ldapPath(shape.collection, name(i)),
+        (i) => wireOf(shape.spec(i, true)),
+      );
+    },
+    documents: (n) =>
+      Array.from({ length: n }, (_, i) => ({
+        kind: shape.name,
+        metadata: { mount: LDAP_MOUNT, name: name(i) },
+        spec: shape.spec(i, false),
+      })),
+    planBound: (n) => 1 + Math.min(live(n), LDAP_FOLDERS) + shape.readsPerObject * live(n),
+    applyBound: (n) => n,
+  };
+}
+
+/** Static roles: account i each, rotated daily when live, twice a day as declared; created without the import rotation. */
+const ldapStaticRoles = ldapRoleKind({
+  name: 'LDAPStaticRole',
+  collection: 'static-role',
+  prefix: 'static',
+  readsPerObject: 1,
+  spec: (i, live) => ({
+    username: accountName(i),
+    dn: accountDn(i),
+    rotation_period: live ? '24h' : '12h',
+    // sent on create only (the engine refuses it on update)
+    ...(!live && { skip_import_rotation: true }),
+  }),
+  accounts: (n) => n,
+});
+
+const CREATION_LDIF = [
+  'dn: cn={{.Username}},ou=people,dc=example,dc=org',
+  'objectClass: inetOrgPerson',
+  'cn: {{.Username}}',
+  'sn: {{.RoleName}}',
+  'userPassword: {{.Password}}',
+].join('\n');
+const DELETION_LDIF = ['dn: cn={{.Username}},ou=people,dc=example,dc=org', 'changetype: delete'].join('\n');
+
+/** Dynamic roles: templated LDIF, no accounts; the live one's `default_ttl` differs. */
+const ldapDynamicRoles = ldapRoleKind({
+  name: 'LDAPDynamicRole',
+  collection: 'role',
+  prefix: 'dynamic',
+  readsPerObject: 1,
+  spec: (_, live) => ({
+    creation_ldif: CREATION_LDIF,
+    deletion_ldif: DELETION_LDIF,
+    default_ttl: live ? '2h' : '1h',
+    max_ttl: '8h',
+  }),
+  accounts: () => 0,
+});
+
+/** Library sets: account i in set i (an account belongs to one set); the live one's `ttl` differs. Reads add the status. */
+const ldapLibrarySets = ldapRoleKind({
+  name: 'LDAPLibrarySet',
+  collection: 'library',
+  prefix: 'set',
+  readsPerObject: 2,
+  spec: (i, live) => ({ service_account_names: [accountName(i)], ttl: live ? '2h' : '1h', max_ttl: '24h' }),
+  accounts: (n) => n,
+});
+
 export const KINDS: readonly BenchKind[] = [
   // the emulator's limit stays high, or the speed figures would measure the rate limit
   settingsKind('GeneralSettings', { 'api-rate-limit': UNLIMITED, 'plan-timeout': '3h' }),
@@ -265,6 +470,10 @@ export const KINDS: readonly BenchKind[] = [
   sshRoles,
   sshCertificateAuthority,
   sshZeroAddress,
+  ldapConfig,
+  ldapStaticRoles,
+  ldapDynamicRoles,
+  ldapLibrarySets,
 ];
 
 /**
@@ -283,15 +492,19 @@ export function providersFor(kinds: readonly BenchKind[]): Map<string, Provider>
   return map;
 }
 
-/** Seeds of several kinds as one: each list is the concatenation of theirs. */
+/** Seeds of several kinds as one: each list is the concatenation of theirs, and so is each list of `secrets`. */
 export function mergeSeeds(seeds: readonly SeedData[]): SeedData {
   const out: Record<string, unknown[]> = {};
+  const secrets: Record<string, unknown[]> = {};
   for (const seed of seeds) {
     for (const [key, items] of Object.entries(seed)) {
       if (Array.isArray(items)) out[key] = [...(out[key] ?? []), ...items];
     }
+    for (const [key, items] of Object.entries(seed.secrets ?? {})) {
+      if (Array.isArray(items)) secrets[key] = [...(secrets[key] ?? []), ...items];
+    }
   }
-  return out as SeedData;
+  return (Object.keys(secrets).length > 0 ? { ...out, secrets } : out) as SeedData;
 }
 
 /**

@@ -7,9 +7,18 @@ import type { Doc } from '../kinds.ts';
 /** Documents per file: a real repository keeps many documents per file, and many files. */
 const PER_FILE = 500;
 
-/** Writes `docs` as YAML streams into `dir` (created); returns the directory. */
-export async function writeManifests(dir: string, docs: readonly Doc[]): Promise<string> {
+/**
+ * Writes `docs` as YAML streams into `dir` (created), and `files` (name ->
+ * content: what the documents read with `${file:name}`) beside them;
+ * returns the directory.
+ */
+export async function writeManifests(
+  dir: string,
+  docs: readonly Doc[],
+  files: Readonly<Record<string, string>> = {},
+): Promise<string> {
   await mkdir(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   for (let start = 0, file = 0; start < docs.length; start += PER_FILE, file++) {
     const text = docs
       .slice(start, start + PER_FILE)

@@ -34,7 +34,7 @@ export async function efficiency(options: SuiteOptions): Promise<EfficiencyRow[]
     for (const size of sizes) {
       if (kind.singleton && size !== sizes[sizes.length - 1]) continue;
       const n = kind.singleton ? 1 : size;
-      const manifests = await writeManifests(join(dir, `${kind.name}-${n}`), kind.documents(n));
+      const manifests = await writeManifests(join(dir, `${kind.name}-${n}`), kind.documents(n), kind.files);
       const desired = await desiredFrom(manifests);
       const providers = providersFor([kind]);
       const launch = {

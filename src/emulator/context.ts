@@ -31,6 +31,13 @@ export interface EmulatorContext {
   rateLimit: () => number | undefined;
   /** Diagnostics and audit lines (stderr in the CLI); nothing by default. */
   log(line: string): void;
+  /**
+   * Work that happens with time, not requests (a static role's rotation, a
+   * lease's expiry): run every `ms` until the emulator closes.
+   */
+  every(ms: number, work: () => void | Promise<void>): void;
+  /** Cleanup when the emulator closes (a directory connection). */
+  onClose(work: () => void | Promise<void>): void;
 }
 
 /** One API: its routes, registered under its prefix (`/api/v2` for the platform, `/v1` for secrets), in its wire form. */
@@ -54,6 +61,7 @@ export function send(reply: FastifyReply, response: ApiResponse, form = formOf(r
   reply.code(response.status);
   if (response.headers) reply.headers(response.headers);
   if (response.text !== undefined) return reply.type('text/plain; charset=utf-8').send(response.text);
+  if (response.raw !== undefined) return reply.type(response.raw.type).send(response.raw.bytes);
   if (response.body === undefined) return reply.send();
   return reply.type(form.contentType).send(JSON.stringify(response.body));
 }

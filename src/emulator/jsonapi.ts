@@ -19,6 +19,8 @@ export interface ApiResponse {
   body?: Json;
   /** A body that is not JSON (the SSH engine's raw public key), sent as `text/plain`. */
   text?: string;
+  /** Bytes as they are (an uploaded archive), with their media type. */
+  raw?: { type: string; bytes: Buffer };
   headers?: Record<string, string>;
 }
 

@@ -39,11 +39,22 @@ export interface SeedVersion {
 export interface SeedData {
   organizations?: Array<{ name: string }>;
   users?: SeedUser[];
-  teams?: Array<{ organization: string; name: string; members: string[] }>;
+  teams?: Array<{ organization: string; name: string; members: string[]; manageModules?: boolean }>;
   toolVersions?: SeedVersion[];
   policyVersions?: SeedVersion[];
   /** Engines to mount, policies and tokens of the secrets API. */
   secrets?: SecretsSeed;
+  /** How the registry behaves: the hosted service with public curation (the default), or self-managed. */
+  registry?: RegistrySeed;
+}
+
+export interface RegistrySeed {
+  /** Records of publicly curated modules may be kept (default true); off, they are a 403. */
+  publicCuration?: boolean;
+  /** The self-managed edition: every `registry-name` must be `private` (default false). */
+  selfManaged?: boolean;
+  /** VCS repositories publishing can read: identifier (`org/repo`) -> a local git repository. */
+  repositories?: Record<string, string>;
 }
 
 /**
@@ -61,7 +72,12 @@ export function defaultSeed(): SeedData {
       { username: 'member', twoFactor: true, organizations: [{ name: org, role: 'member' }] },
       { username: 'ci-bot', isServiceAccount: true, organizations: [{ name: org, role: 'member' }] },
     ],
-    teams: [{ organization: org, name: 'owners', members: ['owner'] }],
+    // the owners team holds the registry's rights (update, delete, tests); admin is in it, so one
+    // site-admin token can manage both the installation and example-org's modules
+    teams: [
+      { organization: org, name: 'owners', members: ['owner', 'admin'] },
+      { organization: org, name: 'publishers', members: ['ci-bot'], manageModules: true },
+    ],
     secrets: defaultSecretsSeed(),
   };
 }
@@ -91,7 +107,16 @@ function checkSeed(data: unknown, where: string): SeedData {
   const problems: string[] = [];
   const check = new Checker(problems);
   if (!check.record(data, '')) return fail(where, problems);
-  check.keys(data, '', ['organizations', 'users', 'teams', 'toolVersions', 'policyVersions', 'secrets']);
+  check.keys(data, '', ['organizations', 'users', 'teams', 'toolVersions', 'policyVersions', 'secrets', 'registry']);
+  if (data.registry !== undefined && check.record(data.registry, 'registry')) {
+    check.keys(data.registry, 'registry', ['publicCuration', 'selfManaged', 'repositories']);
+    check.boolean(data.registry.publicCuration, 'registry.publicCuration');
+    check.boolean(data.registry.selfManaged, 'registry.selfManaged');
+    const repositories = data.registry.repositories;
+    if (repositories !== undefined && check.record(repositories, 'registry.repositories')) {
+      for (const [id, path] of Object.entries(repositories)) check.string(path, `registry.repositories.${id}`, true);
+    }
+  }
   problems.push(...secretsSeedProblems(data.secrets));
   check.list(data.organizations, 'organizations', (org, at) => {
     if (check.record(org, at)) {
@@ -127,7 +152,8 @@ function checkSeed(data: unknown, where: string): SeedData {
   });
   check.list(data.teams, 'teams', (team, at) => {
     if (!check.record(team, at)) return;
-    check.keys(team, at, ['organization', 'name', 'members']);
+    check.keys(team, at, ['organization', 'name', 'members', 'manageModules']);
+    check.boolean(team.manageModules, `${at}.manageModules`);
     check.string(team.organization, `${at}.organization`, true);
     check.string(team.name, `${at}.name`, true);
     check.list(team.members, `${at}.members`, (member, mAt) => check.string(member, mAt, true));

@@ -69,6 +69,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let url = '';
   let latencyMs = options.latencyMs ?? 0;
+  const intervals = new Set<NodeJS.Timeout>();
+  const closers: Array<() => void | Promise<void>> = [];
   const ctx: EmulatorContext = {
     state,
     sessions: new Sessions(),
@@ -76,6 +78,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     now: Date.now,
     rateLimit: () => undefined,
     log,
+    every(ms, work) {
+      const timer = setInterval(() => {
+        Promise.resolve()
+          .then(work)
+          .catch((error: unknown) => log(`scheduled work failed: ${(error as Error).message}`));
+      }, ms);
+      timer.unref();
+      intervals.add(timer);
+    },
+    onClose(work) {
+      closers.push(work);
+    },
   };
   const stats = new Stats();
   const faults = new Faults();
@@ -146,7 +160,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close: async () => {
       for (const timer of held) clearTimeout(timer);
       held.clear();
+      for (const timer of intervals) clearInterval(timer);
+      intervals.clear();
       await app.close();
+      await Promise.allSettled(closers.map((work) => work()));
       await persister?.flush();
     },
   };

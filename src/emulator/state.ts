@@ -29,6 +29,8 @@ export interface Team {
   name: string;
   /** User ids. */
   members: string[];
+  /** The team's "Manage modules" permission (publishing and creating registry modules). */
+  manageModules?: boolean;
 }
 
 export interface Tokens {
@@ -116,7 +118,12 @@ export class State {
         if (user) members.push(user.id);
         else problems.push(`teams: "${t.name}" has unknown member "${name}"`);
       }
-      teams.push({ organization: t.organization, name: t.name, members });
+      teams.push({
+        organization: t.organization,
+        name: t.name,
+        members,
+        ...(t.manageModules && { manageModules: true }),
+      });
     }
     if (problems.length > 0) {
       throw new ConvergeError('INPUT_INVALID', `invalid seed:\n  ${problems.join('\n  ')}`, {
@@ -187,6 +194,7 @@ function mergeSeeds(seeds: readonly SeedData[]): SeedData {
     toolVersions: [],
     policyVersions: [],
     secrets: mergeSecretsSeeds(seeds.map((s) => s.secrets)),
+    registry: Object.assign({}, ...seeds.map((s) => s.registry ?? {})),
   };
   for (const seed of seeds) {
     merged.organizations.push(

@@ -4,6 +4,8 @@ import type { Address, DesiredObject, Metadata } from '../reconcile/types.ts';
 export interface SpecProblem {
   path: string;
   message: string;
+  /** A place outside the manifest (a line of the template file a value was read from). */
+  at?: { file: string; line: number; col: number };
 }
 
 /**

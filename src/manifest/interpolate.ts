@@ -33,13 +33,15 @@ export interface Interpolated {
   secretFields: string[];
   /** Dotted paths of values that came from placeholders. */
   secretPaths: Set<string>;
+  /** Dotted paths of values that are one whole `${file:...}`, and the file as shown to users. */
+  files: Map<string, string>;
   problems: PathProblem[];
 }
 
 const RESOLVERS = ['env', 'file', 'file.base64'];
 
 export function interpolateSpec(spec: unknown, ctx: InterpolationContext): Interpolated {
-  const out: Interpolated = { spec, secretFields: [], secretPaths: new Set(), problems: [] };
+  const out: Interpolated = { spec, secretFields: [], secretPaths: new Set(), files: new Map(), problems: [] };
   if (!containsTemplate(spec)) return out;
   out.spec = resolveValue(spec, 'spec', ctx, out);
   const keys = new Set<string>();
@@ -96,6 +98,8 @@ function resolveString(value: string, path: string, ctx: InterpolationContext, o
   }
   const only = parsed.parts.length === 1 ? parsed.parts[0] : undefined;
   if (failed || only === undefined || 'text' in only) return text;
+  // a whole file (an LDIF template): problems found in it later can name its own lines
+  if (only.resolver === 'file') out.files.set(path, shownPath(resolve(ctx.dir, only.arg), ctx.cwd));
   return coerce(text, only.source, path, ctx, out);
 }
 

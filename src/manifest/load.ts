@@ -76,7 +76,7 @@ function ruleProblems(objects: readonly DesiredObject[], catalog: KindCatalog): 
   const present = objects.filter((o) => o.ensure === 'present');
   return present.flatMap((object) =>
     (catalog.check?.(object, present) ?? []).map((p) => ({
-      ...(object.positions[p.path] ?? object.source),
+      ...(p.at ?? object.positions[p.path] ?? object.source),
       message: p.message,
     })),
   );

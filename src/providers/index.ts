@@ -8,6 +8,10 @@ import { adminUser } from './admin-user/index.ts';
 import { costEstimationSettings } from './cost-estimation-settings/index.ts';
 import { customizationSettings } from './customization-settings/index.ts';
 import { generalSettings } from './general-settings/index.ts';
+import { ldapConfig } from './ldap-config/index.ts';
+import { ldapDynamicRole } from './ldap-dynamic-role/index.ts';
+import { ldapLibrarySet } from './ldap-library-set/index.ts';
+import { ldapStaticRole } from './ldap-static-role/index.ts';
 import { policyVersion } from './policy-version/index.ts';
 import { samlSettings } from './saml-settings/index.ts';
 import { smsSettings } from './sms-settings/index.ts';
@@ -30,6 +34,10 @@ export const providers: readonly Provider[] = [
   sshRole,
   sshCertificateAuthority,
   sshZeroAddress,
+  ldapConfig,
+  ldapStaticRole,
+  ldapDynamicRole,
+  ldapLibrarySet,
 ];
 
 /** The providers by kind, those of keyed child lists (a module's versions) included. */

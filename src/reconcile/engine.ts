@@ -37,9 +37,12 @@ export interface PlanRun {
 }
 
 export async function planRun(input: PlanRunInput): Promise<PlanRun> {
-  const selected = expandChildren(
+  const expanded = expandChildren(
     input.desired.filter((d) => isSelected(input.selection, d)),
     input.providers,
+  );
+  const selected = await Promise.all(
+    expanded.map((d) => (d.ensure === 'present' ? (input.providers.get(d.kind)?.prepare?.(d) ?? d) : d)),
   );
   const byKind = groupByKind(selected);
   const requests = [...byKind].map(([kind, desired]) =>

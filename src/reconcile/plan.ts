@@ -125,7 +125,8 @@ function planObject(
   }
   const compared = withoutCreateOnly(provider, desiredFields);
   const liveFields = provider.canonicalLive(live.fields);
-  let secrets = decideSecrets(key, compared, writeOnly, 'update', options.secrets);
+  const held = provider.heldSecrets?.(live.fields) ?? new Map<string, string>();
+  let secrets = decideSecrets(key, compared, writeOnly, 'update', options.secrets, held);
   const diffOptions = {
     writeOnly: new Set(writeOnly),
     immutable: new Set(provider.immutable),
@@ -136,8 +137,18 @@ function planObject(
   if (!provider.mutable) {
     // never written again once it exists: a difference is worth knowing, not an action
     const differ = changes.filter((c) => !c.secret).map((c) => c.path);
-    const notes =
-      differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : [];
+    // a write-only value (a version's content digest) that changed since converge sent it
+    const changed = changes
+      .filter((c) => c.secret && secrets.send.get(c.path) === 'changed since last apply')
+      .map((c) => c.path);
+    const notes = [
+      ...(differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : []),
+      ...(changed.length > 0
+        ? [
+            `${changed.join(', ')} changed since converge sent it, and this object is never written again: publish the change as a new one`,
+          ]
+        : []),
+    ];
     return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [...kindNotes, ...notes]);
   }
   const replacing = changes.some((c) => c.replace);
@@ -145,16 +156,17 @@ function planObject(
   // an update goes out anyway, and may carry secrets the store cannot vouch for
   const occasion = replacing ? 'create' : changes.length > 0 ? 'rewrite' : 'update';
   if (occasion !== 'update') {
-    secrets = decideSecrets(key, replacing ? desiredFields : compared, writeOnly, occasion, options.secrets);
+    secrets = decideSecrets(key, replacing ? desiredFields : compared, writeOnly, occasion, options.secrets, held);
     changes = diffFields(compared, liveFields, { ...diffOptions, sendSecrets: secrets.send });
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';
   const planned: PlannedAction = { ...base, action, changes: presented(provider, changes), ref: live.ref };
+  const fromLive = provider.liveNotes?.(desired.spec, live.fields) ?? [];
   const consent =
     replacing && provider.replaceConsent
       ? [`destructive: ${provider.replaceConsent}; apply needs --allow-replace ${desired.kind}`]
       : [];
-  return withNotes(planned, [...kindNotes, ...consent, ...secrets.notes]);
+  return withNotes(planned, [...kindNotes, ...fromLive, ...consent, ...secrets.notes]);
 }
 
 function withNotes(action: PlannedAction, notes: readonly string[]): PlannedAction {
@@ -260,9 +272,19 @@ function linkDependencies(snapshots: readonly KindSnapshot[], forward: PlannedAc
   for (const action of forward) {
     const desired = desiredByKey.get(action.key);
     if (!desired) continue;
-    const refs = (providers.get(action.kind)?.references?.(desired) ?? []).map(addressKey);
+    const provider = providers.get(action.kind);
+    const refs = (provider?.references?.(desired) ?? []).map(addressKey);
     // an item of a child list waits for the object it belongs to
     if (desired.parent !== undefined) refs.push(desired.parent);
+    // an object that names nothing it needs waits for the kinds it depends on in its own scope
+    // (an LDAP role for its mount's config): a scoped kind's objects need their scope set up first
+    if (!provider?.references && desired.parent === undefined && action.address.scope !== undefined) {
+      for (const other of forward) {
+        if (provider?.dependsOn.includes(other.kind) && other.address.scope === action.address.scope) {
+          refs.push(other.key);
+        }
+      }
+    }
     action.dependsOn = refs.filter((k) => active.has(k));
   }
   for (const action of deletes) {

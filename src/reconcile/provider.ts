@@ -82,6 +82,12 @@ export interface Provider {
   readonly mutable: boolean;
   readonly children?: readonly ChildList[];
 
+  /**
+   * Reads what a desired object needs from outside the manifest before it is
+   * planned (a module version's content, packed, becomes its digest). I/O at
+   * the provider's edge; the planner stays pure.
+   */
+  prepare?(desired: DesiredObject): Promise<DesiredObject>;
   /** The address of an object, from validated metadata (defaults applied). */
   address(metadata: Metadata): Address;
   /**
@@ -107,6 +113,15 @@ export interface Provider {
    * every certificate in circulation.
    */
   readonly replaceConsent?: string;
+  /**
+   * Write-only fields the service has changed itself (an LDAP engine that
+   * rotated its root password), with why: sent only when the fingerprint
+   * store shows the user changed the value, never on --resend-secrets nor
+   * without a store, because the old value would break the service.
+   */
+  heldSecrets?(live: Fields): ReadonlyMap<string, string>;
+  /** Plan notes that need the live object too (an account that is checked out cannot leave its set). */
+  liveNotes?(spec: Fields, live: Fields): string[];
   /** Plan notes about a desired spec that are not changes (a field that does not apply to the key type). */
   notes?(spec: Fields): string[];
 

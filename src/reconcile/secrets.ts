@@ -41,14 +41,20 @@ export function decideSecrets(
   writeOnly: readonly string[],
   occasion: SecretOccasion,
   policy: SecretPolicy,
+  held: ReadonlyMap<string, string> = new Map(),
 ): SecretDecision {
   const send = new Map<string, string>();
   const notes: string[] = [];
   for (const field of writeOnly) {
     const value = desired[field];
     if (value === undefined) continue;
+    const hold = held.get(field);
     if (occasion === 'create') {
       send.set(field, 'sent on create');
+    } else if (hold !== undefined) {
+      // the service changed this secret itself: only a value the user changed since converge sent one goes out
+      if (policy.lookup?.(objectKey, field, value) === 'changed') send.set(field, 'changed since last apply');
+      else notes.push(`${field} is not sent: ${hold}`);
     } else if (policy.resend) {
       send.set(field, 'sent again (--resend-secrets)');
     } else if (!policy.lookup && occasion === 'rewrite') {

@@ -49,6 +49,8 @@ export interface DesiredObject {
   secretFields: string[];
   /** Where the document starts. */
   source: Position;
+  /** Values that are one whole `${file:...}` (an LDIF template), by dotted path: the file, as shown to users. */
+  fileSources?: Record<string, string>;
   /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
   positions: Record<string, Position>;
   /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */

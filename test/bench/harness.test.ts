@@ -59,6 +59,27 @@ describe('bench table', () => {
     ]);
   });
 
+  it('counts the folder LISTs of the LDAP kinds: two-level names, four folders, half live', () => {
+    const ldap = (name: string) => KINDS.find((k) => k.name === name)!;
+    // the top-level LIST (a 404 when nothing is live), one LIST per live folder, one GET per live object
+    expect([1, 2, 250, 1000].map((n) => ldap('LDAPStaticRole').planBound(n))).toEqual([1, 3, 130, 505]);
+    expect([1, 2, 250, 1000].map((n) => ldap('LDAPDynamicRole').planBound(n))).toEqual([1, 3, 130, 505]);
+    // a library set's status is one more GET per live set
+    expect([1, 2, 250, 1000].map((n) => ldap('LDAPLibrarySet').planBound(n))).toEqual([1, 4, 255, 1005]);
+    expect(ldap('LDAPConfig').planBound(1)).toBe(1);
+    expect(
+      ldap('LDAPStaticRole')
+        .documents(5)
+        .map((d) => d.metadata?.name),
+    ).toEqual([
+      'team-0/static-00000',
+      'team-1/static-00001',
+      'team-2/static-00002',
+      'team-3/static-00003',
+      'team-0/static-00004',
+    ]);
+  });
+
   it('keeps mixed sets on the platform API (the memory and start-up suites configure no secrets API)', () => {
     const { parts } = mixedSet(100);
     expect(parts.map((p) => providerFor(p.kind.kind)?.api)).toEqual(parts.map(() => 'platform'));

@@ -85,6 +85,10 @@ describe('converge export', () => {
       'cost-estimation-settings.yaml',
       'customization-settings.yaml',
       'general-settings.yaml',
+      'ldap-config.yaml',
+      'ldap-dynamic-role.yaml',
+      'ldap-library-set.yaml',
+      'ldap-static-role.yaml',
       'policy-version.yaml',
       'saml-settings.yaml',
       'sms-settings.yaml',
@@ -100,7 +104,7 @@ describe('converge export', () => {
     // the relative path leads to the real schema
     const target = join(out, modeline.split('$schema=')[1]!);
     expect(JSON.parse(await readFile(target, 'utf8')).title).toBe('ToolVersion');
-    expect(stdout).toContain('Exported 20 object(s) of 12 kind(s)');
+    expect(stdout).toContain('Exported 24 object(s) of 16 kind(s)');
     expect(stdout).toContain('write-only field(s) written as ${env:NAME} placeholders');
   });
 

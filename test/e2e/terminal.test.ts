@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { MAIN } from '../helpers/cli.ts';
-import { SSH_CA_PRIVATE_KEY } from '../helpers/kinds-fixture.ts';
+import { LDAP_ADMIN_PASSWORD, SSH_CA_PRIVATE_KEY } from '../helpers/kinds-fixture.ts';
 
 const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
 const hasTmux = (() => {
@@ -68,6 +68,7 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
       SMTP_PASSWORD: 'p',
       SMS_TOKEN: 't',
       SSH_CA_PRIVATE_KEY,
+      LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
       TERM: 'xterm-256color',
     };
     const exports = Object.entries(env)

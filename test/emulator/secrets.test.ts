@@ -293,10 +293,10 @@ describe('seed checks', () => {
       .slice(1)
       .map((line) => line.trim());
     expect(lines).toEqual([
-      'secrets.colour: unknown field (known: mounts, policies, tokens)',
+      'secrets.colour: unknown field (known: mounts, policies, tokens, directories)',
       'secrets.mounts[0].path: "sys" is reserved by the service',
       'secrets.mounts[1].path: expected a path of letters, digits, - and _ segments',
-      'secrets.mounts[1].type: expected ssh',
+      'secrets.mounts[1].type: expected ssh or ldap',
       'secrets.mounts[2]: expected a mapping',
       'secrets.mounts[4].path: "team/ssh" overlaps the mount at "team"',
       'secrets.mounts[5].path: "team" overlaps the mount at "team"',

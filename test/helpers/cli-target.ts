@@ -6,6 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_ADMIN_PASSWORD } from '../../src/emulator/ldap/directory/index.ts';
+import { MEMORY_DIRECTORY_URL } from '../../src/emulator/secrets/seed.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { type CliResult, converge } from './cli.ts';
 
@@ -27,6 +29,9 @@ export async function cliTarget(name: string, extraEnv: Record<string, string> =
     CONVERGE_SECRETS_URL: emulator.url,
     CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
     CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+    // what examples/base/ldap reads: the emulator's in-memory directory and its admin password
+    LDAP_URL: MEMORY_DIRECTORY_URL,
+    LDAP_BINDPASS: DEFAULT_ADMIN_PASSWORD,
     ...extraEnv,
   };
   const close = async () => {

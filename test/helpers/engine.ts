@@ -34,6 +34,8 @@ export interface RunOptions {
   parallelism?: number;
   /** Client settings for fault tests: a short per-attempt timeout, fewer retries. */
   client?: ClientOptions;
+  /** Send write-only fields again whatever the store says (--resend-secrets). */
+  resend?: boolean;
 }
 
 export interface ClientOptions {
@@ -85,7 +87,7 @@ export async function plan(target: Target, desired: DesiredObject[], options: Ru
       events: new EventStream(),
       prune: options.prune ?? false,
       ownership: options.ownership ?? [],
-      secrets: { lookup: options.lookup ?? options.fingerprints?.lookup, resend: false },
+      secrets: { lookup: options.lookup ?? options.fingerprints?.lookup, resend: options.resend ?? false },
       selection: { targets: [], selectors: {} },
     });
     return run;

@@ -15,6 +15,9 @@ export const SSH_CA_KEY_CANARIES = SSH_CA_PRIVATE_KEY.split('\n').filter(
   (line) => line.length > 20 && !line.startsWith('-'),
 );
 
+/** The admin password of the emulator's built-in directory: a canary too, it must appear in no output. */
+export const LDAP_ADMIN_PASSWORD = 'admin-password';
+
 /**
  * A value for every variable the fixture reads, each carrying `tag`: a
  * distinct, searchable canary per test, so that output can be checked for it.
@@ -26,5 +29,7 @@ export function kindsFixtureSecrets(tag: string): Record<string, string> {
     SMTP_PASSWORD: `${tag}-smtp-password`,
     SMS_TOKEN: `${tag}-sms-token`,
     SSH_CA_PRIVATE_KEY,
+    // the emulator's in-memory directory knows only this password for its admin: the same in every test
+    LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
   };
 }

@@ -136,6 +136,30 @@ const DRIFT: Array<{
     field: 'roles',
     change: () => secrets(target, 'POST', '/ssh/config/zeroaddress', { roles: 'engineers' }),
   },
+  {
+    kind: 'LDAPConfig',
+    key: 'LDAPConfig/ldap',
+    field: 'request_timeout',
+    change: () => secrets(target, 'POST', '/ldap/config', { request_timeout: '5m' }),
+  },
+  {
+    kind: 'LDAPStaticRole',
+    key: 'LDAPStaticRole/ldap/apps/app1',
+    field: 'rotation_period',
+    change: () => secrets(target, 'POST', '/ldap/static-role/apps/app1', { rotation_period: '48h' }),
+  },
+  {
+    kind: 'LDAPDynamicRole',
+    key: 'LDAPDynamicRole/ldap/team/readonly',
+    field: 'default_ttl',
+    change: () => secrets(target, 'POST', '/ldap/role/team/readonly', { default_ttl: '10m' }),
+  },
+  {
+    kind: 'LDAPLibrarySet',
+    key: 'LDAPLibrarySet/ldap/batch',
+    field: 'service_account_names',
+    change: () => secrets(target, 'POST', '/ldap/library/batch', { service_account_names: ['svc-batch1'] }),
+  },
 ];
 
 describe('every kind against the emulator', () => {
@@ -188,7 +212,9 @@ describe('every kind against the emulator', () => {
     await plan(target, desired);
     const stats = emulator.stats();
     // six settings documents, one page each of tool versions, policy versions and users;
-    // SSH: one LIST of the mount's roles and a GET per role (the list has names only), the CA, the zero-address list
-    expect(stats.total).toBe(9 + 1 + 2 + 1 + 1);
+    // SSH: one LIST of the mount's roles and a GET per role (the list has names only), the CA, the zero-address list;
+    // LDAP: the config; per hierarchical collection a LIST of each level on the way (two) and a GET per object,
+    // and a library set's status
+    expect(stats.total).toBe(9 + (1 + 2 + 1 + 1) + (1 + 3 + 3 + 3));
   });
 });

@@ -12,6 +12,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import sshpk from 'sshpk';
+import { DEFAULT_ADMIN_DN, DEFAULT_ADMIN_PASSWORD } from '../../src/emulator/ldap/directory/default-seed.ts';
+import { MEMORY_DIRECTORY_URL } from '../../src/emulator/secrets/seed.ts';
 
 /** One YAML document, before it is written out. */
 export interface ManifestDoc {
@@ -45,6 +47,12 @@ export interface KindArbitrary {
    * seeded with and which are emptied between cases (roles, CA, zero-address list).
    */
   mounts?: readonly string[];
+  /**
+   * For an LDAP kind: the LDAP mounts its cases use, which the emulator is
+   * seeded with and which are emptied between cases (roles, static roles,
+   * library sets, then the config).
+   */
+  ldapMounts?: readonly string[];
   /** Other kinds a case declares too (the roles a zero-address list names); only `kind` is exported. */
   companions?: readonly string[];
   /** Valid manifests of this kind: each case is applied on top of what the previous one left. */
@@ -427,13 +435,29 @@ function caseOf(parts: fc.Arbitrary<readonly Part[]>): fc.Arbitrary<Generated> {
 }
 
 /** Some of the mounts (at least one), each giving a part. */
+function perMountOf<M extends string>(
+  mounts: readonly M[],
+  part: (mount: M) => fc.Arbitrary<Part>,
+): fc.Arbitrary<Generated> {
+  return caseOf(fc.subarray([...mounts], { minLength: 1 }).chain((chosen) => fc.tuple(...chosen.map(part))));
+}
+
 function perMount(part: (mount: SshMount) => fc.Arbitrary<Part>): fc.Arbitrary<Generated> {
-  return caseOf(fc.subarray([...SSH_MOUNTS], { minLength: 1 }).chain((mounts) => fc.tuple(...mounts.map(part))));
+  return perMountOf(SSH_MOUNTS, part);
 }
 
 /** `metadata` of an object in `mount`: the default mount is sometimes left for the schema to fill in (`metadata: {}`). */
+function inMountOf(
+  defaultMount: string,
+  mount: string,
+  implicit: boolean,
+  name?: string,
+): Pick<ManifestDoc, 'metadata'> {
+  return { metadata: { ...((mount !== defaultMount || !implicit) && { mount }), ...(name !== undefined && { name }) } };
+}
+
 function inMount(mount: SshMount, implicit: boolean, name?: string): Pick<ManifestDoc, 'metadata'> {
-  return { metadata: { ...((mount !== 'ssh' || !implicit) && { mount }), ...(name !== undefined && { name }) } };
+  return inMountOf('ssh', mount, implicit, name);
 }
 
 /** A set the API keeps as one comma string, as people write it: a YAML list or a comma string, in any order, with duplicates and spaces. */
@@ -897,7 +921,580 @@ const sshZeroAddress: KindArbitrary = {
   ),
 };
 
+// ---------------------------------------------------------------- LDAP engine (secrets API)
+
+/** The LDAP mounts of the LDAP kinds' cases: the emulator's default one and one more the emulator is seeded with. */
+export const LDAP_MOUNTS = ['ldap', 'ldap-prod'] as const;
+type LdapMount = (typeof LDAP_MOUNTS)[number];
+
+/** The emulator's in-memory directory (src/emulator/ldap/directory/default-seed.ts), which both mounts' configs name. */
+export const LDAP_URL = MEMORY_DIRECTORY_URL;
+export const LDAP_ADMIN_DN = DEFAULT_ADMIN_DN;
+/** The administrator's password: every config's `bindpass`, or the engine would be locked out of the directory. */
+export const LDAP_ADMIN_PASSWORD = DEFAULT_ADMIN_PASSWORD;
+
+/** Service accounts the tests' seed adds under `ou=service` (support.ts writes their entries). */
+export const LDAP_EXTRA_ACCOUNTS: readonly string[] = Array.from({ length: 20 }, (_, i) => `svc-p${i}`);
+/** Every service account under `ou=service`: the directory's own and the seed's. */
+export const LDAP_SERVICE_ACCOUNTS: readonly string[] = [
+  'svc-app1',
+  'svc-batch1',
+  'svc-batch2',
+  'svc-batch3',
+  ...LDAP_EXTRA_ACCOUNTS,
+];
+
+function perLdapMount(part: (mount: LdapMount) => fc.Arbitrary<Part>): fc.Arbitrary<Generated> {
+  return perMountOf(LDAP_MOUNTS, part);
+}
+
+/** A secret read from `${env:}` or `${file:}`, with what the placeholder reads. */
+function sourced(env: string, file: string, value: string): fc.Arbitrary<Part & { placeholder: string }> {
+  return fc
+    .constantFrom('env', 'file')
+    .map((via) =>
+      via === 'env'
+        ? { docs: [], placeholder: `\${env:${env}}`, env: { [env]: value } }
+        : { docs: [], placeholder: `\${file:${file}}`, files: { [file]: value } },
+    );
+}
+
+/** The directory's URL as people write it: any case, a trailing `/`, spaces, a list with fallbacks after it. */
+const workingUrl = fc.constantFrom(
+  LDAP_URL,
+  `${LDAP_URL}/`,
+  'ldap://LDAP.Emulator.Test',
+  ` ${LDAP_URL} `,
+  `${LDAP_URL},ldaps://ldap-backup.example.org:636`,
+  `${LDAP_URL} , ldap://10.0.0.7:389`,
+  `${LDAP_URL}, ${LDAP_URL}`,
+);
+const anyUrl = fc
+  .tuple(
+    fc.array(fc.tuple(fc.constantFrom('ldap', 'ldaps'), fc.domain(), fc.option(fc.integer({ min: 1, max: 65535 }))), {
+      minLength: 1,
+      maxLength: 3,
+    }),
+    fc.constantFrom(',', ', ', ' , '),
+  )
+  .map(([urls, sep]) => urls.map(([scheme, host, p]) => `${scheme}://${host}${p === null ? '' : `:${p}`}`).join(sep));
+
+/** The administrator's DN, as the directory matches it (attribute names in any case, spaces after commas). */
+const adminDn = fc.constantFrom(LDAP_ADMIN_DN, 'CN=admin,DC=example,DC=org', 'cn=admin, dc=example, dc=org');
+const anyDn = fc
+  .tuple(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), fc.constantFrom('dc=example,dc=org', 'ou=ops,dc=corp,dc=local'))
+  .map(([cn, base]) => `cn=${cn},${base}`);
+
+/** Where accounts are searched, and by which attribute: what finds `svc-*` under `ou=service` by name. */
+const workingSearch: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record(
+    {
+      schema: fc.constant('openldap'),
+      userattr: fc.constantFrom('cn', 'uid'),
+      userdn: fc.constantFrom('ou=service,dc=example,dc=org', 'dc=example,dc=org', 'OU=service, DC=example, DC=org'),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      schema: fc.constantFrom('ad', 'racf'),
+      userattr: fc.constantFrom('cn', 'uid'),
+      userdn: fc.constantFrom('ou=service,dc=example,dc=org', 'dc=example,dc=org'),
+    },
+    { requiredKeys: ['schema', 'userattr'] },
+  ),
+);
+const anySearch: fc.Arbitrary<Record<string, unknown>> = partial({
+  schema: fc.constantFrom('openldap', 'ad', 'racf'),
+  userattr: fc.constantFrom('cn', 'uid', 'sAMAccountName', 'userPrincipalName', 'racfid'),
+  userdn: fc.oneof(fc.constant(''), anyDn, fc.constant('ou=people,dc=example,dc=org')),
+});
+
+/** Generated passwords: a policy or a length (never both above 0), or neither. */
+const passwordRules: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.constant({}),
+  fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/).map((policy) => ({ password_policy: policy })),
+  fc.integer({ min: 8, max: 128 }).map((length) => ({ length })),
+  fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/).map((policy) => ({ password_policy: policy, length: 0 })),
+  fc.integer({ min: 8, max: 64 }).map((length) => ({ password_policy: '', length })),
+);
+
+const cron = fc.constantFrom('0 * * * *', '*/15 2 * * 1-5', '30 3 1 * *', '0  4 * * SUN', ' 0 0 * * 0 ');
+
+/** (commercial) root rotation: a period of 0 or at least 10 s, or a schedule with a window of at least 1h, or nothing. */
+const rootRotation: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.constant({}),
+  writtenDuration(0).map((p) => ({ rotation_period: p })),
+  fc
+    .oneof(fc.constantFrom(10, 60, 3600, 86_400), fc.integer({ min: 10, max: 90 * 86_400 }))
+    .chain(writtenDuration)
+    .chain((p) =>
+      partial({ disable_automated_rotation: fc.boolean() }).map((rest) => ({ rotation_period: p, ...rest })),
+    ),
+  fc
+    .tuple(
+      cron,
+      fc.option(fc.oneof(fc.constant(0), fc.integer({ min: 3600, max: 7 * 86_400 })).chain(writtenDuration), {
+        nil: undefined,
+      }),
+      partial({ disable_automated_rotation: fc.boolean(), rotation_period: fc.constantFrom(0, '0s') }),
+    )
+    .map(([schedule, window, rest]) => ({
+      rotation_schedule: schedule,
+      ...(window !== undefined && { rotation_window: window }),
+      ...rest,
+    })),
+  fc.constant({ rotation_period: 0, rotation_schedule: '', rotation_window: '0s' }),
+);
+
+/** A client certificate and key: the key from `${env:}` or `${file:}`, the certificate written in or read too. */
+function clientTls(mount: LdapMount): fc.Arbitrary<Part & { spec: Record<string, unknown> }> {
+  const key = pem.map((text) => text.replaceAll('CERTIFICATE', 'PRIVATE KEY'));
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Part & { spec: Record<string, unknown> }>({ docs: [], spec: {} }) },
+    fc.tuple(pem, key, fc.boolean()).chain(([cert, k, literalCert]) =>
+      fc
+        .tuple(
+          sourced(`LDAP_TLS_KEY_${envSuffix(mount)}`, `keys/${mount}-client.key`, k),
+          sourced(`LDAP_TLS_CERT_${envSuffix(mount)}`, `keys/${mount}-client.crt`, cert),
+        )
+        .map(([keyPart, certPart]) => ({
+          docs: [],
+          spec: { client_tls_key: keyPart.placeholder, client_tls_cert: literalCert ? cert : certPart.placeholder },
+          env: { ...keyPart.env, ...(literalCert ? {} : certPart.env) },
+          files: { ...keyPart.files, ...(literalCert ? {} : certPart.files) },
+        })),
+    ),
+  );
+}
+
+const timeoutSeconds = fc.oneof(fc.constantFrom(1, 30, 90, 120, 3600), fc.integer({ min: 1, max: 86_400 }));
+
+/**
+ * The config of a mount. `working`: one the engine can use (the in-memory
+ * directory, its administrator, a search that finds the service accounts);
+ * otherwise any valid config, which the engine keeps without binding.
+ */
+function ldapConfig(mount: LdapMount, working: boolean): fc.Arbitrary<Part> {
+  return fc
+    .record({
+      bind: sourced(`LDAP_BINDPASS_${envSuffix(mount)}`, `secrets/${mount}-bindpass`, LDAP_ADMIN_PASSWORD),
+      implicit: fc.boolean(),
+      url: working ? workingUrl.map((u) => u as string | undefined) : fc.option(anyUrl, { nil: undefined }),
+      binddn: working ? adminDn : fc.oneof(adminDn, anyDn),
+      search: working ? workingSearch : anySearch,
+      rest: partial({
+        upndomain: fc.oneof(fc.constant(''), fc.domain()),
+        request_timeout: timeoutSeconds.chain(writtenDuration),
+        connection_timeout: timeoutSeconds.chain(writtenDuration),
+        starttls: fc.boolean(),
+        insecure_tls: fc.boolean(),
+        certificate: fc.oneof(fc.constant(''), pem),
+        skip_static_role_import_rotation: fc.boolean(),
+      }),
+      passwords: passwordRules,
+      rotation: rootRotation,
+      tls: clientTls(mount),
+    })
+    .map(
+      ({ bind, implicit, url, binddn, search, rest, passwords, rotation, tls }): Part => ({
+        docs: [
+          {
+            kind: 'LDAPConfig',
+            ...inMountOf('ldap', mount, implicit),
+            spec: {
+              ...(url !== undefined && { url }),
+              binddn,
+              bindpass: bind.placeholder,
+              ...search,
+              ...rest,
+              ...passwords,
+              ...rotation,
+              ...tls.spec,
+            },
+          },
+        ],
+        env: { ...bind.env, ...tls.env },
+        files: { ...bind.files, ...tls.files },
+      }),
+    );
+}
+
+/**
+ * One segment of a hierarchical name. Not `.` or `..` (a URL path would
+ * resolve them), and not `status`, `check-in`, `check-out` or `manage`,
+ * which are the engine's own paths under `library/`.
+ */
+function nameSegment(upper: boolean): fc.Arbitrary<string> {
+  const free = upper ? /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,7}$/ : /^[a-z0-9_-][a-z0-9_.-]{0,7}$/;
+  return fc
+    .oneof(
+      fc.constantFrom('apps', 'team', 'prod', 'a', 'b.c', 'x-1', 'svc_2', ...(upper ? ['Apps', 'TEAM'] : [])),
+      fc.stringMatching(free),
+    )
+    .filter((s) => !['status', 'check-in', 'check-out', 'manage'].includes(s.toLowerCase()));
+}
+
+/** Names with `/` hierarchies, a folder and a leaf of the same name side by side sometimes (`apps` and `apps/x`). */
+function hierarchicalNames(upper: boolean, maxLength: number): fc.Arbitrary<string[]> {
+  return fc.uniqueArray(
+    fc.array(nameSegment(upper), { minLength: 1, maxLength: 3 }).map((segments) => segments.join('/')),
+    { minLength: 1, maxLength, selector: (name) => name },
+  );
+}
+
+/** A case of one mount: its working config and the objects that need it. */
+function withConfig(mount: LdapMount, objects: fc.Arbitrary<ManifestDoc[]>): fc.Arbitrary<Part> {
+  return fc
+    .tuple(ldapConfig(mount, true), objects)
+    .map(([config, docs]) => ({ ...config, docs: [...config.docs, ...docs] }));
+}
+
+const ldapConfigKind: KindArbitrary = {
+  kind: 'LDAPConfig',
+  shape: 'mounted',
+  ldapMounts: LDAP_MOUNTS,
+  generate: perLdapMount((mount) => fc.boolean().chain((working) => ldapConfig(mount, working))),
+};
+
+/** Configs the engine can use, of one mount or both: the rotate-root property points them at directories of its own. */
+export const LDAP_WORKING_CONFIGS: fc.Arbitrary<Generated> = perLdapMount((mount) => ldapConfig(mount, true));
+
+/**
+ * Whether static roles' `dn` is also written in other spellings of the same
+ * DN: the engine reads back the directory's spelling, and the provider
+ * compares DNs normalized (src/providers/ldap-static-role), so none plans a
+ * replace.
+ */
+const LDAP_DN_SPELLINGS = true;
+
+/** The DN of a service account, as written by hand: attribute names in any case, spaces after commas (see above). */
+function accountDn(account: string): fc.Arbitrary<string> {
+  return fc.constantFrom(
+    `cn=${account},ou=service,dc=example,dc=org`,
+    ...(LDAP_DN_SPELLINGS
+      ? [`CN=${account},OU=service,DC=example,DC=org`, `cn=${account}, ou=service, dc=example, dc=org`]
+      : []),
+  );
+}
+
+/** A rotation period of at least 5 s, in whole seconds, in any form. */
+const rotationPeriod = fc
+  .oneof(fc.constantFrom(5, 10, 60, 90, 3600, 5400, 86_400), fc.integer({ min: 5, max: 90 * 86_400 }))
+  .chain(writtenDuration);
+
+const ldapStaticRole: KindArbitrary = {
+  kind: 'LDAPStaticRole',
+  shape: 'mounted',
+  ldapMounts: LDAP_MOUNTS,
+  companions: ['LDAPConfig'],
+  generate: perLdapMount((mount) =>
+    withConfig(
+      mount,
+      fc
+        .tuple(
+          hierarchicalNames(false, 4),
+          fc.shuffledSubarray([...LDAP_SERVICE_ACCOUNTS], { minLength: 4, maxLength: 4 }),
+        )
+        .chain(([names, accounts]) =>
+          fc.tuple(
+            ...names.map((name, i) => {
+              const account = accounts[i] as string;
+              return fc
+                .record({
+                  implicit: fc.boolean(),
+                  dn: fc.option(accountDn(account), { nil: undefined }),
+                  rotation_period: rotationPeriod,
+                  skip: fc.option(fc.boolean(), { nil: undefined }),
+                })
+                .map(
+                  ({ implicit, dn, rotation_period, skip }): ManifestDoc => ({
+                    kind: 'LDAPStaticRole',
+                    ...inMountOf('ldap', mount, implicit, name),
+                    spec: {
+                      username: account,
+                      ...(dn !== undefined && { dn }),
+                      rotation_period,
+                      ...(skip !== undefined && { skip_import_rotation: skip }),
+                    },
+                  }),
+                );
+            }),
+          ),
+        ),
+    ),
+  ),
+};
+
+// ---- dynamic roles: templated LDIF
+
+/** Lines of a creation LDIF's entry that use the template's fields and functions. */
+const CREATION_EXTRAS = [
+  'description: {{printf "%s until %s (%d)" .DisplayName .ExpirationTime .ExpirationTimeSeconds}}',
+  'employeeNumber: {{.IssueTimeSeconds}}',
+  'title: {{sha256 .Password | truncate 16}}',
+  'l: {{timestamp "2006-01-02T15:04:05Z07:00"}} {{unix_time}} {{unix_time_millis}}',
+  'st: {{.IssueTime}}',
+  'carLicense: {{uuid}}',
+  'displayName: {{ .RoleName | replace "/" "-" | lowercase }}',
+  'initials: {{random 4 | uppercase}}',
+  'street: {{truncate_sha256 20 .Username}}',
+  'postalCode: {{base64 .RoleName}}',
+  '# a comment the engine skips',
+  'ou: {{printf "%q" .RoleName}}',
+];
+
+const creationLdif = fc
+  .tuple(
+    fc.constantFrom('ou=people,dc=example,dc=org', 'OU=people,DC=example,DC=org'),
+    fc.subarray(CREATION_EXTRAS),
+    fc.constantFrom('plain', 'add', 'version', 'group', 'ad'),
+  )
+  .map(([base, extras, form]) => {
+    const dn = `dn: cn={{.Username}},${base}`;
+    if (form === 'ad') {
+      return [
+        dn,
+        'changetype: add',
+        'objectClass: user',
+        'sAMAccountName: {{truncate 20 .Username}}',
+        'unicodePwd:: {{ printf "%q" .Password | utf16le | base64 }}',
+        ...extras.filter((l) => l.startsWith('#')),
+      ].join('\n');
+    }
+    const entry = [
+      dn,
+      ...(form === 'add' ? ['changetype: add'] : []),
+      'objectClass: inetOrgPerson',
+      'cn: {{.Username}}',
+      'sn: {{.RoleName | uppercase}}',
+      'userPassword: {{.Password}}',
+      ...extras,
+    ];
+    const lines = form === 'version' ? ['version: 1', '', ...entry] : entry;
+    if (form !== 'group') return lines.join('\n');
+    return [
+      ...lines,
+      '',
+      'dn: cn=dev,ou=groups,dc=example,dc=org',
+      'changetype: modify',
+      'add: member',
+      `member: cn={{.Username}},${base}`,
+      '-',
+    ].join('\n');
+  });
+
+const deletionLdif = fc
+  .tuple(fc.constantFrom('ou=people,dc=example,dc=org', 'OU=people,DC=example,DC=org'), fc.boolean())
+  .map(([base, group]) =>
+    [
+      ...(group
+        ? [
+            'dn: cn=dev,ou=groups,dc=example,dc=org',
+            'changetype: modify',
+            'delete: member',
+            `member: cn={{.Username}},${base}`,
+            '-',
+            '',
+          ]
+        : []),
+      `dn: cn={{.Username}},${base}`,
+      'changetype: delete',
+    ].join('\n'),
+  );
+
+/** LDIF as written: LF or CRLF, trailing spaces and blank lines; `encoded` maybe base64 as a whole (wrapped or not). */
+function ldifForm(text: string): fc.Arbitrary<{ plain: string; encoded: string }> {
+  return fc
+    .record({
+      eol: fc.constantFrom('\n', '\r\n'),
+      trailing: fc.constantFrom('', '\n', '\n\n', '\n\n\n', '\n \n'),
+      spaces: fc.boolean(),
+      base64: fc.constantFrom('no', 'no', 'line', 'wrapped'),
+    })
+    .map(({ eol, trailing, spaces, base64 }) => {
+      const lines = text
+        .split('\n')
+        .map((line, i) => (spaces && i % 3 === 1 && !line.startsWith('#') ? `${line} ` : line));
+      const plain = (lines.join('\n') + trailing).replaceAll('\n', eol);
+      if (base64 === 'no') return { plain, encoded: plain };
+      const encoded = Buffer.from(plain).toString('base64');
+      return { plain, encoded: base64 === 'line' ? encoded : (encoded.match(/.{1,76}/g) ?? []).join('\n') };
+    });
+}
+
+const USERNAME_TEMPLATES = [
+  '{{.RoleName}}_{{random 8}}',
+  '{{printf "v_%s_%s" (.DisplayName | truncate 10) (unix_time)}}',
+  '{{ .RoleName | replace "/" "_" | lowercase | truncate_sha256 20 }}',
+  '{{uuid}}',
+  '{{sha256 .RoleName | truncate 12}}',
+  '{{base64 .DisplayName}}',
+  '{{timestamp "20060102150405"}}_{{unix_time_millis}}',
+  '{{uppercase .RoleName}}-{{random 4 | lowercase}}',
+  'fixed-prefix_{{random 20}}',
+];
+
+/** An LDIF field: written in, or read with `${file:}`, or with `${file.base64:}` from a plain file. */
+function ldifField(
+  field: string,
+  mount: LdapMount,
+  index: number,
+  text: fc.Arbitrary<string>,
+): fc.Arbitrary<Part & { value: string }> {
+  return fc
+    .tuple(text.chain(ldifForm), fc.constantFrom('inline', 'inline', 'file', 'file.base64'))
+    .map(([{ plain, encoded }, via]) => {
+      if (via === 'inline') return { docs: [], value: literal(encoded) };
+      const file = `ldif/${mount}-${index}-${field}.ldif.tmpl`;
+      return { docs: [], value: `\${${via}:${file}}`, files: { [file]: via === 'file' ? encoded : plain } };
+    });
+}
+
+/**
+ * Whether `rollback_ldif: ""` (the schema's default, which the engine takes
+ * for "none") is written out sometimes, and roles without a rollback LDIF
+ * are generated; their export writes `rollback_ldif: ""`, which loads.
+ */
+const EMPTY_ROLLBACK = true;
+
+const ldapDynamicRole: KindArbitrary = {
+  kind: 'LDAPDynamicRole',
+  shape: 'mounted',
+  ldapMounts: LDAP_MOUNTS,
+  companions: ['LDAPConfig'],
+  generate: perLdapMount((mount) =>
+    fc.tuple(ldapConfig(mount, true), hierarchicalNames(true, 3)).chain(([config, names]) =>
+      fc
+        .tuple(
+          ...names.map((name, i) =>
+            fc
+              .record({
+                implicit: fc.boolean(),
+                creation: ldifField('creation', mount, i, creationLdif),
+                deletion: ldifField('deletion', mount, i, deletionLdif),
+                // always there while EMPTY_ROLLBACK is off: export writes `rollback_ldif: ""` for a role without one
+                rollback: EMPTY_ROLLBACK
+                  ? fc.option(ldifField('rollback', mount, i, deletionLdif), { nil: undefined })
+                  : ldifField('rollback', mount, i, deletionLdif),
+                rollbackEmpty: fc.boolean(),
+                username: fc.option(fc.oneof(fc.constantFrom(...USERNAME_TEMPLATES), fc.constant('')), {
+                  nil: undefined,
+                }),
+                ttls: ttls.map(({ ttl, max_ttl }) => ({
+                  ...(ttl !== undefined && { default_ttl: ttl }),
+                  ...(max_ttl !== undefined && { max_ttl }),
+                })),
+              })
+              .map(
+                ({ implicit, creation, deletion, rollback, rollbackEmpty, username, ttls: lifetimes }): Part => ({
+                  docs: [
+                    {
+                      kind: 'LDAPDynamicRole',
+                      ...inMountOf('ldap', mount, implicit, name),
+                      spec: {
+                        creation_ldif: creation.value,
+                        deletion_ldif: deletion.value,
+                        ...(rollback !== undefined
+                          ? { rollback_ldif: rollback.value }
+                          : rollbackEmpty && EMPTY_ROLLBACK
+                            ? { rollback_ldif: '' }
+                            : {}),
+                        ...(username !== undefined && { username_template: username }),
+                        ...lifetimes,
+                      },
+                    },
+                  ],
+                  files: { ...creation.files, ...deletion.files, ...rollback?.files },
+                }),
+              ),
+          ),
+        )
+        .map(
+          (parts): Part => ({
+            docs: [...config.docs, ...parts.flatMap((p) => p.docs)],
+            env: config.env ?? {},
+            files: Object.assign({}, config.files, ...parts.map((p) => p.files)),
+          }),
+        ),
+    ),
+  ),
+};
+
+/** A library set's `ttl` and `max_ttl`: either, both (ttl <= max_ttl, the 24h defaults kept in mind) or none. */
+const libraryTtls: fc.Arbitrary<Record<string, string | number>> = fc
+  .tuple(
+    fc.oneof(fc.constantFrom(60, 3600, 36_000, 86_400), fc.integer({ min: 1, max: 30 * 86_400 })),
+    fc.oneof(fc.constantFrom(60, 3600, 36_000, 86_400), fc.integer({ min: 1, max: 30 * 86_400 })),
+    fc.constantFrom('both', 'ttl', 'max', 'none', 'zeros'),
+  )
+  .chain(([a, b, which]) => {
+    const [ttl, max] = a <= b ? [a, b] : [b, a];
+    if (which === 'zeros')
+      return fc.tuple(writtenDuration(0), writtenDuration(0)).map(([t, m]) => ({ ttl: t, max_ttl: m }));
+    if (which === 'ttl') return writtenDuration(Math.min(ttl, 86_400)).map((t) => ({ ttl: t }));
+    if (which === 'max') return writtenDuration(Math.max(max, 86_400)).map((m) => ({ max_ttl: m }));
+    if (which === 'none') return fc.constant({});
+    return fc.tuple(writtenDuration(ttl), writtenDuration(max)).map(([t, m]) => ({ ttl: t, max_ttl: m }));
+  });
+
+/**
+ * Whether library set names have upper case too. Off: the engine lower-cases
+ * set names, so the schema asks for lower case (an upper-case name is a
+ * validation error, in the bad-input corpus).
+ */
+const LIBRARY_UPPER_CASE = false;
+
+const ldapLibrarySet: KindArbitrary = {
+  kind: 'LDAPLibrarySet',
+  shape: 'mounted',
+  ldapMounts: LDAP_MOUNTS,
+  companions: ['LDAPConfig'],
+  generate: perLdapMount((mount) =>
+    withConfig(
+      mount,
+      // lower case: the engine lower-cases set names, and the schema asks for it
+      fc
+        .tuple(
+          hierarchicalNames(LIBRARY_UPPER_CASE, 3),
+          fc.shuffledSubarray([...LDAP_SERVICE_ACCOUNTS], { minLength: LDAP_SERVICE_ACCOUNTS.length }),
+        )
+        .chain(([names, accounts]) =>
+          // each account in one set only: consecutive slices of a shuffled pool, 1 to 4 each
+          fc.tuple(...names.map(() => fc.integer({ min: 1, max: 4 }))).chain((sizes) => {
+            let at = 0;
+            const sets = sizes.map((size) => {
+              const slice = accounts.slice(at, at + size);
+              at += size;
+              return slice;
+            });
+            return fc.tuple(
+              ...names.map((name, i) => {
+                const own = sets[i] ?? [];
+                return fc
+                  .record({
+                    implicit: fc.boolean(),
+                    ordered: fc.shuffledSubarray(own, { minLength: own.length }),
+                    lifetimes: libraryTtls,
+                    rest: partial({ disable_check_in_enforcement: fc.boolean() }),
+                  })
+                  .map(
+                    ({ implicit, ordered, lifetimes, rest }): ManifestDoc => ({
+                      kind: 'LDAPLibrarySet',
+                      ...inMountOf('ldap', mount, implicit, name),
+                      spec: { service_account_names: ordered, ...lifetimes, ...rest },
+                    }),
+                  );
+              }),
+            );
+          }),
+        ),
+    ),
+  ),
+};
+
 /** Every kind: the list the reliability tests iterate over. */
+
 export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
   generalSettings,
   costEstimationSettings,
@@ -911,4 +1508,8 @@ export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
   sshRole,
   sshCertificateAuthority,
   sshZeroAddress,
+  ldapConfigKind,
+  ldapStaticRole,
+  ldapDynamicRole,
+  ldapLibrarySet,
 ];

@@ -4,10 +4,12 @@
  * connection dropped), each alone and all mixed. An apply of every kind
  * (test/fixtures/kinds plus creates, updates and deletes of versions, and of
  * SSH roles in two mounts of the secrets API with a generated CA and a
- * zero-address list) then:
+ * zero-address list, and of the LDAP engine's config, static roles, dynamic
+ * roles and library sets in two mounts) then:
  * - reports every action as done or failed with a message, counts that match,
  *   and "done" only for what really is done;
- * - creates nothing twice: a create whose answer was lost is read back, not repeated;
+ * - creates nothing twice: a create whose answer was lost is read back, not repeated
+ *   (a static role's creation rotates its account's password: once);
  * - touches nothing outside the plan (seeded versions no manifest mentions stay as they were);
  * - converges: applying again (still under faults) ends with a plan of 0 changes.
  */
@@ -19,18 +21,21 @@ import { NetworkError } from '../../src/api/errors.ts';
 import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
 import type { FaultKind, SeedData } from '../../src/emulator/server.ts';
 import { kebabKind } from '../../src/export/names.ts';
+import { addressKey } from '../../src/reconcile/address.ts';
 import type { ApplySummary, ReconcileEvent } from '../../src/reconcile/events.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
 import { api, apply, changes, desiredFrom, plan, providerMap, secrets, type Target } from '../helpers/engine.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
-import type { ManifestDoc } from './arbitraries.ts';
+import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_URL, type ManifestDoc } from './arbitraries.ts';
 import {
   type Emulator,
   emulator,
+  ldapPath,
+  listHierarchy,
   type Recorded,
   recording,
   scratchDir,
-  sshSeed,
+  secretsSeed,
   targetOf,
   writeManifest,
 } from './support.ts';
@@ -44,8 +49,10 @@ const url = (v: string) => `https://releases.example.com/tool/${v}/tool.zip`;
 
 /** Versions on the server before the apply: some the manifests change, some they never mention. */
 const SSH_MOUNTS = ['ssh', 'ssh-prod'];
+/** `ldap-new` gets only a config: see LDAP_SEEDED. */
+const LDAP_MOUNTS = ['ldap', 'ldap-prod', 'ldap-new'];
 const SEED: SeedData = {
-  ...sshSeed(SSH_MOUNTS),
+  ...secretsSeed({ ssh: SSH_MOUNTS, ldap: LDAP_MOUNTS }),
   toolVersions: [
     { version: '0.1.0', url: url('0.1.0'), sha: SHA },
     { version: '0.2.0', url: url('0.2.0'), sha: SHA, official: true, usage: 3 },
@@ -76,6 +83,160 @@ const SSH_SEEDED: Array<{ mount: string; name: string; body: Record<string, unkn
   },
 ];
 const SSH_UNTOUCHED = ['ssh/untouched-ca', 'ssh-prod/prod-untouched'];
+
+/** The LDAP collections, by kind: `/v1/<mount>/<collection>/<name>`. */
+const LDAP_COLLECTIONS: Record<string, string> = {
+  LDAPStaticRole: 'static-role',
+  LDAPDynamicRole: 'role',
+  LDAPLibrarySet: 'library',
+};
+
+const CREATION_LDIF = [
+  'dn: cn={{.Username}},ou=people,dc=example,dc=org',
+  'objectClass: inetOrgPerson',
+  'cn: {{.Username}}',
+  'sn: {{.RoleName | uppercase}}',
+  'userPassword: {{.Password}}',
+].join('\n');
+const DELETION_LDIF = 'dn: cn={{.Username}},ou=people,dc=example,dc=org\nchangetype: delete';
+
+const SEEDED_CONFIG = {
+  url: LDAP_URL,
+  binddn: LDAP_ADMIN_DN,
+  bindpass: LDAP_ADMIN_PASSWORD,
+  userdn: 'ou=service,dc=example,dc=org',
+};
+
+/**
+ * LDAP objects before the apply (written through the API, configs first):
+ * some the manifests change or delete, some they never mention.
+ *
+ * Both mounts that hold roles and sets are configured already (the apply
+ * updates their configs), and the config the apply creates is in a mount of
+ * its own, `ldap-new`, so each scenario exercises config updates and a
+ * config create; that roles wait for their mount's config in one apply is
+ * covered by the idempotence test.
+ */
+const LDAP_SEEDED: Array<{ path: string; body: Record<string, unknown> }> = [
+  { path: '/ldap/config', body: SEEDED_CONFIG },
+  { path: '/ldap-prod/config', body: SEEDED_CONFIG },
+  { path: '/ldap-prod/static-role/prod/rotating', body: { username: 'svc-p10', rotation_period: '1h' } },
+  { path: '/ldap-prod/static-role/legacy/old', body: { username: 'svc-p11', rotation_period: 3600 } },
+  { path: '/ldap-prod/static-role/untouched/keep', body: { username: 'svc-p12', rotation_period: '24h' } },
+  {
+    path: '/ldap-prod/role/update-me',
+    body: { creation_ldif: CREATION_LDIF, deletion_ldif: DELETION_LDIF, default_ttl: 600 },
+  },
+  { path: '/ldap-prod/role/legacy-dyn', body: { creation_ldif: CREATION_LDIF, deletion_ldif: DELETION_LDIF } },
+  { path: '/ldap-prod/role/untouched/dyn', body: { creation_ldif: CREATION_LDIF, deletion_ldif: DELETION_LDIF } },
+  { path: '/ldap-prod/library/prod-batch', body: { service_account_names: 'svc-p13,svc-p14', ttl: '1h' } },
+  { path: '/ldap-prod/library/old-set', body: { service_account_names: ['svc-p15'] } },
+  { path: '/ldap-prod/library/untouched-set', body: { service_account_names: ['svc-p16'], max_ttl: '48h' } },
+];
+const LDAP_UNTOUCHED = ['static-role/untouched/keep', 'role/untouched/dyn', 'library/untouched-set'];
+
+/**
+ * LDAP objects on top of the fixture's (which configures `ldap` and creates
+ * one of each there): a config's creation, creates in both mounts (static
+ * roles with and without the import rotation, hierarchical names), updates
+ * of the seeded configs, a static role, a dynamic role and a set, and deletes.
+ */
+const LDAP_EXTRA: ManifestDoc[] = [
+  {
+    kind: 'LDAPConfig',
+    metadata: { mount: 'ldap-new' },
+    spec: {
+      url: `${LDAP_URL}, ldaps://ldap-backup.example.org`,
+      binddn: LDAP_ADMIN_DN,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a placeholder, read from the environment
+      bindpass: '${env:LDAP_BINDPASS}',
+      schema: 'ad',
+      userattr: 'cn',
+      password_policy: 'strict',
+      rotation_schedule: '0 3 * * 0',
+      rotation_window: '2h',
+    },
+  },
+  {
+    kind: 'LDAPConfig',
+    metadata: { mount: 'ldap-prod' },
+    spec: {
+      url: LDAP_URL,
+      binddn: LDAP_ADMIN_DN,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a placeholder, read from the environment
+      bindpass: '${env:LDAP_BINDPASS}',
+      userdn: 'ou=service,dc=example,dc=org',
+      userattr: 'uid',
+      request_timeout: '45s',
+      length: 40,
+    },
+  },
+  ...Array.from(
+    { length: 6 },
+    (_, i): ManifestDoc => ({
+      kind: 'LDAPStaticRole',
+      metadata: { mount: i % 2 === 0 ? 'ldap' : 'ldap-prod', name: `team-${i % 3}/svc/p${i}` },
+      spec: {
+        username: `svc-p${i}`,
+        ...(i % 3 === 1 && { dn: `cn=svc-p${i},ou=service,dc=example,dc=org` }),
+        rotation_period: i % 2 === 0 ? '12h' : 7200,
+        ...(i % 3 === 2 && { skip_import_rotation: true }),
+        ...(i === 3 && { skip_import_rotation: false }),
+      },
+    }),
+  ),
+  {
+    kind: 'LDAPStaticRole',
+    metadata: { mount: 'ldap-prod', name: 'prod/rotating' },
+    spec: { username: 'svc-p10', rotation_period: '2h' },
+  },
+  { kind: 'LDAPStaticRole', metadata: { mount: 'ldap-prod', name: 'legacy/old' }, ensure: 'absent' },
+  ...Array.from(
+    { length: 4 },
+    (_, i): ManifestDoc => ({
+      kind: 'LDAPDynamicRole',
+      metadata: { mount: i < 2 ? 'ldap' : 'ldap-prod', name: `dyn/Role-${i}` },
+      spec: {
+        creation_ldif:
+          i % 2 === 0 ? CREATION_LDIF : Buffer.from(CREATION_LDIF.replaceAll('\n', '\r\n')).toString('base64'),
+        deletion_ldif: `${DELETION_LDIF}\n\n`,
+        rollback_ldif: DELETION_LDIF,
+        username_template: `{{printf "d${i}_%s" (random 8) | lowercase}}`,
+        default_ttl: '1h',
+        max_ttl: i === 0 ? 0 : '24h',
+      },
+    }),
+  ),
+  {
+    kind: 'LDAPDynamicRole',
+    metadata: { mount: 'ldap-prod', name: 'update-me' },
+    spec: {
+      creation_ldif: CREATION_LDIF,
+      deletion_ldif: DELETION_LDIF,
+      rollback_ldif: DELETION_LDIF,
+      default_ttl: '20m',
+    },
+  },
+  { kind: 'LDAPDynamicRole', metadata: { mount: 'ldap-prod', name: 'legacy-dyn' }, ensure: 'absent' },
+  ...Array.from(
+    { length: 3 },
+    (_, i): ManifestDoc => ({
+      kind: 'LDAPLibrarySet',
+      metadata: { mount: i === 0 ? 'ldap' : 'ldap-prod', name: `sets/s${i}` },
+      spec: { service_account_names: [`svc-p${17 + i}`, `svc-p${6 + i}`], ttl: '2h', max_ttl: '10h' },
+    }),
+  ),
+  {
+    kind: 'LDAPLibrarySet',
+    metadata: { mount: 'ldap-prod', name: 'prod-batch' },
+    spec: {
+      service_account_names: ['svc-p14', 'svc-p13', 'svc-batch3'],
+      ttl: '3h',
+      disable_check_in_enforcement: true,
+    },
+  },
+  { kind: 'LDAPLibrarySet', metadata: { mount: 'ldap-prod', name: 'old-set' }, ensure: 'absent' },
+];
 
 /** SSH objects on top of the fixture's: creates of roles in a second mount, its generated CA and zero-address list, an update and a delete. */
 const SSH_EXTRA: ManifestDoc[] = [
@@ -140,6 +301,7 @@ const EXTRA: ManifestDoc[] = [
   { kind: 'AdminUser', metadata: { name: 'alice' }, spec: { 'is-admin': true, 'is-suspended': false } },
   { kind: 'AdminUser', metadata: { name: 'bob' }, spec: { 'is-suspended': true } },
   ...SSH_EXTRA,
+  ...LDAP_EXTRA,
 ];
 
 /** A request that is held longer than the client waits: the client gives up and the outcome is unknown. */
@@ -176,6 +338,7 @@ async function start(): Promise<{ server: Emulator; target: Target }> {
   for (const { mount, name, body } of SSH_SEEDED) {
     expect((await secrets(target, 'POST', `/${mount}/roles/${name}`, body)).status).toBe(204);
   }
+  for (const { path, body } of LDAP_SEEDED) expect((await secrets(target, 'POST', path, body)).status, path).toBe(204);
   return { server, target };
 }
 
@@ -218,7 +381,40 @@ async function untouchedSnapshot(target: Target) {
     expect(read.status, role).toBe(200);
     out[`ssh-role/${role}`] = read.body?.data;
   }
+  for (const path of LDAP_UNTOUCHED) {
+    const read = await secrets(target, 'GET', `/ldap-prod/${path}`);
+    expect(read.status, path).toBe(200);
+    out[`ldap-prod/${path}`] = read.body?.data;
+  }
   return out;
+}
+
+/** The objects of each LDAP mount's collections, by kind: `LDAPStaticRole/ldap-prod/prod/rotating`. */
+async function ldapObjects(target: Target): Promise<string[]> {
+  const out: string[] = [];
+  for (const mount of LDAP_MOUNTS) {
+    for (const [kind, collection] of Object.entries(LDAP_COLLECTIONS)) {
+      for (const name of await listHierarchy(target, mount, collection)) out.push(`${kind}/${mount}/${name}`);
+    }
+  }
+  return out.sort();
+}
+
+/**
+ * What the credentials of created static roles say: a creation rotates the
+ * account's password once (not at all with `skip_import_rotation`), so a
+ * password rotated twice shows a `last_password`.
+ */
+async function expectStaticRolesRotatedOnce(target: Target, created: readonly PlannedAction[]) {
+  for (const action of created.filter((a) => a.kind === 'LDAPStaticRole')) {
+    const spec = desired.find((d) => addressKey(d.address) === action.key)?.spec;
+    const mount = action.address.scope ?? 'ldap';
+    const cred = await secrets(target, 'GET', ldapPath(mount, 'static-cred', action.address.name));
+    expect(cred.status, action.key).toBe(200);
+    const data = cred.body?.data as { password?: string; last_password?: string };
+    expect(data.last_password, `${action.key} rotated more than once`).toBe('');
+    expect(data.password !== '', `${action.key} rotated on creation`).toBe(spec?.skip_import_rotation !== true);
+  }
 }
 
 const terminal = (e: ReconcileEvent) =>
@@ -292,13 +488,26 @@ function expectOnlyPlannedWrites(actions: readonly PlannedAction[], records: rea
   for (const [key, count] of creating) expect(count, key).toBeLessThanOrEqual(2);
 }
 
-/** The action key of a secrets-API path: `/v1/ssh/roles/web` is `SSHRole/ssh/web`, `/v1/ssh/config/ca` `SSHCertificateAuthority/ssh`. */
+/**
+ * The action key of a secrets-API path: `/v1/ssh/roles/web` is `SSHRole/ssh/web`,
+ * `/v1/ssh/config/ca` `SSHCertificateAuthority/ssh`, `/v1/ldap/config`
+ * `LDAPConfig/ldap`, `/v1/ldap/static-role/apps/app1` `LDAPStaticRole/ldap/apps/app1`.
+ */
 function secretsKey(path: string): string | undefined {
-  const role = /^\/v1\/(.+)\/roles\/([^/]+)$/.exec(path);
-  if (role) return `SSHRole/${decodeURIComponent(role[1] ?? '')}/${decodeURIComponent(role[2] ?? '')}`;
-  const config = /^\/v1\/(.+)\/config\/(ca|zeroaddress)$/.exec(path);
-  if (config) return `${config[2] === 'ca' ? 'SSHCertificateAuthority' : 'SSHZeroAddress'}/${config[1]}`;
-  return undefined;
+  const mount = [...SSH_MOUNTS, ...LDAP_MOUNTS]
+    .sort((a, b) => b.length - a.length)
+    .find((m) => path.startsWith(`/v1/${m}/`));
+  if (mount === undefined) return undefined;
+  const [first, ...name] = path.slice(`/v1/${mount}/`.length).split('/').map(decodeURIComponent);
+  if (SSH_MOUNTS.includes(mount)) {
+    if (first === 'roles' && name.length === 1) return `SSHRole/${mount}/${name[0]}`;
+    if (first === 'config' && name[0] === 'ca' && name.length === 1) return `SSHCertificateAuthority/${mount}`;
+    if (first === 'config' && name[0] === 'zeroaddress' && name.length === 1) return `SSHZeroAddress/${mount}`;
+    return undefined;
+  }
+  if (first === 'config' && name.length === 0) return `LDAPConfig/${mount}`;
+  const kind = Object.entries(LDAP_COLLECTIONS).find(([, collection]) => collection === first)?.[0];
+  return kind && name.length > 0 ? `${kind}/${mount}/${name.join('/')}` : undefined;
 }
 
 describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
@@ -328,7 +537,7 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     const writeRoutes = Object.keys(stats.byRoute).filter((r) => !r.startsWith('GET '));
     for (const route of writeRoutes) {
       expect(route).toMatch(
-        /^(PATCH \/api\/v2\/admin\/[a-z-]+-settings|POST \/api\/v2\/admin\/(tool|policy)-versions|(PATCH|DELETE) \/api\/v2\/admin\/(tool|policy)-versions\/:id|POST \/api\/v2\/admin\/users\/:id\/actions\/(grant_admin|suspend|unsuspend|revoke_admin)|(POST|DELETE) \/v1\/ssh(-prod)?\/roles\/:name|POST \/v1\/ssh(-prod)?\/config\/(ca|zeroaddress))$/,
+        /^(PATCH \/api\/v2\/admin\/[a-z-]+-settings|POST \/api\/v2\/admin\/(tool|policy)-versions|(PATCH|DELETE) \/api\/v2\/admin\/(tool|policy)-versions\/:id|POST \/api\/v2\/admin\/users\/:id\/actions\/(grant_admin|suspend|unsuspend|revoke_admin)|(POST|DELETE) \/v1\/ssh(-prod)?\/roles\/:name|POST \/v1\/ssh(-prod)?\/config\/(ca|zeroaddress)|POST \/v1\/ldap(-prod|-new)?\/config|(POST|DELETE) \/v1\/ldap(-prod)?\/(static-role|role|library)\/\*)$/,
       );
     }
 
@@ -384,6 +593,19 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     if (generatedKey !== undefined) expect(finalKey).toBe(generatedKey);
     const zero = await secrets(target, 'GET', '/ssh-prod/config/zeroaddress');
     expect((zero.body?.data as { roles?: string[] } | undefined)?.roles?.sort()).toEqual(['prod-otp-0', 'prod-otp-3']);
+
+    // the LDAP mounts hold exactly what the manifests and the untouched objects say; each static role rotated once
+    const ldapDeclared = desired.filter((d) => d.ensure === 'present' && d.kind in LDAP_COLLECTIONS);
+    const ldapKept = LDAP_UNTOUCHED.map((path) => {
+      const [collection, ...name] = path.split('/');
+      const kind = Object.entries(LDAP_COLLECTIONS).find(([, c]) => c === collection)?.[0];
+      return `${kind}/ldap-prod/${name.join('/')}`;
+    });
+    expect(await ldapObjects(target)).toEqual([...ldapDeclared.map((d) => addressKey(d.address)), ...ldapKept].sort());
+    await expectStaticRolesRotatedOnce(
+      target,
+      first.plan.actions.filter((a) => a.action === 'create'),
+    );
   }, 60_000);
 });
 
@@ -433,24 +655,44 @@ describe('a lost answer', () => {
     // sent again: only write-only fields, which cannot be read back to see whether they were set
     const again = writes.filter((_r, i) => sent.indexOf(sent[i] ?? '') !== i);
     for (const r of again) {
-      const found = desired.find((d) => d.address.name === '' && r.path === `/api/v2/admin/${kebabKind(d.kind)}`);
-      const attributes = Object.keys((r.body as { data: { attributes: object } }).data.attributes);
+      const key = r.path.startsWith('/v1/') ? secretsKey(r.path) : undefined;
+      const found = key
+        ? desired.find((d) => addressKey(d.address) === key)
+        : desired.find((d) => d.address.name === '' && r.path === `/api/v2/admin/${kebabKind(d.kind)}`);
+      const attributes = Object.keys(
+        key ? (r.body as object) : (r.body as { data: { attributes: object } }).data.attributes,
+      );
       expect(attributes.length, r.path).toBeGreaterThan(0);
       expect(
         attributes.filter((a) => !(found && providerMap.get(found.kind)?.writeOnly(found.spec).includes(a))),
         r.path,
       ).toEqual([]);
     }
-    expect(again.map((r) => r.path).sort()).toEqual(
-      ['cost-estimation-settings', 'sms-settings', 'smtp-settings'].map((t) => `/api/v2/admin/${t}`),
-    );
+    // (the LDAP configs of `ldap` and `ldap-prod` are updated: bindpass goes with the other changes, having no store to compare)
+    expect(again.map((r) => r.path).sort()).toEqual([
+      ...['cost-estimation-settings', 'sms-settings', 'smtp-settings'].map((t) => `/api/v2/admin/${t}`),
+      '/v1/ldap-prod/config',
+      '/v1/ldap/config',
+    ]);
     expect(lost.sort()).toEqual([...new Set(sent)].sort());
     expect(lost.length).toBeGreaterThan(30);
-    // the secrets API: one POST per SSH role, CA and zero-address list written, each answer lost and read back
-    const sshWrites = changes(run.plan.actions).filter((a) => a.kind.startsWith('SSH') && a.action !== 'delete');
+    // the secrets API: one POST per SSH role, CA, zero-address list and LDAP object written, each answer lost and read back
+    const secretsWrites = changes(run.plan.actions).filter(
+      (a) => providerMap.get(a.kind)?.api === 'secrets' && a.action !== 'delete',
+    );
+    expect(secretsWrites.filter((a) => a.kind.startsWith('LDAP')).length).toBeGreaterThan(15);
     const lostSecrets = lost.filter((key) => key.startsWith('POST /v1/'));
     expect(lostSecrets.map((key) => secretsKey(key.slice('POST '.length))).sort()).toEqual(
-      sshWrites.map((a) => a.key).sort(),
+      secretsWrites.map((a) => a.key).sort(),
+    );
+    // a static role's creation whose answer was lost was sent once: its password rotated once
+    for (const action of secretsWrites.filter((a) => a.kind === 'LDAPStaticRole' && a.action === 'create')) {
+      const path = `/v1${ldapPath(action.address.scope ?? 'ldap', 'static-role', action.address.name)}`;
+      expect(records.filter((r) => r.method === 'POST' && r.path === path).length, path).toBe(1);
+    }
+    await expectStaticRolesRotatedOnce(
+      target,
+      secretsWrites.filter((a) => a.action === 'create'),
     );
     for (const key of lostSecrets) {
       const path = key.slice('POST '.length);

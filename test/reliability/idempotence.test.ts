@@ -3,7 +3,8 @@
  * applied, and then a plan shows no change; what export writes from the live
  * state plans no change either. One emulator per kind; each case is applied
  * on top of what the previous one left (collections are emptied between cases,
- * and so are the SSH mounts of the secrets API's kinds: roles, CA, zero-address list).
+ * and so are the mounts of the secrets API's kinds: SSH roles, CA and
+ * zero-address list; LDAP roles, static roles, library sets and config).
  *
  * CONVERGE_FULL_RUN=1 (set by .ci/run) runs 200 cases per kind.
  */
@@ -16,15 +17,27 @@ import { providers } from '../../src/providers/index.ts';
 import { addressKey } from '../../src/reconcile/address.ts';
 import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
-import { api, apply, changes, desiredFrom, plan, providerMap, type Target } from '../helpers/engine.ts';
-import { type Generated, KIND_ARBITRARIES, SSH_OTP_ONLY_FIELDS } from './arbitraries.ts';
+import { api, apply, changes, desiredFrom, plan, providerMap, secrets, type Target } from '../helpers/engine.ts';
+import {
+  type Generated,
+  KIND_ARBITRARIES,
+  LDAP_ADMIN_PASSWORD,
+  LDAP_MOUNTS,
+  LDAP_WORKING_CONFIGS,
+  SSH_OTP_ONLY_FIELDS,
+} from './arbitraries.ts';
 import {
   CASES_PER_KIND,
   type Emulator,
+  emptyLdapMounts,
   emptySshMounts,
   emulator,
+  FULL_RUN,
+  ldapDirectory,
+  type Recorded,
+  recording,
   scratchDir,
-  sshSeed,
+  secretsSeed,
   targetOf,
   writeManifest,
 } from './support.ts';
@@ -79,7 +92,7 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
   let n = 0;
 
   beforeAll(async () => {
-    server = await emulator(table.mounts ? { seed: sshSeed(table.mounts) } : {});
+    server = await emulator({ seed: secretsSeed({ ssh: table.mounts ?? [], ldap: table.ldapMounts ?? [] }) });
     target = targetOf(server);
     // one namespace per API, as the CLI keys them (src/cli/session.ts)
     const namespaces = {
@@ -116,10 +129,12 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
         fc.asyncProperty(table.generate, async (generated) => {
           if (collectionType) await emptyCollection(target, collectionType);
           if (table.mounts) await emptySshMounts(target, table.mounts);
+          if (table.ldapMounts) await emptyLdapMounts(target, table.ldapMounts);
           const desired = await load(generated);
           expect(desired.some((d) => d.kind === kind)).toBe(true);
           expect(desired.map((d) => d.kind).filter((k) => !kinds.has(k))).toEqual([]);
 
+          // roles and sets wait for their mount's config in the same apply (dependsOn within a scope)
           const applied = await apply(target, desired, { fingerprints: store, client: CLIENT });
           expect(applied.summary.failed.map((f) => `${f.key}: ${f.error.message}`)).toEqual([]);
           const again = await plan(target, desired, { fingerprints: store, client: CLIENT });
@@ -144,7 +159,13 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
             await mkdir(join(dir, file.path, '..'), { recursive: true });
             await writeFile(join(dir, file.path), file.content);
           }
-          const env = Object.fromEntries(exported.placeholders.map((p) => [p.name, `exported-${p.name}`]));
+          // an LDAP config's bindpass gets the directory's real password: any other would lock the engine out
+          const env = Object.fromEntries(
+            exported.placeholders.map((p) => [
+              p.name,
+              p.field === 'bindpass' ? LDAP_ADMIN_PASSWORD : `exported-${p.name}`,
+            ]),
+          );
           const fromExport = await desiredFrom([dir], env);
           // by whole address: a name may be in two mounts
           expect(fromExport.map((d) => addressKey(d.address)).sort()).toEqual(
@@ -161,6 +182,16 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
               expect(d.secretFields).toEqual(['private_key']);
             }
           }
+          if (kind === 'LDAPConfig') {
+            // a config exports its bindpass as a placeholder (write-only, never read), and loads it from there
+            expect(
+              exported.placeholders
+                .filter((p) => p.field === 'bindpass')
+                .map((p) => p.object)
+                .sort(),
+            ).toEqual(live.map((l) => addressKey(l.address)).sort());
+            for (const d of fromExport) expect(d.secretFields, addressKey(d.address)).toContain('bindpass');
+          }
           const exportPlan = await plan(target, fromExport, { client: CLIENT });
           expect(exportPlan.problems).toEqual([]);
           expect(changes(exportPlan.plan.actions).map(show)).toEqual([]);
@@ -170,4 +201,128 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
     },
     CASES_PER_KIND * 1_000,
   );
+});
+
+/**
+ * Once the engine has rotated its root password, the manifest's bindpass is
+ * the old one: sending it would lock the engine out of its directory. So a
+ * plan never sends it (a note says why): not with the fingerprint store, not
+ * without one, not with --resend-secrets, not when the config is written for
+ * other fields; only a bindpass the user changed since goes out. Each case
+ * has directories of its own, as a rotation changes the administrator's
+ * password there for good.
+ */
+describe('LDAPConfig after POST /v1/<mount>/rotate-root', () => {
+  const cases = FULL_RUN ? 60 : 10;
+  /** Directories for the cases (fast-check may run one more to report a failure). */
+  const directoryUrl = (n: number, mount: string) => `ldap://rotate-${n}-${mount}.emulator.test`;
+  let server: Emulator;
+  let target: Target;
+  let n = 0;
+
+  beforeAll(async () => {
+    const directories = Array.from({ length: cases + 2 }, (_, i) =>
+      LDAP_MOUNTS.map((mount) => ldapDirectory(directoryUrl(i, mount))),
+    ).flat();
+    server = await emulator({ seed: secretsSeed({ ldap: LDAP_MOUNTS }, directories) });
+    target = targetOf(server);
+  });
+  afterAll(() => server?.close());
+
+  const bindpassChanges = (actions: readonly PlannedAction[]) =>
+    actions.flatMap((a) => a.changes.filter((c) => c.path === 'bindpass').map(() => a.key));
+  const heldNote = expect.stringMatching(/^bindpass is not sent: the engine rotated its root password at /);
+
+  it(`never sends the rotated bindpass again, even with --resend-secrets (${cases} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(LDAP_WORKING_CONFIGS, async (generated) => {
+        const at = n++;
+        if (at >= cases + 2) throw new Error('more cases than directories');
+        await emptyLdapMounts(target, LDAP_MOUNTS);
+        const dir = join(scratch.dir, `rotate-${at}`);
+        const store = await FingerprintStore.open(
+          join(dir, 'fingerprints.json'),
+          [{ name: serverNamespace('secrets', server.url), token: server.tokens.secrets }],
+          () => serverNamespace('secrets', server.url),
+        );
+        /** The case's configs, each pointed at its own directory, maybe with another upndomain or bindpass. */
+        const load = async (variant: string, change: { upndomain?: string; bindpass?: string } = {}) => {
+          const docs = generated.docs.map((d) => {
+            const mount = d.metadata?.mount ?? 'ldap';
+            const spec: Record<string, unknown> = { ...d.spec, url: directoryUrl(at, mount) };
+            if (change.upndomain !== undefined) spec.upndomain = change.upndomain;
+            return { ...d, spec };
+          });
+          const env = { ...generated.env };
+          const files = { ...generated.files };
+          if (change.bindpass !== undefined) {
+            for (const name of Object.keys(env)) if (name.startsWith('LDAP_BINDPASS_')) env[name] = change.bindpass;
+            for (const path of Object.keys(files)) if (path.endsWith('-bindpass')) files[path] = change.bindpass;
+          }
+          const base = join(dir, variant);
+          for (const [path, content] of Object.entries(files)) {
+            await mkdir(dirname(join(base, path)), { recursive: true });
+            await writeFile(join(base, path), content);
+          }
+          await mkdir(base, { recursive: true });
+          return desiredFrom([await writeManifest(join(base, 'configs.yaml'), docs)], env);
+        };
+        const mounts = generated.docs.map((d) => d.metadata?.mount ?? 'ldap');
+
+        const desired = await load('as-is');
+        const applied = await apply(target, desired, { fingerprints: store, client: CLIENT });
+        expect(applied.summary.failed.map((f) => `${f.key}: ${f.error.message}`)).toEqual([]);
+        for (const mount of mounts) {
+          expect((await secrets(target, 'POST', `/${mount}/rotate-root`)).status, mount).toBe(204);
+        }
+
+        // nothing else changed: no change at all, and a note on each config says why bindpass is held
+        for (const options of [{ fingerprints: store }, { fingerprints: store, resend: true }, { resend: true }, {}]) {
+          const again = await plan(target, desired, { ...options, client: CLIENT });
+          expect(again.problems).toEqual([]);
+          expect(bindpassChanges(again.plan.actions), JSON.stringify(options)).toEqual([]);
+          // --resend-secrets sends the other write-only fields (the client certificate and key), and only those
+          const other = changes(again.plan.actions).flatMap((a) => a.changes.map((c) => c.path));
+          expect(other.filter((path) => !(options.resend && path.startsWith('client_tls_')))).toEqual([]);
+          for (const action of again.plan.actions) expect(action.notes ?? [], action.key).toContainEqual(heldNote);
+        }
+
+        // another field changed: the config is written, without bindpass
+        const changed = await load('upndomain', { upndomain: `rotated-${at}.example.org` });
+        for (const options of [{ fingerprints: store, resend: true }, { resend: true }, {}]) {
+          const again = await plan(target, changed, { ...options, client: CLIENT });
+          expect(
+            changes(again.plan.actions).map((a) => a.key),
+            JSON.stringify(options),
+          ).toEqual(again.plan.actions.map((a) => a.key));
+          expect(bindpassChanges(again.plan.actions), JSON.stringify(options)).toEqual([]);
+          for (const action of again.plan.actions) expect(action.notes ?? [], action.key).toContainEqual(heldNote);
+        }
+        const records: Recorded[] = [];
+        const written = await apply(target, changed, {
+          fingerprints: store,
+          resend: true,
+          client: { ...CLIENT, wrap: (c) => recording(c, records) },
+        });
+        expect(written.summary.failed.map((f) => `${f.key}: ${f.error.message}`)).toEqual([]);
+        const posts = records.filter((r) => r.method === 'POST');
+        expect(posts.map((r) => r.path).sort()).toEqual(mounts.map((m) => `/v1/${m}/config`).sort());
+        for (const r of posts) expect(Object.keys(r.body as object), r.path).not.toContain('bindpass');
+        // the engine still reaches its directory: a static role's creation binds and rotates a password
+        for (const mount of mounts) {
+          const created = await secrets(target, 'POST', `/${mount}/static-role/after-rotation`, {
+            username: 'svc-p0',
+            rotation_period: '1h',
+          });
+          expect(created.status, `${mount}: ${JSON.stringify(created.body)}`).toBe(204);
+        }
+
+        // a bindpass the user changed since is sent: the one way to give the engine a new password
+        const newPassword = await load('bindpass', { bindpass: `changed-${at}` });
+        const withStore = await plan(target, newPassword, { fingerprints: store, client: CLIENT });
+        expect(bindpassChanges(withStore.plan.actions).sort()).toEqual(withStore.plan.actions.map((a) => a.key).sort());
+      }),
+      { numRuns: cases, endOnFailure: true },
+    );
+  }, 120_000);
 });

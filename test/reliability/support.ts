@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { delegate } from '../../src/api/delegate.ts';
 import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
+import { DEFAULT_DIRECTORY_LDIF } from '../../src/emulator/ldap/directory/default-seed.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { secrets, type Target } from '../helpers/engine.ts';
 import type { ManifestDoc } from './arbitraries.ts';
-import { MANAGED_USERS } from './arbitraries.ts';
+import { LDAP_EXTRA_ACCOUNTS, LDAP_URL, MANAGED_USERS } from './arbitraries.ts';
 
 /** `.ci/run` sets CONVERGE_FULL_RUN=1: the property tests then run their full number of cases. */
 export const FULL_RUN = process.env.CONVERGE_FULL_RUN === '1';
@@ -27,6 +28,47 @@ export const USERS_SEED = {
 /** The users' seed, plus SSH engines mounted at `mounts` (the emulator mounts `ssh` in any case). */
 export function sshSeed(mounts: readonly string[]) {
   return { ...USERS_SEED, secrets: { mounts: mounts.map((path) => ({ path, type: 'ssh' as const })) } };
+}
+
+/** The built-in directory's entries, and the service accounts the LDAP kinds' cases add under `ou=service`. */
+export const LDAP_DIRECTORY_LDIF = [
+  DEFAULT_DIRECTORY_LDIF.trimEnd(),
+  ...LDAP_EXTRA_ACCOUNTS.map((account) =>
+    [
+      `dn: cn=${account},ou=service,dc=example,dc=org`,
+      'objectClass: inetOrgPerson',
+      `cn: ${account}`,
+      `sn: ${account}`,
+      `uid: ${account}`,
+      `userPassword: ${account}-password`,
+    ].join('\n'),
+  ),
+].join('\n\n');
+
+/** A directory of its own at `url` (the built-in entries and the extra accounts): a root rotation there locks nobody else out. */
+export function ldapDirectory(url: string = LDAP_URL): { url: string; ldif: string } {
+  return { url, ldif: `${LDAP_DIRECTORY_LDIF}\n` };
+}
+
+/**
+ * The users' seed, plus engines mounted at `ssh` (SSH) and `ldap` (LDAP),
+ * whose in-memory directory at LDAP_URL has the extra service accounts, and
+ * any `directories` more. (The emulator mounts `ssh` and `ldap` in any case.)
+ */
+export function secretsSeed(
+  mounts: { ssh?: readonly string[]; ldap?: readonly string[] },
+  directories: ReadonlyArray<{ url: string; ldif: string }> = [],
+) {
+  return {
+    ...USERS_SEED,
+    secrets: {
+      mounts: [
+        ...(mounts.ssh ?? []).map((path) => ({ path, type: 'ssh' as const })),
+        ...(mounts.ldap ?? []).map((path) => ({ path, type: 'ldap' as const })),
+      ],
+      directories: [ldapDirectory(), ...directories],
+    },
+  };
 }
 
 /** The platform and secrets APIs of an emulator (one URL, two tokens). */
@@ -54,6 +96,49 @@ export async function emptySshMounts(target: Target, mounts: readonly string[]):
       const deleted = await secrets(target, 'DELETE', `/${mount}/${path}`);
       expectOk(`DELETE /v1/${mount}/${path}`, deleted.status, [204, 404]);
     }
+  }
+}
+
+/** The collections of an LDAP mount, emptied in this order (the config last: the others need it). */
+const LDAP_COLLECTIONS = ['role', 'static-role', 'library'] as const;
+
+/** Every name in a hierarchical collection of the secrets API: one LIST per folder (folders end in `/`). */
+export async function listHierarchy(target: Target, mount: string, collection: string): Promise<string[]> {
+  const names: string[] = [];
+  const folders = [''];
+  for (let folder = folders.shift(); folder !== undefined; folder = folders.shift()) {
+    const path = `/${mount}/${collection}${folder === '' ? '' : `/${folder.split('/').map(encodeURIComponent).join('/')}`}`;
+    const listed = await secrets(target, 'GET', `${path}?list=true`);
+    if (listed.status === 404) continue;
+    if (listed.status !== 200) throw new Error(`LIST /v1${path}: ${listed.status}`);
+    for (const key of ((listed.body?.data as { keys?: string[] } | undefined)?.keys ?? []) as string[]) {
+      if (key.endsWith('/')) folders.push(`${folder}${key}`);
+      else names.push(`${folder}${key}`);
+    }
+  }
+  return names;
+}
+
+/** The secrets-API path of a name in a collection (`/ldap/static-role/apps/app1`), each segment encoded. */
+export function ldapPath(mount: string, collection: string, name: string): string {
+  return `/${mount}/${collection}/${name.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Empties LDAP mounts, so that a case starts from nothing: dynamic roles,
+ * static roles and library sets (walking their folders), then the config.
+ */
+export async function emptyLdapMounts(target: Target, mounts: readonly string[]): Promise<void> {
+  for (const mount of mounts) {
+    for (const collection of LDAP_COLLECTIONS) {
+      for (const name of await listHierarchy(target, mount, collection)) {
+        const deleted = await secrets(target, 'DELETE', ldapPath(mount, collection, name));
+        if (deleted.status !== 204)
+          throw new Error(`DELETE /v1${ldapPath(mount, collection, name)}: ${deleted.status}`);
+      }
+    }
+    const deleted = await secrets(target, 'DELETE', `/${mount}/config`);
+    if (![204, 404].includes(deleted.status)) throw new Error(`DELETE /v1/${mount}/config: ${deleted.status}`);
   }
 }
 

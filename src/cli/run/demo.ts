@@ -9,6 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_ADMIN_PASSWORD } from '../../emulator/ldap/directory/index.ts';
+import { MEMORY_DIRECTORY_URL } from '../../emulator/secrets/seed.ts';
 import { startEmulator } from '../../emulator/server.ts';
 import { ConvergeError } from '../../errors.ts';
 import { colorsFor } from '../../ui/colors.ts';
@@ -39,6 +41,9 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
     // example values: the manifests read these secrets from the environment, as in CI
     SMTP_PASSWORD: process.env.SMTP_PASSWORD ?? 'demo-only-smtp-password',
+    // the LDAP engine's directory: the emulator's in-memory one, whose admin password is known
+    LDAP_URL: MEMORY_DIRECTORY_URL,
+    LDAP_BINDPASS: DEFAULT_ADMIN_PASSWORD,
   };
   const say = (text: string) => process.stdout.write(`\n${colors.bold(`== ${text}`)}\n`);
   // every step names the environment's configuration, as a CI job would
@@ -81,7 +86,13 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       max_ttl: '12h',
     });
     await secrets('/ssh/roles/break-glass', { key_type: 'otp', default_user: 'root', cidr_list: '0.0.0.0/0' });
+    // the LDAP engine rotates its root password (converge must never send the old one again),
+    // and a library set's check-outs are made longer by hand
+    await secrets('/ldap/rotate-root', {});
+    await secrets('/ldap/library/batch', { ttl: '20h', max_ttl: '24h' });
 
+    say('the plan shows the drift, and that the rotated LDAP root password is not sent again');
+    await converge('plan', ['--detailed-exitcode'], [EXIT_CHANGES]);
     say('drift finds it (exit 2), as a nightly job would');
     await converge('drift', [], [EXIT_CHANGES]);
     say('the same report in Markdown, for a pull-request comment');

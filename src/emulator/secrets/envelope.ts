@@ -43,3 +43,10 @@ export const permissionDenied = () => httpFailure(403, 'forbidden', 'permission 
 
 /** An unsupported operation on a known path (GET on a list path without `list`). */
 export const unsupported = () => httpFailure(405, 'method not allowed', 'unsupported operation');
+
+/**
+ * A failure the service's backend returns as a plain error: 500, with the
+ * text its core wraps every such error in.
+ */
+export const failed = (message: string) =>
+  httpFailure(500, 'internal server error', `1 error occurred:\n\t* ${message}\n\n`);

@@ -3,18 +3,51 @@
  * creation, and each mounted engine's routes at its mount path. Mounts come
  * from the seed (the SSH engine at `ssh` by default).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiModule } from '../context.ts';
 import { route } from '../context.ts';
+import { Directories } from '../ldap/connection.ts';
+import { DEFAULT_DIRECTORY_LDIF, type Directory, memoryDirectory } from '../ldap/directory/index.ts';
+import { registerLdap } from '../ldap/index.ts';
 import { registerSsh } from '../ssh/index.ts';
 import { PLAIN_JSON_FORM } from '../wire-form.ts';
 import { childDisplayName, childPolicies, require, tokenOf } from './access.ts';
-import { envelope, refused } from './envelope.ts';
+import { envelope, noContent, refused } from './envelope.ts';
 import { bodyOf, seconds, str } from './fields.ts';
 import { mountRouter } from './routes.ts';
-import { secretsSlice } from './slice.ts';
+import { MEMORY_DIRECTORY_URL } from './seed.ts';
+import { type SecretsSlice, secretsSlice } from './slice.ts';
 
 export const SECRETS_PREFIX = '/v1';
+
+/** How often ended leases are looked for. */
+const LEASE_TICK_MS = 1000;
+
+/** A state restored from a file has no seed: it gets the built-in directory. */
+const defaultDirectories = (): Array<{ url: string; ldif?: string }> => [{ url: MEMORY_DIRECTORY_URL }];
+
+/** Renewal and revocation of leases (`sys/leases/renew`, `sys/leases/revoke`), by PUT as the service documents, or POST. */
+function registerLeases(api: FastifyInstance, slice: SecretsSlice): void {
+  const guarded = (path: string) => (request: FastifyRequest) => {
+    const token = tokenOf(request, slice.tokens);
+    require(token, path, slice.policyTable, 'update');
+    return bodyOf(request.body);
+  };
+  route(api, ['PUT', 'POST'], '/sys/leases/renew', (request) => {
+    const body = guarded('sys/leases/renew')(request);
+    const lease = slice.leases.renew(str(body, 'lease_id'), seconds(body, 'increment'));
+    return envelope(null, {
+      lease_id: lease.id,
+      renewable: lease.renewable,
+      lease_duration: slice.leases.secondsLeft(lease),
+    });
+  });
+  route(api, ['PUT', 'POST'], '/sys/leases/revoke', async (request) => {
+    const body = guarded('sys/leases/revoke')(request);
+    await slice.leases.revoke(str(body, 'lease_id'));
+    return noContent();
+  });
+}
 
 export const secrets: ApiModule = {
   name: 'secrets',
@@ -53,9 +86,24 @@ export const secrets: ApiModule = {
       return envelope({ display_name: token.displayName, policies: token.policies });
     });
 
+    registerLeases(api, slice);
+    ctx.every(LEASE_TICK_MS, () => slice.leases.expire());
+
+    // the seed's in-memory directories, one per URL, shared by the LDAP mounts that name them
+    const memory = new Map<string, Directory>(
+      (ctx.state.seed.secrets?.directories ?? defaultDirectories()).map((d) => [
+        d.url,
+        memoryDirectory(d.ldif ?? DEFAULT_DIRECTORY_LDIF),
+      ]),
+    );
     for (const mount of slice.mounts.values()) {
       const router = mountRouter(api, ctx, slice, mount);
       if (mount.type === 'ssh') registerSsh(router);
+      else {
+        const directories = new Directories(memory);
+        ctx.onClose(() => directories.forget());
+        registerLdap(router, directories, slice.leases);
+      }
     }
   },
 };

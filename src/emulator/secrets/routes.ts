@@ -42,7 +42,8 @@ export function mountRouter(
       if (needs === 'unauthenticated') return handler(request, undefined);
       const token = tokenOf(request, slice.tokens);
       const wanted = typeof needs === 'function' ? needs(request) : needs;
-      require(token, policyPath(request, listing), slice.policyTable, ...wanted);
+      // a GET ?list=true on a name route (`ldap/static-role/team`) lists a level: its policy path ends in `/`
+      require(token, policyPath(request, listing || wanted.includes('list')), slice.policyTable, ...wanted);
       return handler(request, token);
     };
   return {

@@ -9,12 +9,26 @@ export interface SecretsSeed {
   mounts?: Array<{ path: string; type: EngineType }>;
   policies?: Record<string, PolicyRule[]>;
   tokens?: Array<{ token?: string; displayName?: string; policies: string[] }>;
+  /**
+   * In-memory directories the LDAP engine reaches when its config's `url`
+   * names one (any other URL is a real server); `ldif` seeds the entries.
+   */
+  directories?: Array<{ url: string; ldif?: string }>;
 }
 
-export const ENGINE_TYPES: readonly EngineType[] = ['ssh'];
+export const ENGINE_TYPES: readonly EngineType[] = ['ssh', 'ldap'];
+
+/** The URL of the built-in in-memory directory: `.test` never resolves, so it cannot be mistaken for a real server. */
+export const MEMORY_DIRECTORY_URL = 'ldap://ldap.emulator.test';
 
 export function defaultSecretsSeed(): SecretsSeed {
-  return { mounts: [{ path: 'ssh', type: 'ssh' }] };
+  return {
+    mounts: [
+      { path: 'ssh', type: 'ssh' },
+      { path: 'ldap', type: 'ldap' },
+    ],
+    directories: [{ url: MEMORY_DIRECTORY_URL }],
+  };
 }
 
 /** Mounts and policies of several seeds together; a later mount at the same path wins. */
@@ -22,12 +36,14 @@ export function mergeSecretsSeeds(seeds: readonly (SecretsSeed | undefined)[]): 
   const mounts = new Map<string, { path: string; type: EngineType }>();
   const policies: Record<string, PolicyRule[]> = {};
   const tokens: NonNullable<SecretsSeed['tokens']> = [];
+  const directories = new Map<string, { url: string; ldif?: string }>();
   for (const seed of seeds) {
     for (const mount of seed?.mounts ?? []) mounts.set(mount.path, mount);
     Object.assign(policies, seed?.policies);
     tokens.push(...(seed?.tokens ?? []));
+    for (const directory of seed?.directories ?? []) directories.set(directory.url, directory);
   }
-  return { mounts: [...mounts.values()], policies, tokens };
+  return { mounts: [...mounts.values()], policies, tokens, directories: [...directories.values()] };
 }
 
 const MOUNT_PATH = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
@@ -41,8 +57,8 @@ export function secretsSeedProblems(value: unknown): string[] {
   if (value === undefined) return problems;
   if (!isRecord(value)) return ['secrets: expected a mapping'];
   for (const key of Object.keys(value)) {
-    if (!['mounts', 'policies', 'tokens'].includes(key))
-      problems.push(`secrets.${key}: unknown field (known: mounts, policies, tokens)`);
+    if (!['mounts', 'policies', 'tokens', 'directories'].includes(key))
+      problems.push(`secrets.${key}: unknown field (known: mounts, policies, tokens, directories)`);
   }
   const mountPaths: string[] = [];
   eachItem(value.mounts, 'secrets.mounts', problems, (mount, at) => {
@@ -76,6 +92,12 @@ export function secretsSeedProblems(value: unknown): string[] {
   }
   const defined = isRecord(value.policies) ? Object.keys(value.policies) : [];
   const tokenValues: string[] = [];
+  eachItem(value.directories, 'secrets.directories', problems, (directory, at) => {
+    if (typeof directory.url !== 'string' || !/^ldaps?:\/\/[^\s/]+\/?$/.test(directory.url))
+      problems.push(`${at}.url: expected an ldap:// or ldaps:// URL of a host`);
+    if (directory.ldif !== undefined && typeof directory.ldif !== 'string')
+      problems.push(`${at}.ldif: expected LDIF text`);
+  });
   eachItem(value.tokens, 'secrets.tokens', problems, (token, at) => {
     if (token.token !== undefined && (typeof token.token !== 'string' || token.token === '')) {
       problems.push(`${at}.token: expected a non-empty string`);

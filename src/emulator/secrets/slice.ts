@@ -6,6 +6,7 @@
 import { newToken } from '../ids.ts';
 import type { State } from '../state.ts';
 import type { Policies, PolicyRule, SecretsToken } from './access.ts';
+import { type Lease, Leases } from './leases.ts';
 import type { SecretsSeed } from './seed.ts';
 
 export type EngineType = 'ssh' | 'ldap';
@@ -21,14 +22,17 @@ interface Saved {
   tokens: SecretsToken[];
   policies: Record<string, PolicyRule[]>;
   mounts: Mount[];
+  leases?: Lease[];
 }
 
 export class SecretsSlice {
   readonly tokens = new Map<string, SecretsToken>();
   readonly policies: Record<string, PolicyRule[]>;
   readonly mounts = new Map<string, Mount>();
+  readonly leases: Leases;
 
-  constructor(saved: Saved) {
+  constructor(saved: Saved, now: () => number = Date.now) {
+    this.leases = new Leases(saved.leases ?? [], now);
     for (const token of saved.tokens) this.tokens.set(token.token, token);
     this.policies = saved.policies;
     for (const mount of saved.mounts) this.mounts.set(mount.path, mount);
@@ -45,7 +49,12 @@ export class SecretsSlice {
   }
 
   save(): Saved {
-    return { tokens: [...this.tokens.values()], policies: this.policies, mounts: [...this.mounts.values()] };
+    return {
+      tokens: [...this.tokens.values()],
+      policies: this.policies,
+      mounts: [...this.mounts.values()],
+      leases: this.leases.save(),
+    };
   }
 }
 

@@ -20,8 +20,32 @@ export interface SecretsRoleConfig extends FieldsConfig {
   defaultMount: string;
   /** The collection under the mount: `roles` for `/v1/ssh/roles/:name`. */
   collection: string;
+  /**
+   * Names may hold `/` (LDAP roles): a list answers one level, folders end
+   * in `/`, and listing walks them to the leaves.
+   */
+  hierarchical?: boolean;
   /** Anything else the kind says itself (offline rules, plan notes). */
   extra?: (forms: CanonicalForms) => Partial<ProviderShape>;
+}
+
+/** Every name under a hierarchical collection: one list per level, the folders of a level listed together. */
+async function walk(ctx: ProviderContext, mount: string, collection: string): Promise<string[]> {
+  const names: string[] = [];
+  let folders = [''];
+  while (folders.length > 0) {
+    const levels = await Promise.all(
+      folders.map(async (folder) => {
+        // `apps/` ends the path in `/`: the list of that level
+        const keys = await listNames(ctx, secretsPath(mount, collection, folder));
+        return keys.map((key) => `${folder}${key}`);
+      }),
+    );
+    const found = levels.flat();
+    names.push(...found.filter((name) => !name.endsWith('/')));
+    folders = found.filter((name) => name.endsWith('/'));
+  }
+  return names;
 }
 
 export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
@@ -45,7 +69,9 @@ export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
 
       // names only: the engine reads each one that it needs with `read`
       async list(ctx, mount) {
-        const names = await listNames(ctx, secretsPath(mount, collection));
+        const names = await (config.hierarchical
+          ? walk(ctx, mount, collection)
+          : listNames(ctx, secretsPath(mount, collection)));
         return names.map((name) => ({ kind, address: address(mount, name), ref: name }));
       },
       read: (ctx, live) => get(ctx, live.address),

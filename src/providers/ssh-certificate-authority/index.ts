@@ -11,12 +11,10 @@
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
-import { defineProvider } from '../shared/define.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
-import { deletePath, readData, secretsPath, writeData } from '../shared/secrets-api.ts';
+import { mountSingletonProvider } from '../shared/mount-singleton.ts';
 
 const kind = 'SSHCertificateAuthority';
-const DEFAULT_MOUNT = 'ssh';
 
 /** `type base64`: the comment and surrounding space of a public key line do not change the key. */
 const publicKeyLine = (value: Json): Json => {
@@ -37,51 +35,21 @@ const FIELDS: FieldsConfig = {
   },
 };
 
-export const sshCertificateAuthority = defineProvider((forms) => {
-  const pathOf = (mount: string) => secretsPath(mount, 'config', 'ca');
-  const address = (mount: string) => ({ kind, scope: mount, name: '' });
-  const get = async (ctx: Parameters<typeof readData>[0], mount: string) => {
-    const data = await readData(ctx, pathOf(mount));
-    return data && { kind, address: address(mount), ref: mount, fields: forms.readable(data) };
-  };
-  return {
-    kind,
-    api: 'secrets',
-    cardinality: 'one-per-scope',
-    scoped: true,
-    dependsOn: [],
+export const sshCertificateAuthority = mountSingletonProvider({
+  kind,
+  defaultMount: 'ssh',
+  path: ['config', 'ca'],
+  // never updated: only the public key is compared, and a change to it is a replacement
+  updateStyle: 'replace',
+  ...FIELDS,
+  extra: () => ({
     replaceConsent: 'a new CA key invalidates every certificate the old key signed',
-    address: (metadata) => address(metadata.mount ?? DEFAULT_MOUNT),
-
-    async list(ctx, mount) {
-      const live = await get(ctx, mount);
-      return live ? [live] : [];
-    },
-    get: (ctx, a) => get(ctx, a.scope ?? DEFAULT_MOUNT),
-
-    async create(ctx, desired, fields) {
-      const mount = desired.address.scope ?? DEFAULT_MOUNT;
-      const data = await writeData(ctx, pathOf(mount), forms.wire(fields, desired.spec));
-      return { kind, address: address(mount), ref: mount, fields: forms.readable(data ?? {}) };
-    },
+    check: checkCa,
     async update() {
-      // only the public key is compared, and a change to it is a replacement
       throw new ConvergeError('PLAN_INVALID', `${kind} is never updated in place: a new key replaces it`);
     },
-    async delete(ctx, live) {
-      await deletePath(ctx, pathOf(live.address.scope ?? DEFAULT_MOUNT));
-    },
-    check: checkCa,
-
-    toManifest(live) {
-      return {
-        kind,
-        metadata: { mount: live.address.scope ?? DEFAULT_MOUNT },
-        spec: forms.exportSpec(live.fields ?? {}),
-      };
-    },
-  };
-}, FIELDS);
+  }),
+});
 
 /** The private key comes from `${file:}` or `${env:}`, never written into a manifest; with it, its public key. */
 function checkCa(object: DesiredObject): SpecProblem[] {

@@ -19,8 +19,10 @@ function expectations(file: string): string[] {
   const lines = readFileSync(`${dir}${file}`, 'utf8').split('\n');
   const expected: string[] = [];
   for (const line of lines) {
-    if (!line.startsWith('# expect: ')) break;
-    expected.push(`${file}:${line.slice('# expect: '.length)}`);
+    // `expect-file:` names another file (a template the manifest reads), relative to the corpus
+    if (line.startsWith('# expect-file: ')) expected.push(line.slice('# expect-file: '.length));
+    else if (line.startsWith('# expect: ')) expected.push(`${file}:${line.slice('# expect: '.length)}`);
+    else break;
   }
   return expected;
 }

@@ -11,15 +11,17 @@ const SINGLETONS = [
 ];
 const NAMED = ['ToolVersion', 'PolicyVersion', 'AdminUser'];
 /** Scoped by mount: one per mount, or named within one. */
-const PER_MOUNT = ['SSHCertificateAuthority', 'SSHZeroAddress'];
-const NAMED_IN_MOUNT = ['SSHRole'];
+const PER_MOUNT = ['SSHCertificateAuthority', 'SSHZeroAddress', 'LDAPConfig'];
+const NAMED_IN_MOUNT = ['SSHRole', 'LDAPStaticRole', 'LDAPDynamicRole', 'LDAPLibrarySet'];
+const defaultMount = (kind: string) => (kind.startsWith('LDAP') ? 'ldap' : 'ssh');
 
 /** The kinds, as the provider registry describes them, without the providers. */
 export const fakeCatalog: KindCatalog = {
   kinds: [...SINGLETONS, ...NAMED, ...PER_MOUNT, ...NAMED_IN_MOUNT],
   address: (kind: string, metadata: Metadata) => {
-    if (PER_MOUNT.includes(kind)) return { kind, scope: metadata.mount ?? 'ssh', name: '' };
-    if (NAMED_IN_MOUNT.includes(kind)) return { kind, scope: metadata.mount ?? 'ssh', name: metadata.name ?? '' };
+    if (PER_MOUNT.includes(kind)) return { kind, scope: metadata.mount ?? defaultMount(kind), name: '' };
+    if (NAMED_IN_MOUNT.includes(kind))
+      return { kind, scope: metadata.mount ?? defaultMount(kind), name: metadata.name ?? '' };
     return { kind, name: SINGLETONS.includes(kind) ? '' : (metadata.name ?? '') };
   },
 };

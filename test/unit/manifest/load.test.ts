@@ -123,7 +123,7 @@ describe('loadManifests on a good directory', () => {
     for (const environment of ['staging', 'production']) {
       const objects = await loadManifests(['base', `environments/${environment}`], fakeCatalog, {
         cwd: examples,
-        env: { SMTP_PASSWORD: 'x', SMS_AUTH_TOKEN: 'y' },
+        env: { SMTP_PASSWORD: 'x', SMS_AUTH_TOKEN: 'y', LDAP_URL: 'ldap://ldap.example.org', LDAP_BINDPASS: 'z' },
       });
       expect(objects.length).toBeGreaterThanOrEqual(9);
     }

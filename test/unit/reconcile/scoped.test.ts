@@ -309,3 +309,32 @@ describe('keyed child lists', () => {
     expect(versions.calls).toEqual([]);
   });
 });
+
+describe('dependencies within a scope', () => {
+  it('makes an object wait for the objects of the kinds it depends on in its own scope only', async () => {
+    // GIVEN a config kind and a role kind that depends on it, declared in two mounts
+    const configs = scopedMemory('Config', { cardinality: 'one-per-scope' });
+    const roles = scopedMemory('Role', { dependsOn: ['Config'] });
+    const run = await plan(
+      [configs, roles],
+      [
+        declared('Config', { scope: 'ldap', name: '' }, { url: 'a' }),
+        declared('Config', { scope: 'ldap-prod', name: '' }, { url: 'b' }),
+        declared('Role', { scope: 'ldap', name: 'web' }, { ttl: 60 }),
+        declared('Role', { scope: 'ldap-prod', name: 'web' }, { ttl: 60 }),
+      ],
+    );
+    // THEN each role waits for its own mount's config, not the other's
+    const dependsOn = Object.fromEntries(run.plan.actions.map((a) => [a.key, a.dependsOn]));
+    expect(dependsOn['Role/ldap/web']).toEqual(['Config/ldap']);
+    expect(dependsOn['Role/ldap-prod/web']).toEqual(['Config/ldap-prod']);
+    // AND applying them, a failed config skips only its own mount's role
+    configs.inject.set('create:Config/ldap', { error: new Error('refused') });
+    const { summary } = await converge(
+      [configs, roles],
+      run.plan.actions.map((a) => run.desiredByKey.get(a.key)!),
+    );
+    expect(summary.failed.map((f) => f.key)).toEqual(['Config/ldap']);
+    expect(summary.skipped.map((s) => s.key)).toEqual(['Role/ldap/web']);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The templated LDIF of dynamic roles, as the engine checks it when a role
+ * is written (decode base64, parse the template, render it with sample
+ * values, parse the LDIF) and runs it when credentials are issued and their
+ * lease ends. Shared with `converge validate` through src/template and
+ * src/ldif, so both say the same about a template.
+ */
+import { decodeLdifField, type LdifRecord, parseLdif } from '../../ldif/index.ts';
+import { checkTemplate, LDIF_FIELDS, parseTemplate, type TemplateData, USERNAME_FIELDS } from '../../template/index.ts';
+import { directoryMessage } from './connection.ts';
+import type { Directory } from './directory/index.ts';
+
+/** Why an LDIF field is not acceptable, in the engine's words; undefined when it is. */
+export function ldifProblem(text: string): string | undefined {
+  const check = checkTemplate(text, LDIF_FIELDS, { ldif: true });
+  const first = check.problems[0];
+  if (first) return `invalid template: ${first.message} (line ${first.line}, column ${first.col})`;
+  try {
+    if (parseLdif(check.sample ?? '').length === 0) return 'must specify at least one LDIF entry';
+  } catch (error) {
+    return `LDIF is invalid: ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
+export function usernameTemplateProblem(text: string): string | undefined {
+  const first = checkTemplate(text, USERNAME_FIELDS).problems[0];
+  return first && `${first.message} (line ${first.line}, column ${first.col})`;
+}
+
+/** An LDIF field as stored: base64 given is kept decoded. */
+export const storedLdif = (text: string): string => decodeLdifField(text);
+
+export function render(template: string, data: TemplateData, ldif: boolean): string {
+  return parseTemplate(template, { ldif }).render(data, { ldif });
+}
+
+/** Runs records in order: stops at the first error (creation), or goes on past errors (deletion, rollback). */
+export async function runLdif(
+  directory: Directory,
+  records: readonly LdifRecord[],
+  stopAtError: boolean,
+): Promise<string[]> {
+  const errors: string[] = [];
+  for (const record of records) {
+    try {
+      await directory.apply(record);
+    } catch (error) {
+      errors.push(`${record.dn}: ${directoryMessage(error)}`);
+      if (stopAtError) break;
+    }
+  }
+  return errors;
+}
+
+export { parseLdif };

@@ -1,0 +1,73 @@
+/**
+ * LDAP library sets (docs/kinds.md, LDAPLibrarySet): service accounts that
+ * callers check out. The account list changes in place; an account that is
+ * checked out cannot leave its set, so reading a declared set also reads its
+ * status, and the plan warns before apply would fail.
+ */
+
+import type { SpecProblem } from '../../manifest/catalog.ts';
+import type { DesiredObject } from '../../reconcile/types.ts';
+import { commaSet, flag, seconds } from '../shared/rules.ts';
+import { readData, secretsPath } from '../shared/secrets-api.ts';
+import { secretsRoleProvider } from '../shared/secrets-role.ts';
+
+const DAY = 24 * 3600;
+
+/** Names the engine's own endpoints take: a set named so could never be read back. */
+function checkSetName(object: DesiredObject): SpecProblem[] {
+  const segments = object.address.name.split('/');
+  const last = segments.at(-1) ?? '';
+  if (segments[0] === 'manage' || ['status', 'check-in', 'check-out'].includes(last)) {
+    return [
+      {
+        path: 'metadata.name',
+        message: `"${object.address.name}" is taken by the engine's endpoints (manage/…, …/status, …/check-in, …/check-out)`,
+      },
+    ];
+  }
+  return [];
+}
+
+const base = secretsRoleProvider({
+  kind: 'LDAPLibrarySet',
+  defaultMount: 'ldap',
+  collection: 'library',
+  hierarchical: true,
+  fields: {
+    service_account_names: commaSet(),
+    ttl: seconds(DAY),
+    max_ttl: seconds(DAY),
+    disable_check_in_enforcement: flag(false),
+  },
+  extra: () => ({ dependsOn: ['LDAPConfig'], check: checkSetName }),
+});
+
+export const ldapLibrarySet = {
+  ...base,
+  // the set, and which of its accounts are out now (`checked_out`, never compared)
+  async read(ctx: Parameters<NonNullable<typeof base.read>>[0], live: Parameters<NonNullable<typeof base.read>>[1]) {
+    const full = await base.read?.(ctx, live);
+    if (!full) return undefined;
+    const status = await readData(
+      ctx,
+      secretsPath(full.address.scope ?? 'ldap', 'library', full.address.name, 'status'),
+    );
+    const out = Object.entries(status ?? {})
+      .filter(
+        ([, state]) =>
+          typeof state === 'object' && state !== null && (state as { available?: unknown }).available === false,
+      )
+      .map(([account]) => account);
+    return { ...full, fields: { ...full.fields, checked_out: out } };
+  },
+  liveNotes(spec: Record<string, unknown>, live: Record<string, unknown>): string[] {
+    const out = Array.isArray(live.checked_out) ? (live.checked_out as string[]) : [];
+    const kept = base.canonicalDesired(spec as never).service_account_names;
+    const keep = Array.isArray(kept) ? kept : [];
+    return out
+      .filter((account) => !keep.includes(account))
+      .map(
+        (account) => `${account} is checked out: the service refuses to remove it from the set until it is checked in`,
+      );
+  },
+} satisfies typeof base & { liveNotes(spec: Record<string, unknown>, live: Record<string, unknown>): string[] };

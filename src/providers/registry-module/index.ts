@@ -1,0 +1,154 @@
+/**
+ * Registry modules (docs/kinds.md, RegistryModule): private modules without
+ * VCS (their versions uploaded by converge), private modules published from
+ * VCS, and records of public modules, in an organization. Their versions are
+ * a keyed child list (./versions.ts). Test configuration and the VCS branch
+ * change in place; the VCS repository cannot (a change is a replacement,
+ * which deletes every version, so apply asks for --allow-replace).
+ */
+
+import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
+import { requireClient } from '../../api/require-client.ts';
+import type { Address } from '../../reconcile/address.ts';
+import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
+import { defineProvider } from '../shared/define.ts';
+import { getPath } from '../shared/paths.ts';
+import { flag, text } from '../shared/rules.ts';
+import { modulePath, organizationModules, orgPath } from './api.ts';
+import { moduleKey, moduleName, parseModuleName } from './names.ts';
+import { registryModuleVersion } from './versions.ts';
+
+const kind = 'RegistryModule';
+
+export const registryModule = defineProvider(
+  (forms) => {
+    const address = (organization: string, name: string): Address => ({ kind, scope: organization, name });
+    const pathOf = (a: Address) => {
+      const m = parseModuleName(a.scope ?? '', a.name);
+      return modulePath(m.organization, m.registry, m.namespace, m.name, m.provider);
+    };
+    const toLive = (organization: string, attributes: Fields, id: string): LiveObject => ({
+      kind,
+      address: address(organization, moduleKey(attributes)),
+      ref: id,
+      fields: forms.readable(attributes),
+    });
+    const patchable = (fields: Fields) => {
+      const body: Fields = {};
+      const tests = getPath(fields, 'test-config.tests-enabled');
+      if (tests !== undefined) body['test-config'] = { 'tests-enabled': tests };
+      const branch = getPath(fields, 'vcs-repo.branch');
+      if (branch !== undefined) body['vcs-repo'] = branch === '' ? { tags: true } : { branch };
+      return body;
+    };
+    return {
+      kind,
+      scoped: true,
+      children: [{ field: 'versions', key: 'version', provider: registryModuleVersion }],
+      replaceConsent: 'a module is replaced by deleting it with every version it has and creating it anew',
+      address(metadata) {
+        const registry = metadata.registry === 'public' ? 'public' : 'private';
+        return address(
+          metadata.organization ?? '',
+          moduleName({
+            registry,
+            namespace: metadata.namespace ?? metadata.organization ?? '',
+            name: metadata.name ?? '',
+            provider: metadata.provider ?? '',
+          }),
+        );
+      },
+      async list(ctx, organization) {
+        const modules = await organizationModules(ctx, organization);
+        return modules.map((m) => toLive(organization, m.attributes, m.id));
+      },
+      async get(ctx, wanted) {
+        const response = await requireClient(ctx.api, 'platform').request({
+          method: 'GET',
+          path: pathOf(wanted),
+          accept: [404],
+          signal: ctx.signal,
+        });
+        if (response.status === 404) return undefined;
+        const resource = resourceOf(response.body, 'GET module');
+        return toLive(wanted.scope ?? '', resource.attributes, resource.id);
+      },
+      async create(ctx, desired, fields) {
+        const client = requireClient(ctx.api, 'platform');
+        const m = parseModuleName(desired.address.scope ?? '', desired.address.name);
+        const vcs = getPath(fields, 'vcs-repo.identifier');
+        const base = `${orgPath(m.organization)}/registry-modules`;
+        const attributes: Fields =
+          vcs !== undefined
+            ? {
+                'vcs-repo': forms.wire(fields, desired.spec)['vcs-repo'] ?? null,
+                'no-code': fields['no-code'] ?? false,
+              }
+            : {
+                name: m.name,
+                provider: m.provider,
+                'registry-name': m.registry,
+                ...(m.registry === 'public' && { namespace: m.namespace }),
+                'no-code': fields['no-code'] ?? false,
+              };
+        const path = vcs !== undefined ? `${base}/vcs` : base;
+        const response = await client.request({
+          method: 'POST',
+          path,
+          body: resourceBody('registry-modules', attributes),
+          signal: ctx.signal,
+        });
+        const created = resourceOf(response.body, `POST ${path}`);
+        // test configuration is a change of the module: sent once it exists
+        const body = patchable({ 'test-config': fields['test-config'] ?? null });
+        if (m.registry === 'private' && getPath(fields, 'test-config.tests-enabled') !== undefined) {
+          await client.request({
+            method: 'PATCH',
+            path: pathOf(desired.address),
+            body: resourceBody('registry-modules', body),
+            signal: ctx.signal,
+          });
+        }
+        return toLive(m.organization, created.attributes, created.id);
+      },
+      async update(ctx, desired: DesiredObject, _live, fields) {
+        const body = patchable(fields);
+        if (Object.keys(body).length === 0) return;
+        await requireClient(ctx.api, 'platform').request({
+          method: 'PATCH',
+          path: pathOf(desired.address),
+          body: resourceBody('registry-modules', body),
+          signal: ctx.signal,
+        });
+      },
+      async delete(ctx, live) {
+        const m = parseModuleName(live.address.scope ?? '', live.address.name);
+        // a public record is removed by its namespace and name only
+        const path = m.registry === 'public' ? pathOf(live.address).replace(/\/[^/]+$/, '') : pathOf(live.address);
+        await requireClient(ctx.api, 'platform').request({ method: 'DELETE', path, signal: ctx.signal });
+      },
+      toManifest(live) {
+        const m = parseModuleName(live.address.scope ?? '', live.address.name);
+        return {
+          kind,
+          metadata: {
+            organization: m.organization,
+            name: m.name,
+            provider: m.provider,
+            ...(m.registry === 'public' && { registry: 'public', namespace: m.namespace }),
+          },
+          spec: forms.exportSpec(live.fields ?? {}),
+        };
+      },
+    };
+  },
+  {
+    fields: {
+      'no-code': { ...flag(false), createOnly: true },
+      'test-config.tests-enabled': flag(),
+      'vcs-repo.identifier': { immutable: true },
+      'vcs-repo.oauth-token-id': { createOnly: true },
+      'vcs-repo.branch': text(),
+    },
+  },
+);

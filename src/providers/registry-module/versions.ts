@@ -1,0 +1,188 @@
+/**
+ * A module's versions (`RegistryModule.spec.versions`), each planned and
+ * applied as an object of its own (a keyed child list): a declared version
+ * that does not exist is created and its archive uploaded, either a
+ * directory packed reproducibly by converge (`source:`) or a ready gzip
+ * tarball (`archive:`). Versions are immutable: one that exists is never
+ * uploaded again, and when its local content no longer matches what was
+ * uploaded (the digest the fingerprint store keeps), the plan says so.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
+import { requireClient } from '../../api/require-client.ts';
+import { ConvergeError } from '../../errors.ts';
+import type { SpecProblem } from '../../manifest/catalog.ts';
+import type { Address } from '../../reconcile/address.ts';
+import type { ProviderContext } from '../../reconcile/provider.ts';
+import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
+import { packModule, readArchive } from '../../registry/pack.ts';
+import { defineProvider } from '../shared/define.ts';
+import { modulePath, organizationModules } from './api.ts';
+import { moduleKey, parseModuleName } from './names.ts';
+
+export const VERSION_KIND = 'RegistryModuleVersion';
+
+/** How long an upload may take to be parsed before the version counts as failed. */
+const INGEST_WAIT_MS = 60_000;
+
+/** Where a version's content is, from the manifest's directory. */
+export function contentPath(
+  desired: Pick<DesiredObject, 'spec' | 'source'>,
+): { kind: 'source' | 'archive'; path: string } | undefined {
+  const base = dirname(resolve(desired.source.file));
+  if (typeof desired.spec.source === 'string') return { kind: 'source', path: resolve(base, desired.spec.source) };
+  if (typeof desired.spec.archive === 'string') return { kind: 'archive', path: resolve(base, desired.spec.archive) };
+  return undefined;
+}
+
+async function packed(desired: DesiredObject) {
+  const where = contentPath(desired);
+  if (!where) throw new ConvergeError('INPUT_INVALID', `${desired.address.name}: a version needs source or archive`);
+  return where.kind === 'source' ? packModule(where.path) : readArchive(where.path);
+}
+
+export const registryModuleVersion = defineProvider(
+  () => ({
+    kind: VERSION_KIND,
+    scoped: true,
+    mutable: false,
+    creatable: true,
+    deletePolicy: 'prunable',
+    address: (metadata) => ({
+      kind: VERSION_KIND,
+      ...(metadata.organization && { scope: metadata.organization }),
+      name: metadata.name ?? '',
+    }),
+
+    // the same list as the modules', read once: one live object per entry of `version-statuses`
+    async list(ctx, organization) {
+      const modules = await organizationModules(ctx, organization);
+      return modules.flatMap((resource): LiveObject[] => {
+        const name = moduleKey(resource.attributes);
+        const statuses = Array.isArray(resource.attributes['version-statuses'])
+          ? resource.attributes['version-statuses']
+          : [];
+        return statuses.flatMap((entry) => {
+          const version = (entry as Fields).version;
+          if (typeof version !== 'string') return [];
+          const status = (entry as Fields).status;
+          return [
+            {
+              kind: VERSION_KIND,
+              address: { kind: VERSION_KIND, scope: organization, name: `${name}/${version}` },
+              ref: version,
+              fields: { version, status: status ?? null },
+            },
+          ];
+        });
+      });
+    },
+
+    async prepare(desired: DesiredObject) {
+      const content = await packed(desired);
+      return { ...desired, spec: { ...desired.spec, digest: content.sha256 } };
+    },
+
+    async create(ctx, desired) {
+      const { organization, registry, namespace, name, provider, version } = parseVersionAddress(desired.address);
+      const client = requireClient(ctx.api, 'platform');
+      const content = await packed(desired);
+      const path = `${modulePath(organization, registry, namespace, name, provider)}/versions`;
+      const created = await client.request({
+        method: 'POST',
+        path,
+        body: resourceBody('registry-module-versions', { version }),
+        signal: ctx.signal,
+      });
+      const upload = resourceOf(created.body, `POST ${path}`).links?.upload;
+      if (typeof upload !== 'string')
+        throw new ConvergeError('API_ERROR', `POST ${path}: the answer has no links.upload`);
+      // an upload link carries its authorization: the client sends no token to another host
+      await client.request({ method: 'PUT', path: upload, body: content.bytes, signal: ctx.signal });
+      await waitForIngestion(ctx, desired.address);
+      return undefined;
+    },
+    async update() {
+      // never reached: an uploaded version is immutable (mutable: false)
+    },
+    async delete(ctx, live) {
+      const { organization, registry, namespace, name, provider, version } = parseVersionAddress(live.address);
+      await requireClient(ctx.api, 'platform').request({
+        method: 'DELETE',
+        path: `${modulePath(organization, registry, namespace, name, provider)}/${encodeURIComponent(version)}`,
+        signal: ctx.signal,
+      });
+    },
+    check: checkVersion,
+    toManifest(live) {
+      return {
+        kind: VERSION_KIND,
+        metadata: { name: live.address.name },
+        spec: { version: String(live.fields?.version ?? '') },
+      };
+    },
+  }),
+  {
+    fields: {
+      version: {},
+      // local paths are not configuration the API keeps: never compared
+      source: { createOnly: true },
+      archive: { createOnly: true },
+      // the content's digest, kept by the fingerprint store when the version is uploaded
+      digest: { writeOnly: true },
+    },
+  },
+);
+
+function parseVersionAddress(address: Address) {
+  const slash = address.name.lastIndexOf('/');
+  const module = parseModuleName(address.scope ?? '', address.name.slice(0, slash));
+  return { ...module, version: address.name.slice(slash + 1) };
+}
+
+/** The version's status after its upload: `ok`, or the failure with the registry's reason. */
+async function waitForIngestion(ctx: ProviderContext, address: Address): Promise<void> {
+  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
+  const client = requireClient(ctx.api, 'platform');
+  const started = Date.now();
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    const response = await client.request({
+      method: 'GET',
+      path: modulePath(organization, registry, namespace, name, provider),
+      signal: ctx.signal,
+    });
+    const statuses = resourceOf(response.body, 'GET module').attributes['version-statuses'];
+    const entry = (Array.isArray(statuses) ? statuses : []).find((s) => (s as Fields).version === version) as
+      | Fields
+      | undefined;
+    if (entry?.status === 'ok') return;
+    if (entry?.status === 'reg_ingress_failed' || entry?.status === 'clone_failed') {
+      throw new ConvergeError(
+        'API_ERROR',
+        `version ${version} was uploaded but the registry could not read it: ${String(entry.error ?? entry.status)}`,
+        {
+          hint: 'fix the module (the message says where), publish it as a new version, and delete this one',
+        },
+      );
+    }
+    if (Date.now() - started > INGEST_WAIT_MS)
+      throw new ConvergeError(
+        'API_ERROR',
+        `version ${version} is still ${String(entry?.status ?? 'unknown')} after the upload`,
+      );
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+/** A version's content must be there before anything is sent: a directory with .tf files, or a gzip tarball. */
+function checkVersion(object: DesiredObject): SpecProblem[] {
+  const where = contentPath(object);
+  const at = (field: string, message: string): SpecProblem => ({ path: `spec.${field}`, message });
+  if (!where) return [at('source', 'a version needs source (a directory) or archive (a .tar.gz)')];
+  if (!existsSync(where.path)) return [at(where.kind, `${where.path} does not exist`)];
+  const stat = statSync(where.path);
+  if (where.kind === 'source' && !stat.isDirectory()) return [at('source', `${where.path} is not a directory`)];
+  if (where.kind === 'archive' && !stat.isFile()) return [at('archive', `${where.path} is not a file`)];
+  return [];
+}

@@ -1,0 +1,55 @@
+/**
+ * Which paths of a module directory are left out of its archive.
+ *
+ * Rules, in the order they apply:
+ * - `.git` (directory, or the file a submodule or worktree has) is always
+ *   skipped: history is not part of a module version, and it would make the
+ *   bytes depend on the checkout.
+ * - `.terraform/` directories are always skipped: they are Terraform's local
+ *   working state (provider plugin caches, downloaded modules, state of
+ *   `terraform init`), often hundreds of MB of platform-specific binaries.
+ * - then `.terraformignore` at the module root, gitignore syntax, as Terraform
+ *   reads it. The file itself is packed unless it ignores itself, as Terraform
+ *   does. Only the root file is read; Terraform reads no nested ones either.
+ *   Matching is case-sensitive everywhere (the `ignore` package defaults to
+ *   case-insensitive), so macOS and Linux pack the same files.
+ * A `.terraformignore` negation cannot bring back `.git` or `.terraform`.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ignore from 'ignore';
+import { ConvergeError } from '../errors.ts';
+
+export const IGNORE_FILE = '.terraformignore';
+
+export interface ModuleIgnore {
+  /** `path` is module-relative with `/` separators, no leading `./`. */
+  skips(path: string, isDirectory: boolean): boolean;
+}
+
+const ALWAYS_SKIPPED = new Set(['.git']);
+const ALWAYS_SKIPPED_DIRECTORIES = new Set(['.terraform']);
+
+export async function loadModuleIgnore(dir: string): Promise<ModuleIgnore> {
+  const rules = ignore({ ignorecase: false });
+  const text = await readIgnoreFile(join(dir, IGNORE_FILE));
+  if (text !== undefined) rules.add(text);
+  return {
+    skips(path, isDirectory) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (ALWAYS_SKIPPED.has(name)) return true;
+      if (isDirectory && ALWAYS_SKIPPED_DIRECTORIES.has(name)) return true;
+      // a trailing slash is how gitignore patterns such as `build/` recognise a directory
+      return rules.ignores(isDirectory ? `${path}/` : path);
+    },
+  };
+}
+
+async function readIgnoreFile(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConvergeError('INPUT_INVALID', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The LDAP kinds through the CLI as a process, against the emulator's
+ * in-memory directory: the root password converge must never send again
+ * once the engine rotated it, a checked-out account that cannot leave its
+ * set, and a static role whose account changes.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+
+let target: CliTarget;
+beforeEach(async () => {
+  target = await cliTarget('ldap');
+});
+afterEach(() => target?.close());
+
+const CONFIG = `kind: LDAPConfig
+metadata: {mount: ldap}
+spec:
+  url: \${env:LDAP_URL}
+  binddn: cn=admin,dc=example,dc=org
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ou=service,dc=example,dc=org
+`;
+
+async function manifest(name: string, text: string): Promise<string> {
+  const path = join(target.scratch, name);
+  await writeFile(path, text);
+  return path;
+}
+
+async function secrets(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${target.emulator.url}/v1${path}`, {
+    method,
+    headers: { 'x-service-token': target.emulator.tokens.secrets, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+describe('LDAP kinds through the CLI', () => {
+  it('never re-sends a bind password the engine rotated, even with --resend-secrets; sends a changed one', async () => {
+    const file = await manifest('config.yaml', CONFIG);
+    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    expect((await secrets('POST', '/ldap/rotate-root')).status).toBe(204);
+
+    const resend = await target.run(['plan', file, '--resend-secrets', '--detailed-exitcode']);
+    expect(resend.code, resend.stderr).toBe(0);
+    expect(resend.stdout).toContain('LDAPConfig/ldap: bindpass is not sent: the engine rotated its root password at');
+    // applying anyway changes nothing, and the engine still reaches its directory with its own password
+    await writeFile(file, `${CONFIG}  request_timeout: 30s\n`);
+    const applied = await target.run(['apply', file, '--auto-approve', '--resend-secrets']);
+    expect(applied.code, applied.stderr).toBe(0);
+    const role = await manifest(
+      'role.yaml',
+      'kind: LDAPStaticRole\nmetadata: {name: app}\nspec: {username: svc-app1, rotation_period: 1h}\n',
+    );
+    const created = await target.run(['apply', role, '--auto-approve']);
+    expect(created.code, created.stderr).toBe(0);
+
+    // a bind password changed in the manifest (the directory admin set a new one) is sent
+    const changed = await target.run(['plan', file, '--detailed-exitcode'], { LDAP_BINDPASS: 'a-new-password' });
+    expect(changed.code).toBe(2);
+    expect(changed.stdout).toMatch(/bindpass: \(secret\) changed since last apply/);
+    expect(changed.stdout + changed.stderr).not.toContain('a-new-password');
+  });
+
+  it('warns in the plan that a checked-out account cannot leave its set, and apply fails with the service message', async () => {
+    const config = await manifest('config.yaml', CONFIG);
+    const set = await manifest(
+      'set.yaml',
+      'kind: LDAPLibrarySet\nmetadata: {name: batch}\nspec: {service_account_names: [svc-batch1, svc-batch2]}\n',
+    );
+    expect((await target.run(['apply', config, set, '--auto-approve'])).code).toBe(0);
+    const out = await secrets('POST', '/ldap/library/batch/check-out');
+    expect(out.status).toBe(200);
+    const account = out.body.data.service_account_name as string;
+    const other = account === 'svc-batch1' ? 'svc-batch2' : 'svc-batch1';
+    await writeFile(set, `kind: LDAPLibrarySet\nmetadata: {name: batch}\nspec: {service_account_names: [${other}]}\n`);
+
+    const plan = await target.run(['plan', config, set]);
+    expect(plan.stdout).toContain(
+      `LDAPLibrarySet/ldap/batch: ${account} is checked out: the service refuses to remove it`,
+    );
+    const applied = await target.run(['apply', config, set, '--auto-approve', '--no-progress']);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout + applied.stderr).toContain(`can't be deleted because it is currently checked out`);
+    expect(out.body.data.password).toBeTruthy();
+    expect(applied.stdout + applied.stderr + plan.stdout).not.toContain(out.body.data.password);
+  });
+
+  it('plans a static role whose account changes as a replacement', async () => {
+    const config = await manifest('config.yaml', CONFIG);
+    const role = await manifest(
+      'role.yaml',
+      'kind: LDAPStaticRole\nmetadata: {name: apps/app1}\nspec: {username: svc-app1, rotation_period: 24h}\n',
+    );
+    expect((await target.run(['apply', config, role, '--auto-approve'])).code).toBe(0);
+    await writeFile(
+      role,
+      'kind: LDAPStaticRole\nmetadata: {name: apps/app1}\nspec: {username: svc-batch3, rotation_period: 24h}\n',
+    );
+    const plan = await target.run(['plan', config, role, '--detailed-exitcode']);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('-/+ replace LDAPStaticRole/ldap/apps/app1');
+    expect(plan.stdout).toContain('(forces replacement)');
+    const applied = await target.run(['apply', config, role, '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await secrets('GET', '/ldap/static-role/apps/app1')).body.data.username).toBe('svc-batch3');
+  });
+});

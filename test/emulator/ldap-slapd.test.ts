@@ -1,0 +1,142 @@
+/**
+ * The emulator's LDAP secrets engine against a real OpenLDAP
+ * (test/helpers/slapd.ts, seeded with the same tree as the in-memory
+ * directory): the config simply names slapd's URL, so the engine works
+ * through ldapts. Every password the API hands out is tried with
+ * `ldapwhoami`, an independent client. Skipped, with the reason printed,
+ * where slapd cannot run.
+ */
+import { spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Slapd, startSlapd } from '../helpers/slapd.ts';
+import { type SecretsAnswer, type SecretsClient, startSecrets } from './secrets-client.ts';
+
+const SERVICE_OU = 'ou=service,dc=example,dc=org';
+const PEOPLE_OU = 'ou=people,dc=example,dc=org';
+
+const availability = await startSlapd();
+const skipped = 'skipped' in availability ? availability.skipped : undefined;
+if ('skipped' in availability) console.warn(`skipping the LDAP engine tests against slapd: ${availability.skipped}`);
+else await availability.stop();
+
+const running: Slapd[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((slapd) => slapd.stop()));
+});
+
+/** A fresh slapd (each test changes passwords) and an emulator whose `ldap` mount is configured on it. */
+async function configured(): Promise<{ client: SecretsClient; slapd: Slapd }> {
+  const slapd = await startSlapd();
+  if ('skipped' in slapd) throw new Error(`slapd could not start: ${slapd.skipped}`);
+  running.push(slapd);
+  const client = await startSecrets();
+  expectWritten(
+    await client.post('/ldap/config', {
+      url: slapd.url,
+      binddn: slapd.bindDn,
+      bindpass: slapd.bindPassword,
+      userdn: SERVICE_OU,
+    }),
+  );
+  return { client, slapd };
+}
+
+function expectWritten(answer: SecretsAnswer): void {
+  expect({ status: answer.status, text: answer.text }).toEqual({ status: 204, text: '' });
+}
+
+function expectOk(answer: SecretsAnswer): void {
+  expect(answer.status, answer.text).toBe(200);
+}
+
+/** Whether slapd accepts `password` for `dn`, asked with ldapwhoami (exit 49 is "Invalid credentials"). */
+function binds(slapd: Slapd, dn: string, password: string): boolean {
+  const run = spawnSync('ldapwhoami', ['-x', '-H', slapd.url, '-D', dn, '-w', password], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  if (run.error) throw new Error(`ldapwhoami could not run (apt-get install -y ldap-utils): ${run.error.message}`);
+  if (run.status === 0) {
+    expect(run.stdout.trim().toLowerCase()).toBe(`dn:${dn.toLowerCase()}`);
+    return true;
+  }
+  expect(run.status, run.stderr).toBe(49);
+  return false;
+}
+
+const CREATION_LDIF = `dn: cn={{.Username}},${PEOPLE_OU}
+objectClass: inetOrgPerson
+cn: {{.Username}}
+sn: {{.Username}}
+userPassword: {{.Password}}
+`;
+const DELETION_LDIF = `dn: cn={{.Username}},${PEOPLE_OU}
+changetype: delete
+`;
+
+describe.skipIf(skipped !== undefined)('LDAP engine against slapd', () => {
+  it('issues a dynamic credential that binds until its lease is revoked', async () => {
+    const { client, slapd } = await configured();
+    expectWritten(
+      await client.post('/ldap/role/dev', {
+        creation_ldif: CREATION_LDIF,
+        deletion_ldif: DELETION_LDIF,
+        rollback_ldif: DELETION_LDIF,
+        default_ttl: '1h',
+      }),
+    );
+    const creds = await client.get('/ldap/creds/dev');
+    expectOk(creds);
+    const username = String(creds.data.username);
+    const dn = `cn=${username},${PEOPLE_OU}`;
+    expect(creds.data.distinguished_names).toEqual([dn]);
+    expect(binds(slapd, dn, String(creds.data.password))).toBe(true);
+    expectWritten(await client.request('PUT', '/sys/leases/revoke', { body: { lease_id: creds.body.lease_id } }));
+    expect(binds(slapd, dn, String(creds.data.password))).toBe(false);
+  });
+
+  it("rotates a static role's password: the new one binds, the previous one no longer does", async () => {
+    const { client, slapd } = await configured();
+    expectWritten(await client.post('/ldap/static-role/app1', { username: 'svc-app1', rotation_period: '1h' }));
+    const dn = `cn=svc-app1,${SERVICE_OU}`;
+    const imported = (await client.get('/ldap/static-cred/app1')).data;
+    expect(imported.dn).toBe(dn);
+    expect(binds(slapd, dn, String(imported.password))).toBe(true);
+    expect(binds(slapd, dn, 'svc-app1-password')).toBe(false);
+    expectWritten(await client.post('/ldap/rotate-role/app1'));
+    const rotated = (await client.get('/ldap/static-cred/app1')).data;
+    expect(rotated.last_password).toBe(imported.password);
+    expect(binds(slapd, dn, String(rotated.password))).toBe(true);
+    expect(binds(slapd, dn, String(imported.password))).toBe(false);
+  });
+
+  it('checks out a library account whose password binds', async () => {
+    const { client, slapd } = await configured();
+    expectWritten(await client.post('/ldap/library/batch', { service_account_names: ['svc-batch1', 'svc-batch2'] }));
+    const out = await client.post('/ldap/library/batch/check-out');
+    expectOk(out);
+    const dn = `cn=${String(out.data.service_account_name)},${SERVICE_OU}`;
+    expect(binds(slapd, dn, String(out.data.password))).toBe(true);
+    const back = await client.post('/ldap/library/batch/check-in');
+    expectOk(back);
+    expect(back.data).toEqual({ check_ins: [out.data.service_account_name] });
+    expect(binds(slapd, dn, String(out.data.password))).toBe(false);
+  });
+
+  it('rotates the root password: the engine goes on with the new one, the old one no longer binds', async () => {
+    const { client, slapd } = await configured();
+    expect(binds(slapd, slapd.bindDn, slapd.bindPassword)).toBe(true);
+    expectWritten(await client.post('/ldap/rotate-root'));
+    expect((await client.get('/ldap/config')).data).toHaveProperty('last_bind_password_rotation');
+    expectWritten(await client.post('/ldap/static-role/app1', { username: 'svc-app1', rotation_period: '1h' }));
+    const cred = (await client.get('/ldap/static-cred/app1')).data;
+    expect(binds(slapd, `cn=svc-app1,${SERVICE_OU}`, String(cred.password))).toBe(true);
+    // slapd checks a `rootpw` of its config before the entry's userPassword: the harness must not set one
+    expect(binds(slapd, slapd.bindDn, slapd.bindPassword)).toBe(false);
+    // configured again with the old password, the engine cannot work
+    expectWritten(await client.post('/ldap/config', { bindpass: slapd.bindPassword }));
+    const refused = await client.post('/ldap/rotate-role/app1');
+    expect(refused.status).toBe(500);
+    expect(refused.body.errors?.[0]).toContain('LDAP Result Code 49 "Invalid Credentials"');
+  });
+});

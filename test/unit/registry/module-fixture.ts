@@ -1,0 +1,51 @@
+/**
+ * Module directories for the packing tests, created under the OS temp dir and
+ * removed after each test. A file is given as its content, or as content and
+ * mode; the order of the record is the order files are created in, which the
+ * order-independence tests vary.
+ */
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
+
+export type FixtureFile = string | Buffer | { content: string | Buffer; mode: number };
+
+const created: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fresh empty directory, removed after the test. */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'converge-pack-'));
+  created.push(dir);
+  return dir;
+}
+
+export async function writeModule(dir: string, files: Record<string, FixtureFile>): Promise<string> {
+  for (const [path, file] of Object.entries(files)) {
+    const absolute = join(dir, path);
+    await mkdir(dirname(absolute), { recursive: true });
+    const content = typeof file === 'string' || Buffer.isBuffer(file) ? file : file.content;
+    await writeFile(absolute, content);
+    // explicit chmod: writeFile's mode is filtered by the umask
+    await chmod(absolute, typeof file === 'string' || Buffer.isBuffer(file) ? 0o644 : file.mode);
+  }
+  return dir;
+}
+
+export async function makeModule(files: Record<string, FixtureFile>): Promise<string> {
+  return writeModule(await tempDir(), files);
+}
+
+export const NETWORK_MODULE: Record<string, FixtureFile> = {
+  'main.tf': 'resource "null_resource" "network" {}\n',
+  'variables.tf': 'variable "cidr" { type = string }\n',
+  'outputs.tf': 'output "id" { value = null_resource.network.id }\n',
+  'README.md': '# network\n',
+  'modules/subnet/main.tf': 'variable "cidr" {}\n',
+  'scripts/plan.sh': { content: '#!/bin/sh\nterraform plan\n', mode: 0o755 },
+  'files/empty.txt': '',
+};
