@@ -9,7 +9,8 @@
  * (an update); for kinds the API can create, the second half does not exist
  * yet (a create). Singletons are one object whatever N is.
  */
-import { PAGE_SIZE } from '../src/api/jsonapi.ts';
+import { join } from 'node:path';
+import { PAGE_SIZE, resourceBody, resourceOf } from '../src/api/jsonapi.ts';
 import type { HttpClient } from '../src/api/types.ts';
 import {
   DEFAULT_ADMIN_DN,
@@ -18,16 +19,19 @@ import {
 } from '../src/emulator/ldap/directory/default-seed.ts';
 import { MEMORY_DIRECTORY_URL } from '../src/emulator/secrets/seed.ts';
 import type { SeedData } from '../src/emulator/server.ts';
-import { providerFor, providers as registered } from '../src/providers/index.ts';
+import { providerFor, providerMap } from '../src/providers/index.ts';
+import { modulePath, orgPath, testsPath } from '../src/providers/registry-module/api.ts';
 import { secretsPath } from '../src/providers/shared/secrets-api.ts';
 import type { Provider } from '../src/reconcile/provider.ts';
 import type { Fields } from '../src/reconcile/types.ts';
-import { UNLIMITED } from './lib/emulator.ts';
+import { packModule } from '../src/registry/pack.ts';
+import { type PopulateClients, UNLIMITED } from './lib/emulator.ts';
+import { ROOT } from './lib/paths.ts';
 
 /** One manifest document. */
 export interface Doc {
   kind: string;
-  metadata?: { name?: string; mount?: string };
+  metadata?: { name?: string; mount?: string; organization?: string; provider?: string; module?: string };
   spec: Fields;
 }
 
@@ -51,10 +55,11 @@ export interface BenchKind {
   /** Live objects for N declared ones (merged with the other kinds' into one seed). */
   seed(n: number): SeedData;
   /**
-   * Live objects the seed cannot hold (the secrets API's), written through
-   * the API before anything is measured (bench/lib/emulator.ts `populate`).
+   * Live objects the seed cannot hold (the secrets API's, the registry's),
+   * written through the API before anything is measured
+   * (bench/lib/emulator.ts `populate`).
    */
-  populate?(secrets: HttpClient, n: number): Promise<void>;
+  populate?(clients: PopulateClients, n: number): Promise<void>;
   /** N declared objects (1 for a singleton). */
   documents(n: number): Doc[];
   /**
@@ -186,7 +191,7 @@ function sshRoleKind(name: string, live: (n: number) => number): BenchKind {
     singleton: false,
     mixWeight: 0,
     seed: () => ({}),
-    populate: (secrets, n) =>
+    populate: ({ secrets }, n) =>
       post(
         secrets,
         live(n),
@@ -244,7 +249,7 @@ const sshZeroAddress: BenchKind = {
   singleton: true,
   mixWeight: 0,
   seed: () => ({}),
-  async populate(secrets) {
+  async populate({ secrets }) {
     await post(
       secrets,
       zeroRoles.length,
@@ -297,7 +302,7 @@ const ldapConfig: BenchKind = {
   singleton: true,
   mixWeight: 0,
   seed: () => ({}),
-  populate: async (secrets) => {
+  populate: async ({ secrets }) => {
     await configureLdap(secrets);
   },
   documents: () => [
@@ -382,7 +387,7 @@ function ldapRoleKind(shape: LdapRoleShape): BenchKind {
     singleton: false,
     mixWeight: 0,
     seed: (n) => (shape.accounts(n) > 0 ? directoryWithAccounts(shape.accounts(n)) : {}),
-    async populate(secrets, n) {
+    async populate({ secrets }, n) {
       await configureLdap(secrets);
       await post(
         secrets,
@@ -452,6 +457,170 @@ const ldapLibrarySets = ldapRoleKind({
   accounts: (n) => n,
 });
 
+/** The organization the emulator serves with the admin token (src/emulator/seed.ts). */
+const ORG = 'example-org';
+/** A realistic module to publish (examples/modules): main, variables, outputs, tests. */
+const FIXTURE_MODULE = join(ROOT, 'examples/modules/storage');
+const MODULE_PROVIDER = 'aws';
+const modulesPath = () => `${orgPath(ORG)}/registry-modules`;
+
+/** Writes `count` chains of requests, all of them in flight as the client's window allows. */
+const each = (count: number, chain: (i: number) => Promise<unknown>) =>
+  Promise.all(Array.from({ length: count }, (_, i) => chain(i)));
+
+/** A private module without VCS, with its test configuration when `testsEnabled` is given. */
+export async function createModule(platform: HttpClient, name: string, testsEnabled?: boolean): Promise<void> {
+  await platform.request({
+    method: 'POST',
+    path: modulesPath(),
+    body: resourceBody('registry-modules', { name, provider: MODULE_PROVIDER, 'registry-name': 'private' }),
+  });
+  if (testsEnabled === undefined) return;
+  await platform.request({
+    method: 'PATCH',
+    path: modulePath(ORG, 'private', ORG, name, MODULE_PROVIDER),
+    body: resourceBody('registry-modules', { 'test-config': { 'tests-enabled': testsEnabled } }),
+  });
+}
+
+/** A version of a live module, uploaded (the emulator ingests it before it answers the PUT). */
+export async function publishVersion(
+  platform: HttpClient,
+  module: string,
+  version: string,
+  bytes: Buffer,
+): Promise<void> {
+  const path = `${modulePath(ORG, 'private', ORG, module, MODULE_PROVIDER)}/versions`;
+  const created = await platform.request({
+    method: 'POST',
+    path,
+    body: resourceBody('registry-module-versions', { version }),
+  });
+  const upload = resourceOf(created.body, `POST ${path}`).links?.upload;
+  if (typeof upload !== 'string') throw new Error(`POST ${path}: no links.upload`);
+  await platform.request({ method: 'PUT', path: upload, body: bytes });
+}
+
+const moduleName = (i: number) => `bench-module-${pad(i)}`;
+
+/**
+ * Private modules without versions. The first half is live with tests
+ * turned off and declared with them on: one PATCH each. The second half is
+ * created: a POST, then a PATCH for the test configuration (the create
+ * takes no `test-config`). The plan reads the organization's module list,
+ * pages of 100 that carry whole modules.
+ */
+const registryModules: BenchKind = {
+  name: 'RegistryModule',
+  kind: 'RegistryModule',
+  reads: 'pages',
+  singleton: false,
+  mixWeight: 0,
+  seed: () => ({}),
+  populate: async ({ platform }, n) => {
+    await each(Math.floor(n / 2), (i) => createModule(platform, moduleName(i), false));
+  },
+  documents: (n) =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'RegistryModule',
+      metadata: { organization: ORG, name: moduleName(i), provider: MODULE_PROVIDER },
+      spec: { 'test-config': { 'tests-enabled': true } },
+    })),
+  planBound: (n) => pages(Math.floor(n / 2)),
+  applyBound: (n) => Math.floor(n / 2) + 2 * (n - Math.floor(n / 2)),
+};
+
+/** The one module whose versions are benchmarked. */
+const VERSIONED_MODULE = 'bench-versions';
+
+/** A module with N declared versions of `source`: requests to publish each that does not exist. */
+export function versionDocument(module: string, versions: readonly string[], source: string): Doc {
+  return {
+    kind: 'RegistryModule',
+    metadata: { organization: ORG, name: module, provider: MODULE_PROVIDER },
+    spec: { versions: versions.map((version) => ({ version, source })) },
+  };
+}
+
+/** Publishing one version: POST the version, PUT its archive to `links.upload`, GET the module until it is `ok`. */
+export const REQUESTS_PER_VERSION = 3;
+
+/**
+ * One live module and N declared versions of a realistic module directory
+ * (a version is immutable: nothing to update). The first half is live and
+ * unchanged, the second half is published. The plan reads the module list
+ * (one page: it carries every version's status); each new version costs
+ * POST, PUT of the archive and one GET (the emulator ingests before it
+ * answers the PUT, so the first GET finds the version `ok`).
+ */
+const registryModuleVersions: BenchKind = {
+  name: 'RegistryModuleVersion',
+  kind: 'RegistryModule',
+  reads: 'pages',
+  singleton: false,
+  mixWeight: 0,
+  seed: () => ({}),
+  populate: async ({ platform }, n) => {
+    await createModule(platform, VERSIONED_MODULE);
+    const { bytes } = await packModule(FIXTURE_MODULE);
+    await each(Math.floor(n / 2), (i) => publishVersion(platform, VERSIONED_MODULE, versionName(i), bytes));
+  },
+  documents: (n) => [
+    versionDocument(
+      VERSIONED_MODULE,
+      Array.from({ length: n }, (_, i) => versionName(i)),
+      FIXTURE_MODULE,
+    ),
+  ],
+  planBound: () => 1,
+  applyBound: (n) => REQUESTS_PER_VERSION * (n - Math.floor(n / 2)),
+};
+
+/** Variables per module: each module's list is one GET, whatever it holds. */
+const VARIABLES_PER_MODULE = 10;
+const testedModule = (i: number) => `bench-tested-${pad(Math.floor(i / VARIABLES_PER_MODULE))}`;
+const variableKey = (i: number) => `TF_VAR_bench_${pad(i)}`;
+const variablesPath = (module: string) => `${testsPath(ORG, module, MODULE_PROVIDER)}/vars`;
+
+/**
+ * Test variables, ten per module, of modules that all exist (the bench's
+ * only modules). The first half of the variables is live with another value
+ * (a PATCH each), the second half is created (a POST each). The plan lists
+ * each module's variables, one GET per module that has declared ones, and,
+ * because the modules they reference are not declared, the organization's
+ * module list (pages of 100) to check that they exist: converge makes a
+ * missing module a plan error rather than the API's 404 at apply
+ * (src/reconcile/engine.ts `addReferenceReads`), as for SSHZeroAddress.
+ * With the modules declared in the same run, that list is theirs.
+ */
+const moduleTestVariables: BenchKind = {
+  name: 'ModuleTestVariable',
+  kind: 'ModuleTestVariable',
+  reads: 'list-and-read',
+  singleton: false,
+  mixWeight: 0,
+  seed: () => ({}),
+  populate: async ({ platform }, n) => {
+    const modules = Math.ceil(n / VARIABLES_PER_MODULE);
+    await each(modules, (j) => createModule(platform, testedModule(j * VARIABLES_PER_MODULE)));
+    await each(Math.floor(n / 2), (i) =>
+      platform.request({
+        method: 'POST',
+        path: variablesPath(testedModule(i)),
+        body: resourceBody('vars', { key: variableKey(i), value: `live-${i}`, category: 'env' }),
+      }),
+    );
+  },
+  documents: (n) =>
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'ModuleTestVariable',
+      metadata: { organization: ORG, module: `${testedModule(i)}/${MODULE_PROVIDER}`, name: variableKey(i) },
+      spec: { value: `declared-${i}`, description: 'set by the bench' },
+    })),
+  planBound: (n) => pages(Math.ceil(n / VARIABLES_PER_MODULE)) + Math.ceil(n / VARIABLES_PER_MODULE),
+  applyBound: (n) => n,
+};
+
 export const KINDS: readonly BenchKind[] = [
   // the emulator's limit stays high, or the speed figures would measure the rate limit
   settingsKind('GeneralSettings', { 'api-rate-limit': UNLIMITED, 'plan-timeout': '3h' }),
@@ -474,6 +643,9 @@ export const KINDS: readonly BenchKind[] = [
   ldapStaticRoles,
   ldapDynamicRoles,
   ldapLibrarySets,
+  registryModules,
+  registryModuleVersions,
+  moduleTestVariables,
 ];
 
 /**
@@ -485,9 +657,9 @@ export function scaleKind(): BenchKind {
   return { ...sshRoleKind('SSHRole', (n) => n), name: 'SSHRole(all live)' };
 }
 
-/** Providers of a run: the registered ones, with bench-only variants in place. */
+/** Providers of a run: the registered ones (a module's versions included, as the CLI has them), with bench-only variants in place. */
 export function providersFor(kinds: readonly BenchKind[]): Map<string, Provider> {
-  const map = new Map(registered.map((p) => [p.kind, p]));
+  const map = new Map(providerMap);
   for (const k of kinds) if (k.provider) map.set(k.kind, k.provider);
   return map;
 }

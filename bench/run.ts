@@ -17,6 +17,7 @@ import { efficiency } from './suites/efficiency.ts';
 import { emulatorThroughput } from './suites/emulator.ts';
 import { memory } from './suites/memory.ts';
 import { rateLimit } from './suites/rate-limit.ts';
+import { registry } from './suites/registry.ts';
 import { scale } from './suites/scale.ts';
 import { speed } from './suites/speed.ts';
 import { startup } from './suites/startup.ts';
@@ -30,6 +31,7 @@ export const SUITES = {
   rateLimit,
   startup,
   memory,
+  registry,
   emulator: emulatorThroughput,
 } satisfies Record<string, (options: SuiteOptions) => Promise<unknown>>;
 

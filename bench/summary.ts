@@ -4,6 +4,7 @@ import type { EfficiencyRow } from './suites/efficiency.ts';
 import type { EmulatorResult } from './suites/emulator.ts';
 import type { MemoryResult } from './suites/memory.ts';
 import type { RateLimitResult } from './suites/rate-limit.ts';
+import type { RegistryResult } from './suites/registry.ts';
 import type { ScaleResult } from './suites/scale.ts';
 import type { SpeedResult } from './suites/speed.ts';
 import type { StartupResult } from './suites/startup.ts';
@@ -15,6 +16,7 @@ export interface SuiteResults {
   rateLimit?: RateLimitResult;
   startup?: StartupResult;
   memory?: MemoryResult;
+  registry?: RegistryResult;
   emulator?: EmulatorResult;
 }
 
@@ -50,6 +52,18 @@ export function summarize(suites: SuiteResults): string[] {
     line(`startup ${r.command} from ${r.from} (median)`, `${r.medianMs} ms`, r.check);
   }
   for (const r of suites.memory?.rows ?? []) line(`memory ${r.command} from ${r.from}`, `${r.peakRssMB} MB`, r.check);
+  const registry = suites.registry;
+  for (const p of registry?.publish ?? []) {
+    if (p.check) line(`registry publish ${p.versions} versions ${p.latencyMs} ms: vs ideal`, `${p.vsIdeal} x`, p.check);
+  }
+  if (registry) {
+    const { pack } = registry;
+    line(
+      `registry pack ${pack.files} files ${fmt(pack.inputBytes / 2 ** 20, 1)} MB (median)`,
+      `${fmt(pack.packMs.median)} ms`,
+      pack.check,
+    );
+  }
   for (const r of suites.emulator?.rows ?? []) {
     if (r.check) line(`emulator ${r.request}`, `${fmt(r.requestsPerSecond)}/s`, r.check);
   }

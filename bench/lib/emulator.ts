@@ -41,11 +41,12 @@ export interface EmulatorLaunch {
    */
   raiseLimitTo?: number;
   /**
-   * Live objects the seed cannot hold (the secrets API's), written through a
-   * secrets client before the emulator is handed over: with no latency (it
-   * is set afterwards) and after `raiseLimitTo`, and left out of the stats.
+   * Live objects the seed cannot hold (the secrets API's, the registry's),
+   * written through the API before the emulator is handed over: with no
+   * latency (it is set afterwards) and after `raiseLimitTo`, and left out of
+   * the stats.
    */
-  populate?: (secrets: HttpClient) => Promise<void>;
+  populate?: (clients: PopulateClients) => Promise<void>;
   /** Where the seed file goes. */
   dir: string;
   /**
@@ -70,19 +71,29 @@ export async function launchEmulator(options: EmulatorLaunch): Promise<EmulatorP
   return controlled(started, options);
 }
 
+/** The clients `populate` writes with: the secrets API's, and the platform's as the site administrator. */
+export interface PopulateClients {
+  secrets: HttpClient;
+  platform: HttpClient;
+}
+
 /** Requests in flight while populating: many, over keep-alive connections. */
 const POPULATE_CONCURRENCY = 64;
 
-async function populate(url: string, token: string, fill: (secrets: HttpClient) => Promise<void>): Promise<void> {
-  const secrets = createHttpClient({
-    baseUrl: url,
-    auth: { api: 'secrets', token },
-    concurrency: { initial: POPULATE_CONCURRENCY, max: POPULATE_CONCURRENCY },
-  });
+async function populate(
+  url: string,
+  tokens: Started['tokens'],
+  fill: (clients: PopulateClients) => Promise<void>,
+): Promise<void> {
+  const concurrency = { initial: POPULATE_CONCURRENCY, max: POPULATE_CONCURRENCY };
+  const clients: PopulateClients = {
+    secrets: createHttpClient({ baseUrl: url, auth: { api: 'secrets', token: tokens.secrets }, concurrency }),
+    platform: createHttpClient({ baseUrl: url, auth: { api: 'platform', token: tokens.admin }, concurrency }),
+  };
   try {
-    await fill(secrets);
+    await fill(clients);
   } finally {
-    await secrets.close();
+    await Promise.all([clients.secrets.close(), clients.platform.close()]);
   }
 }
 
@@ -192,7 +203,7 @@ async function controlled(started: Started, options: EmulatorLaunch): Promise<Em
     await emulator.resetStats();
   }
   if (options.populate) {
-    await populate(url, tokens.secrets, options.populate);
+    await populate(url, tokens, options.populate);
     if (options.latencyMs) await emulator.setLatency(options.latencyMs);
     await emulator.resetStats();
   }

@@ -45,6 +45,8 @@ export interface Timed {
   peakWindow: number;
   /** The window when each request started, averaged over the requests: below the peak when it was cut or ramping. */
   meanWindow: number;
+  /** From the start of the phase to its first request: what the engine did before anything went on the wire. */
+  firstRequestMs: number;
 }
 
 /** Where the time of a plan went: reading live state, then building the plan from it (CPU only). */
@@ -92,8 +94,10 @@ function clientsFor(
   let peak = 0;
   let windows = 0;
   let started = 0;
+  let first: number | undefined;
   const watch = (client: HttpClient): HttpClient =>
     delegate(client, async (options) => {
+      first ??= performance.now();
       peak = Math.max(peak, client.concurrency);
       windows += client.concurrency;
       started++;
@@ -106,9 +110,10 @@ function clientsFor(
   const clients: ApiClients = {};
   for (const [api, client] of Object.entries(raw) as Array<[keyof ApiClients, HttpClient]>)
     clients[api] = watch(client);
-  const totals = () => {
+  const totals = (since: number) => {
     const all = Object.values(clients) as HttpClient[];
     return {
+      firstRequestMs: first === undefined ? Number.NaN : first - since,
       requests: all.reduce((n, c) => n + c.stats.requests, 0),
       retries: all.reduce((n, c) => n + c.stats.retries, 0),
       rateLimited: all.reduce((n, c) => n + c.stats.rateLimited, 0),
@@ -160,7 +165,7 @@ export async function timedPlan(
       readMs: span(at['read-start'], at['read-done']),
       buildMs: span(at['read-done'], at['plan-ready']),
     };
-    return { ms: performance.now() - started, ...totals(), run, phases };
+    return { ms: performance.now() - started, ...totals(started), run, phases };
   } catch (error) {
     await close();
     throw error;
@@ -192,7 +197,7 @@ export async function timedApply(
     });
     await close();
     const done = Object.values(summary.done).reduce((n, v) => n + (v ?? 0), 0);
-    return { ms: performance.now() - started, ...totals(), failed: summary.failed.length, done };
+    return { ms: performance.now() - started, ...totals(started), failed: summary.failed.length, done };
   } catch (error) {
     await close();
     throw error;

@@ -5,9 +5,8 @@
  * not depend on timing, so the emulator runs in this process (it starts faster).
  */
 import { join } from 'node:path';
-import type { HttpClient } from '../../src/api/types.ts';
 import { type BenchKind, KINDS, providersFor } from '../kinds.ts';
-import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
+import { type PopulateClients, UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, timedApply, timedPlan } from '../lib/engine.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { tempDir } from '../lib/paths.ts';
@@ -42,7 +41,7 @@ export async function efficiency(options: SuiteOptions): Promise<EfficiencyRow[]
         seed: kind.seed(n),
         raiseLimitTo: UNLIMITED,
         inProcess: true,
-        ...(kind.populate && { populate: (secrets: HttpClient) => kind.populate!(secrets, n) }),
+        ...(kind.populate && { populate: (clients: PopulateClients) => kind.populate!(clients, n) }),
       };
       await withEmulator(launch, async (emulator) => {
         const plan = await timedPlan(emulator, desired, providers, ADAPTIVE);

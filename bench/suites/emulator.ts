@@ -8,9 +8,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { HttpClient } from '../../src/api/types.ts';
 import { KINDS } from '../kinds.ts';
-import { withEmulator } from '../lib/emulator.ts';
+import { type PopulateClients, withEmulator } from '../lib/emulator.ts';
 import { tempDir } from '../lib/paths.ts';
 import { atLeast, type Checked, fmt, mark, round, type SuiteOptions } from '../lib/report.ts';
 
@@ -50,7 +49,7 @@ export async function emulatorThroughput(options: SuiteOptions): Promise<Emulato
     dir,
     rateLimit: false,
     ...(versions && { seed: versions.seed(200) }),
-    ...(roles?.populate && { populate: (secrets: HttpClient) => roles.populate!(secrets, 2) }),
+    ...(roles?.populate && { populate: (clients: PopulateClients) => roles.populate!(clients, 2) }),
   };
   const rows: ThroughputRow[] = [];
   await withEmulator(launch, async (emulator) => {

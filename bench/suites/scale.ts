@@ -6,9 +6,8 @@
  * into reading and building the plan, against the ceiling of the widest window.
  */
 import { join } from 'node:path';
-import type { HttpClient } from '../../src/api/types.ts';
 import { KINDS, providersFor, scaleKind } from '../kinds.ts';
-import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
+import { type PopulateClients, UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { ADAPTIVE, desiredFrom, fixed, type Mode, timedPlan } from '../lib/engine.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { tempDir } from '../lib/paths.ts';
@@ -68,7 +67,7 @@ export async function scale(options: SuiteOptions): Promise<ScaleResult> {
         seed: kind.seed(n),
         latencyMs: LATENCY_MS,
         raiseLimitTo: UNLIMITED,
-        ...(kind.populate && { populate: (secrets: HttpClient) => kind.populate!(secrets, n) }),
+        ...(kind.populate && { populate: (clients: PopulateClients) => kind.populate!(clients, n) }),
       };
       await withEmulator(launch, async (emulator) => {
         const clientBefore = process.cpuUsage();

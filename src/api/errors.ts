@@ -87,3 +87,8 @@ export class NetworkError extends ConvergeError {
     this.outcome = init.outcome;
   }
 }
+
+/** The request may have been applied before it failed (a lost answer): read back before deciding. */
+export function isUnknownOutcome(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { outcome?: string }).outcome === 'unknown';
+}

@@ -68,6 +68,7 @@ export function buildObject(
     ensure: validated.ensure === 'absent' ? 'absent' : 'present',
     spec: (interpolated.spec ?? {}) as Fields,
     secretFields: interpolated.secretFields,
+    dir: ctx.dir,
     ...(interpolated.files.size > 0 && { fileSources: Object.fromEntries(interpolated.files) }),
     source: doc.start,
     positions: doc.values,

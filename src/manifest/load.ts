@@ -100,7 +100,8 @@ function loadFile(
   }
   const { documents, problems } = parseDocuments(text, file.name);
   const objects: DesiredObject[] = [];
-  const ctx: DocumentContext = { ...context, dir: dirname(file.path) };
+  // absolute: `${file:}` and a module's `source` resolve against it whatever the process's directory
+  const ctx: DocumentContext = { ...context, dir: resolve(context.cwd, dirname(file.path)) };
   for (const doc of documents) {
     const built = buildObject(doc, ctx);
     if (built.object) objects.push(built.object);

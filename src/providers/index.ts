@@ -12,7 +12,9 @@ import { ldapConfig } from './ldap-config/index.ts';
 import { ldapDynamicRole } from './ldap-dynamic-role/index.ts';
 import { ldapLibrarySet } from './ldap-library-set/index.ts';
 import { ldapStaticRole } from './ldap-static-role/index.ts';
+import { moduleTestVariable } from './module-test-variable/index.ts';
 import { policyVersion } from './policy-version/index.ts';
+import { registryModule } from './registry-module/index.ts';
 import { samlSettings } from './saml-settings/index.ts';
 import { smsSettings } from './sms-settings/index.ts';
 import { smtpSettings } from './smtp-settings/index.ts';
@@ -31,6 +33,8 @@ export const providers: readonly Provider[] = [
   toolVersion,
   policyVersion,
   adminUser,
+  registryModule,
+  moduleTestVariable,
   sshRole,
   sshCertificateAuthority,
   sshZeroAddress,

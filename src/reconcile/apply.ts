@@ -122,10 +122,35 @@ async function create(provider: Provider, desired: DesiredObject, action: Planne
     // the answer was lost: the object may exist now; read back instead of creating it twice
     const found = await readAfterLoss(provider, context, desired.address, error);
     if (!found) await provider.create(context.provider, desired, fields);
+    else if (found.fields && provider.mutable) {
+      // made, but maybe not whole (a create of several requests, such as a module and its test
+      // configuration): what still differs is sent as an update
+      await completeAfterLoss(provider, desired, fields, { ...found, fields: found.fields }, context);
+    }
     recovered = true;
   }
   recordSecrets(provider, action.key, desired, fields, action.changes, context, true);
   return recovered;
+}
+
+/** Sends what still differs from a read-back object; a lost answer to that is read back once more. */
+async function completeAfterLoss(
+  provider: Provider,
+  desired: DesiredObject,
+  fields: Fields,
+  found: LiveObject & { fields: Fields },
+  context: ApplyContext,
+): Promise<void> {
+  const remaining = remainingChanges(provider, desired, fields, found.fields, []);
+  if (remaining.length === 0) return;
+  try {
+    await provider.update(context.provider, desired, found, updateBody(provider, desired, fields, remaining));
+  } catch (error) {
+    if (!isUnknownOutcome(error)) throw error;
+    const now = await readAfterLoss(provider, context, desired.address, error);
+    const left = now?.fields ? remainingChanges(provider, desired, fields, now.fields, []) : remaining;
+    if (left.length > 0) throw error;
+  }
 }
 
 async function update(

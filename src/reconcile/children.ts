@@ -46,6 +46,7 @@ function childObjects(parent: DesiredObject, field: string, key: string, kind: s
         spec: item,
         // a secret list makes each of its items' values secret
         secretFields: secret ? Object.keys(item) : [],
+        ...(parent.dir !== undefined && { dir: parent.dir }),
         source: parent.positions[path] ?? parent.source,
         positions: parent.positions,
         parent: parentKey,

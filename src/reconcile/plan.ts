@@ -269,6 +269,15 @@ function linkDependencies(snapshots: readonly KindSnapshot[], forward: PlannedAc
   const providers = new Map(snapshots.map((s) => [s.provider.kind, s.provider]));
   const desiredByKey = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d] as const)));
   const active = new Set(forward.filter((a) => a.action !== 'noop').map((a) => a.key));
+  // the forward actions of each kind in each scope, for objects that wait for a kind in their scope
+  const inScope = new Map<string, string[]>();
+  for (const action of forward) {
+    if (action.address.scope === undefined) continue;
+    const key = `${action.kind}\u0000${action.address.scope}`;
+    const list = inScope.get(key);
+    if (list) list.push(action.key);
+    else inScope.set(key, [action.key]);
+  }
   for (const action of forward) {
     const desired = desiredByKey.get(action.key);
     if (!desired) continue;
@@ -278,12 +287,8 @@ function linkDependencies(snapshots: readonly KindSnapshot[], forward: PlannedAc
     if (desired.parent !== undefined) refs.push(desired.parent);
     // an object that names nothing it needs waits for the kinds it depends on in its own scope
     // (an LDAP role for its mount's config): a scoped kind's objects need their scope set up first
-    if (!provider?.references && desired.parent === undefined && action.address.scope !== undefined) {
-      for (const other of forward) {
-        if (provider?.dependsOn.includes(other.kind) && other.address.scope === action.address.scope) {
-          refs.push(other.key);
-        }
-      }
+    if (provider && !provider.references && desired.parent === undefined && action.address.scope !== undefined) {
+      for (const kind of provider.dependsOn) refs.push(...(inScope.get(`${kind}\u0000${action.address.scope}`) ?? []));
     }
     action.dependsOn = refs.filter((k) => active.has(k));
   }

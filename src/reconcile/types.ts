@@ -49,6 +49,8 @@ export interface DesiredObject {
   secretFields: string[];
   /** Where the document starts. */
   source: Position;
+  /** The manifest file's directory, absolute: where paths the spec names (a module's source) start. */
+  dir?: string;
   /** Values that are one whole `${file:...}` (an LDIF template), by dotted path: the file, as shown to users. */
   fileSources?: Record<string, string>;
   /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */

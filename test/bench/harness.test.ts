@@ -80,6 +80,28 @@ describe('bench table', () => {
     ]);
   });
 
+  it('counts the registry kinds: the module list once, three requests a new version, one vars list per module', () => {
+    const kind = (name: string) => KINDS.find((k) => k.name === name)!;
+    const sizes = [1, 250, 1000];
+    // half the modules live (a PATCH of the test configuration), half created (POST, then that PATCH)
+    expect(sizes.map((n) => kind('RegistryModule').planBound(n))).toEqual([1, 2, 5]);
+    expect(sizes.map((n) => kind('RegistryModule').applyBound(n))).toEqual([2, 375, 1500]);
+    // one module with every version: its list page carries their statuses; POST, PUT, GET per new version
+    const versions = kind('RegistryModuleVersion');
+    expect({ kind: versions.kind, plan: sizes.map((n) => versions.planBound(n)) }).toEqual({
+      kind: 'RegistryModule',
+      plan: [1, 1, 1],
+    });
+    expect(sizes.map((n) => versions.applyBound(n))).toEqual([3, 375, 1500]);
+    expect(versions.documents(3).map((d) => (d.spec.versions as Array<{ version: string }>).length)).toEqual([3]);
+    // ten variables a module: one vars list per module, and the module list that checks they exist
+    const variables = kind('ModuleTestVariable');
+    expect(sizes.map((n) => variables.planBound(n))).toEqual([2, 26, 101]);
+    expect(new Set(variables.documents(11).map((d) => d.metadata?.module))).toEqual(
+      new Set(['bench-tested-00000/aws', 'bench-tested-00001/aws']),
+    );
+  });
+
   it('keeps mixed sets on the platform API (the memory and start-up suites configure no secrets API)', () => {
     const { parts } = mixedSet(100);
     expect(parts.map((p) => providerFor(p.kind.kind)?.api)).toEqual(parts.map(() => 'platform'));

@@ -67,7 +67,7 @@ describe('converge drift', () => {
     const result = await run(['drift', ...EXAMPLES]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Drift against http:\/\/127\.0\.0\.1:\d+ at \d{4}-/);
-    expect(result.stdout).toMatch(/No drift: 22 object\(s\) match the manifests; 2 unmanaged\./);
+    expect(result.stdout).toMatch(/No drift: 30 object\(s\) match the manifests; 2 unmanaged\./);
     expect(result.stdout).toContain('? AdminUser/admin');
     expectNoSecret(result.stdout, result.stderr);
   });
@@ -86,7 +86,7 @@ describe('converge drift', () => {
       expect(result.code).toBe(2);
       expect(result.stdout).toContain('  ~ drifted GeneralSettings\n        api-rate-limit: 250 -> 60\n');
       expect(result.stdout).toContain(
-        'Drift: 1 of 22 object(s) differ from the manifests (1 drifted, 0 missing, 0 to delete)',
+        'Drift: 1 of 30 object(s) differ from the manifests (1 drifted, 0 missing, 0 to delete)',
       );
       expectNoSecret(result.stdout, result.stderr);
     });
@@ -108,14 +108,14 @@ describe('converge drift', () => {
             changes: [{ path: 'api-rate-limit', secret: false, before: 250, after: 60 }],
           },
         ]);
-        expect(result.stderr).toContain('Drift: 1 of 22 object(s) differ');
+        expect(result.stderr).toContain('Drift: 1 of 30 object(s) differ');
       }
     });
 
     it('reports the change as Markdown', async () => {
       const result = await run(['drift', ...EXAMPLES, '--format', 'markdown']);
       expect(result.code).toBe(2);
-      expect(result.stdout.split('\n')[0]).toBe('## Drift: 1 of 22 object(s) differ from the manifests');
+      expect(result.stdout.split('\n')[0]).toBe('## Drift: 1 of 30 object(s) differ from the manifests');
       expect(result.stdout).toContain('| GeneralSettings | 0 | 1 | 0 | 0 | 0 |');
       expect(result.stdout).toContain('| <code>api-rate-limit</code> | <code>250</code> | <code>60</code> |');
     });
@@ -124,7 +124,7 @@ describe('converge drift', () => {
       const result = await run(['drift', ...EXAMPLES, '--format', 'junit']);
       expect(result.code).toBe(2);
       const root = parseXml(result.stdout);
-      expect(root.attributes).toMatchObject({ tests: '24', failures: '1', skipped: '2' });
+      expect(root.attributes).toMatchObject({ tests: '32', failures: '1', skipped: '2' });
       const failures = all(root, 'failure');
       expect(failures).toHaveLength(1);
       expect(failures[0]!.text).toContain('api-rate-limit: 250 -> 60');
@@ -137,7 +137,7 @@ describe('converge drift', () => {
       const result = await run(['drift', ...EXAMPLES, '--format', 'markdown', '--output', file]);
       expect(result.code).toBe(2);
       expect(result.stdout.trim()).toBe(
-        `Drift: 1 of 22 object(s) differ from the manifests (1 drifted, 0 missing, 0 to delete); 2 unmanaged. ` +
+        `Drift: 1 of 30 object(s) differ from the manifests (1 drifted, 0 missing, 0 to delete); 2 unmanaged. ` +
           `Report (markdown) written to ${file}.`,
       );
       const report = await readFile(file, 'utf8');

@@ -18,6 +18,9 @@ const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
 );
 const SMTP_PASSWORD = 'canary-export-smtp-password-4410';
 const KINDS = providers.map((p) => p.kind);
+/** Kinds whose objects live in organizations: exported only for the organizations named with --scope. */
+const IN_ORGANIZATIONS = providers.filter((p) => p.scoped && !p.address({}).scope).map((p) => p.kind);
+const EXPORTED_BY_DEFAULT = KINDS.filter((k) => !IN_ORGANIZATIONS.includes(k));
 
 let target: CliTarget;
 let emulator: RunningEmulator;
@@ -35,7 +38,8 @@ async function files(dir: string): Promise<string[]> {
 
 /** A value for every variable `.env.example` lists. */
 async function placeholderEnv(dir: string): Promise<Record<string, string>> {
-  const text = await readFile(join(dir, '.env.example'), 'utf8');
+  // no write-only field exported, no .env.example
+  const text = await readFile(join(dir, '.env.example'), 'utf8').catch(() => '');
   const names = [...text.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => m[1]!);
   return Object.fromEntries(names.map((n) => [n, `value-for-${n.toLowerCase()}`]));
 }
@@ -132,13 +136,26 @@ describe('converge export', () => {
     const placeholders = await placeholderEnv(out);
     const valid = await run(['validate', out, '--json'], placeholders);
     expect(valid.code, valid.stderr).toBe(0);
-    expect(Object.keys(JSON.parse(valid.stdout).kinds).sort()).toEqual([...KINDS].sort());
+    expect(Object.keys(JSON.parse(valid.stdout).kinds).sort()).toEqual([...EXPORTED_BY_DEFAULT].sort());
 
     const plan = await planOf(out, placeholders);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(KINDS));
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(EXPORTED_BY_DEFAULT));
     expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
     expect(JSON.parse(plan.stdout).plan.unmanaged).toEqual([]);
+  });
+
+  it('says which kinds need --scope, and round-trips them for the organization named', async () => {
+    expect(stdout + (await run(['export', '--out', join(scratch, 'again'), '--force'])).stderr).toContain(
+      `Skipping ${IN_ORGANIZATIONS.join(', ')}: their objects live in organizations`,
+    );
+    const dir = join(scratch, 'registry');
+    const result = await run(['export', '--out', dir, '--kind', IN_ORGANIZATIONS.join(','), '--scope', 'example-org']);
+    expect(result.code, result.stderr).toBe(0);
+    const plan = await planOf(dir, await placeholderEnv(dir));
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(IN_ORGANIZATIONS));
+    expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
   });
 
   it('keeps a literal ${ in a live value literal', async () => {

@@ -69,6 +69,7 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
       SMS_TOKEN: 't',
       SSH_CA_PRIVATE_KEY,
       LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
+      MODULE_API_KEY: 'm',
       TERM: 'xterm-256color',
     };
     const exports = Object.entries(env)

@@ -31,5 +31,6 @@ export function kindsFixtureSecrets(tag: string): Record<string, string> {
     SSH_CA_PRIVATE_KEY,
     // the emulator's in-memory directory knows only this password for its admin: the same in every test
     LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
+    MODULE_API_KEY: `${tag}-module-api-key`,
   };
 }

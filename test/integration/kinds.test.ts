@@ -21,6 +21,8 @@ afterAll(() => emulator?.close());
 
 /** Every registered kind: a kind added later fails here until the fixtures and DRIFT below cover it. */
 const KINDS = providers.map((p) => p.kind);
+/** Kinds of keyed child lists (a module's versions): planned as objects of their own. */
+const CHILD_KINDS = providers.flatMap((p) => (p.children ?? []).map((c) => c.provider.kind));
 
 /** An id of a version, looked up the way an operator would. */
 async function versionId(collection: string, version: string): Promise<string> {
@@ -160,6 +162,27 @@ const DRIFT: Array<{
     field: 'service_account_names',
     change: () => secrets(target, 'POST', '/ldap/library/batch', { service_account_names: ['svc-batch1'] }),
   },
+  {
+    kind: 'RegistryModule',
+    key: 'RegistryModule/example-org/storage/aws',
+    field: 'test-config.tests-enabled',
+    change: () =>
+      api(target, 'PATCH', '/organizations/example-org/registry-modules/private/example-org/storage/aws', {
+        data: { type: 'registry-modules', attributes: { 'test-config': { 'tests-enabled': true } } },
+      }),
+  },
+  {
+    kind: 'ModuleTestVariable',
+    key: 'ModuleTestVariable/example-org/network/aws/TF_VAR_cidr_block',
+    field: 'value',
+    change: async () => {
+      const prefix = '/organizations/example-org/tests/registry-modules/private/example-org/network/aws/vars';
+      const listed = await api(target, 'GET', prefix);
+      const variables = (listed.body?.data ?? []) as Array<{ id: string; attributes: { key: string } }>;
+      const id = variables.find((v) => v.attributes.key === 'TF_VAR_cidr_block')?.id;
+      return api(target, 'PATCH', `${prefix}/${id}`, { data: { type: 'vars', attributes: { value: '10.9.0.0/16' } } });
+    },
+  },
 ];
 
 describe('every kind against the emulator', () => {
@@ -167,7 +190,7 @@ describe('every kind against the emulator', () => {
     const run = await plan(target, desired);
     expect(run.problems).toEqual([]);
     const kinds = new Set(changes(run.plan.actions).map((a) => a.kind));
-    expect([...kinds].sort()).toEqual([...KINDS].sort());
+    expect([...kinds].sort()).toEqual([...KINDS, ...CHILD_KINDS].sort());
   });
 
   it('applies every kind without a failure, then plans no change', async () => {
@@ -175,7 +198,8 @@ describe('every kind against the emulator', () => {
     expect(summary.failed.map((f) => `${f.key}: ${f.error.message}`)).toEqual([]);
     const again = await plan(target, desired);
     expect(changes(again.plan.actions)).toEqual([]);
-    expect(again.plan.actions.map((a) => a.kind).sort()).toEqual(desired.map((d) => d.kind).sort());
+    const parents = again.plan.actions.filter((a) => !CHILD_KINDS.includes(a.kind));
+    expect(parents.map((a) => a.kind).sort()).toEqual(desired.map((d) => d.kind).sort());
   });
 
   it('never receives a write-only value back from the API', async () => {
@@ -214,7 +238,8 @@ describe('every kind against the emulator', () => {
     // six settings documents, one page each of tool versions, policy versions and users;
     // SSH: one LIST of the mount's roles and a GET per role (the list has names only), the CA, the zero-address list;
     // LDAP: the config; per hierarchical collection a LIST of each level on the way (two) and a GET per object,
-    // and a library set's status
-    expect(stats.total).toBe(9 + (1 + 2 + 1 + 1) + (1 + 3 + 3 + 3));
+    // and a library set's status; registry: one page of the organization's modules (versions included),
+    // and one variable list for the one module that has declared variables
+    expect(stats.total).toBe(9 + (1 + 2 + 1 + 1) + (1 + 3 + 3 + 3) + (1 + 1));
   });
 });

@@ -10,6 +10,7 @@
  * placeholders whose values are generated alongside.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import sshpk from 'sshpk';
 import { DEFAULT_ADMIN_DN, DEFAULT_ADMIN_PASSWORD } from '../../src/emulator/ldap/directory/default-seed.ts';
@@ -18,8 +19,21 @@ import { MEMORY_DIRECTORY_URL } from '../../src/emulator/secrets/seed.ts';
 /** One YAML document, before it is written out. */
 export interface ManifestDoc {
   kind: string;
-  /** `name` for named objects; `mount` for the secrets API's kinds (`ssh` when left out). */
-  metadata?: { name?: string; mount?: string; labels?: Record<string, string> };
+  /**
+   * `name` for named objects; `mount` for the secrets API's kinds (`ssh` when
+   * left out); `organization`, `provider`, `registry`, `namespace` and
+   * `module` for the registry's kinds.
+   */
+  metadata?: {
+    name?: string;
+    mount?: string;
+    organization?: string;
+    provider?: string;
+    registry?: 'private' | 'public';
+    namespace?: string;
+    module?: string;
+    labels?: Record<string, string>;
+  };
   ensure?: 'present' | 'absent';
   spec?: Record<string, unknown>;
 }
@@ -28,8 +42,14 @@ export interface ManifestDoc {
 export interface Generated {
   docs: ManifestDoc[];
   env: Record<string, string>;
-  /** Files `${file:...}` placeholders read, by path relative to the manifest's directory. */
+  /** Files `${file:...}` placeholders read (and module directories), by path relative to the manifest's directory. */
   files?: Record<string, string>;
+  /**
+   * Gzip tarballs to make before loading (a version's `archive:`): the
+   * archive's path -> the module directory packed into it (src/registry/pack.ts),
+   * both relative to the manifest's directory (or absolute), written after `files`.
+   */
+  archives?: Record<string, string>;
 }
 
 export interface KindArbitrary {
@@ -53,6 +73,11 @@ export interface KindArbitrary {
    * library sets, then the config).
    */
   ldapMounts?: readonly string[];
+  /**
+   * For the registry's kinds: the organizations whose modules (with their
+   * versions and test variables) are deleted between cases.
+   */
+  registryOrganizations?: readonly string[];
   /** Other kinds a case declares too (the roles a zero-address list names); only `kind` is exported. */
   companions?: readonly string[];
   /** Valid manifests of this kind: each case is applied on top of what the previous one left. */
@@ -1493,6 +1518,406 @@ const ldapLibrarySet: KindArbitrary = {
   ),
 };
 
+// ---------------------------------------------------------------- the module registry (platform API)
+
+/** The organization whose registry the emulator serves (admin, whose token runs converge, is in its owners team). */
+export const REGISTRY_ORG = 'example-org';
+
+/** The realistic modules of examples/modules, by absolute path (never changed by a test). */
+export const FIXTURE_MODULES: readonly string[] = ['network', 'storage', 'dns'].map((name) =>
+  fileURLToPath(new URL(`../../examples/modules/${name}`, import.meta.url)),
+);
+
+/** A pre-release or build identifier: alphanumerics and `-`, a number without leading zeros. */
+const semverIdentifier = fc.oneof(
+  fc.stringMatching(/^[A-Za-z][0-9A-Za-z-]{0,6}$/),
+  fc.nat({ max: 99 }).map(String),
+  fc.constantFrom('alpha', 'beta', 'rc', 'pre-1', 'x-y-z'),
+);
+
+/**
+ * A semantic version as the registry takes it: `N.N.N`, maybe a pre-release
+ * (`-rc.1`) and build metadata (`+build.5`). Versions of one module are
+ * unique without their build metadata (`moduleVersionKey`), which semver ignores.
+ */
+export const moduleVersion: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.nat({ max: 20 }),
+    fc.nat({ max: 120 }),
+    fc.nat({ max: 300 }),
+    fc.option(fc.array(semverIdentifier, { minLength: 1, maxLength: 3 }), { nil: undefined, freq: 3 }),
+    fc.option(fc.array(fc.stringMatching(/^[0-9A-Za-z-]{1,6}$/), { minLength: 1, maxLength: 2 }), {
+      nil: undefined,
+      freq: 6,
+    }),
+  )
+  .map(
+    ([major, minor, patch, pre, build]) =>
+      `${major}.${minor}.${patch}${pre ? `-${pre.join('.')}` : ''}${build ? `+${build.join('.')}` : ''}`,
+  );
+
+/** What makes two versions the same one for the registry: the version without its build metadata. */
+export const moduleVersionKey = (version: string) => version.split('+')[0] ?? version;
+
+/** Text that is safe in an HCL string (no quotes, backslashes or template sequences). */
+const hclText = fc.stringMatching(/^[A-Za-z0-9 ,.:()_-]{0,30}$/);
+const TF_TYPES: Record<string, string> = {
+  string: '"example"',
+  number: '3',
+  bool: 'true',
+  'list(string)': '["a", "b"]',
+  'map(string)': '{ team = "platform" }',
+};
+
+/** A module's `main.tf` (variables, maybe a local and an output), `outputs.tf` and README: a small module the registry parses. */
+export const moduleContent: fc.Arbitrary<Record<string, string>> = fc
+  .record({
+    nonce: fc.stringMatching(/^[0-9a-f]{8}$/),
+    variables: fc.uniqueArray(
+      fc.record({
+        name: fc.stringMatching(/^[a-z][a-z0-9_]{0,10}$/),
+        type: fc.constantFrom(...Object.keys(TF_TYPES)),
+        description: fc.option(hclText, { nil: undefined }),
+        withDefault: fc.boolean(),
+        sensitive: fc.boolean(),
+      }),
+      { maxLength: 4, selector: (v) => v.name },
+    ),
+    outputs: fc.boolean(),
+    readme: fc.option(fc.string({ maxLength: 60, unit: 'grapheme' }), { nil: undefined }),
+  })
+  .map(({ nonce, variables, outputs, readme }) => {
+    const blocks = variables.map((v) =>
+      [
+        `variable "${v.name}" {`,
+        `  type = ${v.type}`,
+        ...(v.description !== undefined ? [`  description = "${v.description}"`] : []),
+        ...(v.withDefault ? [`  default = ${TF_TYPES[v.type]}`] : []),
+        ...(v.sensitive ? ['  sensitive = true'] : []),
+        '}',
+      ].join('\n'),
+    );
+    const files: Record<string, string> = {
+      'main.tf': [`# content ${nonce}`, ...blocks, `locals {\n  nonce = "${nonce}"\n}`, ''].join('\n\n'),
+    };
+    if (outputs) {
+      const first = variables[0];
+      files['outputs.tf'] = `output "value" {\n  value = ${first ? `var.${first.name}` : 'local.nonce'}\n}\n`;
+    }
+    if (readme !== undefined) files['README.md'] = `# A module\n\n${readme}\n`;
+    return files;
+  });
+
+/** A version item of a module's `spec.versions`, and the content it needs on disk. */
+interface VersionPart {
+  item: Record<string, unknown>;
+  files: Record<string, string>;
+  archives: Record<string, string>;
+  /** The directory the content is made from (relative: generated; absolute: a fixture). */
+  dir: string;
+}
+
+/**
+ * One version under `base` (a directory relative to the manifest): its own
+ * module directory as `source:` (written `./` first sometimes), packed into
+ * `archive:`, or a fixture module as either (absolute paths).
+ */
+function versionPart(base: string, version: string): fc.Arbitrary<VersionPart> {
+  const dir = `${base}/${version}`;
+  return fc
+    .tuple(
+      fc.constantFrom('source', 'source', 'dotted-source', 'archive', 'archive', 'fixture-source', 'fixture-archive'),
+      moduleContent,
+      fc.constantFrom(...FIXTURE_MODULES),
+    )
+    .map(([form, content, fixture]): VersionPart => {
+      const files = Object.fromEntries(Object.entries(content).map(([name, text]) => [`${dir}/${name}`, text]));
+      const archive = `${dir}.tar.gz`;
+      switch (form) {
+        case 'source':
+          return { item: { version, source: dir }, files, archives: {}, dir };
+        case 'dotted-source':
+          return { item: { version, source: `./${dir}/` }, files, archives: {}, dir };
+        case 'archive':
+          return { item: { version, archive }, files, archives: { [archive]: dir }, dir };
+        case 'fixture-source':
+          return { item: { version, source: fixture }, files: {}, archives: {}, dir: fixture };
+        default:
+          return { item: { archive, version }, files: {}, archives: { [archive]: fixture }, dir: fixture };
+      }
+    });
+}
+
+const moduleNameArb = fc.oneof(
+  fc.constantFrom('network', 'storage', 'dns', 'vpc', 'k8s-cluster', 'db_primary', 'Net2', 'a', `m${'x'.repeat(62)}`),
+  fc.stringMatching(/^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,14}[A-Za-z0-9])?$/),
+);
+const providerNameArb = fc.oneof(
+  fc.constantFrom('aws', 'azurerm', 'google', 'null', 'random', 'tls'),
+  fc.stringMatching(/^[a-z0-9]{1,10}$/),
+);
+const namespaceArb = fc.oneof(
+  fc.constantFrom('hashicorp', 'terraform-aws-modules', 'Azure', 'cloudposse'),
+  fc.stringMatching(/^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,10}[A-Za-z0-9])?$/),
+);
+
+/** `test-config`: on, off, left out, or an empty object. */
+const testConfig = fc.constantFrom<Record<string, unknown>>(
+  { 'test-config': { 'tests-enabled': true } },
+  { 'test-config': { 'tests-enabled': false } },
+  {},
+  { 'test-config': {} },
+);
+
+/** A module's part of a case: its document, the content of its versions, the archives to make. */
+interface ModulePart {
+  docs: ManifestDoc[];
+  files: Record<string, string>;
+  archives: Record<string, string>;
+  env?: Record<string, string>;
+}
+
+/** A private module without VCS: 0-`maxVersions` versions, test-config on/off/absent, no-code maybe. */
+function privateModule(
+  name: string,
+  provider: string,
+  options: { maxVersions: number; sourceOnly?: boolean },
+): fc.Arbitrary<ModulePart> {
+  return fc
+    .record({
+      tests: testConfig,
+      noCode: fc.option(fc.boolean(), { nil: undefined }),
+      explicitRegistry: fc.boolean(),
+      emptyList: fc.boolean(),
+      versions: fc.uniqueArray(moduleVersion, { maxLength: options.maxVersions, selector: moduleVersionKey }),
+    })
+    .chain(({ tests, noCode, explicitRegistry, emptyList, versions }) => {
+      const base = `modules/${name}-${provider}`;
+      const parts =
+        versions.length === 0
+          ? fc.constant([] as VersionPart[])
+          : fc.tuple(...versions.map((v) => versionPart(base, v)));
+      return parts.map((list): ModulePart => {
+        const items = options.sourceOnly
+          ? list.map((p) => ({ version: p.item.version, source: p.dir }))
+          : list.map((p) => p.item);
+        const spec: Record<string, unknown> = {
+          ...tests,
+          ...(noCode !== undefined && { 'no-code': noCode }),
+          ...((items.length > 0 || emptyList) && { versions: items }),
+        };
+        return {
+          docs: [
+            {
+              kind: 'RegistryModule',
+              metadata: {
+                organization: REGISTRY_ORG,
+                name,
+                provider,
+                ...(explicitRegistry && { registry: 'private' as const }),
+              },
+              spec,
+            },
+          ],
+          files: Object.assign({}, ...list.map((p) => p.files)),
+          archives: Object.assign({}, ...list.map((p) => (options.sourceOnly ? {} : p.archives))),
+        };
+      });
+    });
+}
+
+/** A record of a publicly curated module: its identity, maybe no-code, nothing else. */
+function publicRecord(namespace: string, name: string, provider: string): fc.Arbitrary<ModulePart> {
+  return fc.option(fc.boolean(), { nil: undefined }).map((noCode) => ({
+    docs: [
+      {
+        kind: 'RegistryModule',
+        metadata: { organization: REGISTRY_ORG, name, provider, registry: 'public', namespace },
+        spec: noCode === undefined ? {} : { 'no-code': noCode },
+      },
+    ],
+    files: {},
+    archives: {},
+  }));
+}
+
+/** Module parts as one case, documents shuffled. */
+function registryCase(parts: fc.Arbitrary<readonly ModulePart[]>): fc.Arbitrary<Generated> {
+  return parts
+    .map((list): Generated => {
+      const out: Generated = { docs: [], env: {}, files: {}, archives: {} };
+      for (const part of list) {
+        out.docs.push(...part.docs);
+        Object.assign(out.env, part.env);
+        Object.assign(out.files ?? {}, part.files);
+        Object.assign(out.archives ?? {}, part.archives);
+      }
+      return out;
+    })
+    .chain((g) => fc.shuffledSubarray(g.docs, { minLength: g.docs.length }).map((docs) => ({ ...g, docs })));
+}
+
+/** Module identities, unique the way the registry sees them (names are compared without case). */
+const moduleIdentities = fc.uniqueArray(
+  fc.record({
+    registry: fc.constantFrom('private', 'private', 'private', 'public'),
+    namespace: namespaceArb,
+    name: moduleNameArb,
+    provider: providerNameArb,
+  }),
+  {
+    minLength: 1,
+    maxLength: 3,
+    selector: (m) =>
+      `${m.registry}/${m.registry === 'public' ? m.namespace.toLowerCase() : ''}/${m.name.toLowerCase()}/${m.provider}`,
+  },
+);
+
+/**
+ * Whether public records are generated: the emulator curates public modules
+ * by default (seed `registry.publicCuration`), as the hosted service does.
+ */
+const PUBLIC_RECORDS = true;
+
+const registryModuleKind: KindArbitrary = {
+  kind: 'RegistryModule',
+  shape: 'collection',
+  registryOrganizations: [REGISTRY_ORG],
+  generate: registryCase(
+    moduleIdentities.chain((identities) =>
+      fc.tuple(
+        ...identities.map((m) =>
+          m.registry === 'public' && PUBLIC_RECORDS
+            ? publicRecord(m.namespace, m.name, m.provider)
+            : privateModule(m.name, m.provider, { maxVersions: 4 }),
+        ),
+      ),
+    ),
+  ),
+};
+
+/** Private modules and their versions, each version's content generated (never a fixture): their content can be changed. */
+export const OWN_CONTENT_MODULES: fc.Arbitrary<Generated> = registryCase(
+  fc
+    .uniqueArray(fc.tuple(moduleNameArb, providerNameArb), {
+      minLength: 1,
+      maxLength: 2,
+      selector: ([name, provider]) => `${name.toLowerCase()}/${provider}`,
+    })
+    .chain((identities) =>
+      fc.tuple(
+        ...identities.map(([name, provider]) =>
+          fc
+            .record({
+              tests: testConfig,
+              versions: fc.uniqueArray(fc.tuple(moduleVersion, fc.boolean(), moduleContent), {
+                minLength: 1,
+                maxLength: 3,
+                selector: ([v]) => moduleVersionKey(v),
+              }),
+            })
+            .map(({ tests, versions }): ModulePart => {
+              const base = `modules/${name}-${provider}`;
+              const files: Record<string, string> = {};
+              const archives: Record<string, string> = {};
+              const items = versions.map(([version, asArchive, content]) => {
+                const dir = `${base}/${version}`;
+                for (const [file, text] of Object.entries(content)) files[`${dir}/${file}`] = text;
+                if (!asArchive) return { version, source: dir };
+                archives[`${dir}.tar.gz`] = dir;
+                return { version, archive: `${dir}.tar.gz` };
+              });
+              return {
+                docs: [
+                  {
+                    kind: 'RegistryModule',
+                    metadata: { organization: REGISTRY_ORG, name, provider },
+                    spec: { ...tests, versions: items },
+                  },
+                ],
+                files,
+                archives,
+              };
+            }),
+        ),
+      ),
+    ),
+);
+
+/** Test variable keys: a letter or `_` first, then letters, digits and `_`. */
+const variableKey = fc.oneof(
+  fc.constantFrom('TF_VAR_region', 'AWS_REGION', '_private', 'x', 'TF_LOG', 'A1_b2', '_', 'TF_VAR_cidr_block'),
+  fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/),
+);
+
+/** One variable's spec: a value (maybe empty, maybe left out), a description, `category: env`, sensitive from `${env:}`. */
+function testVariable(envName: string): fc.Arbitrary<{ spec: Record<string, unknown>; env: Record<string, string> }> {
+  return fc
+    .record({
+      sensitive: fc.constantFrom('true', 'true', 'false', 'absent'),
+      value: fc.option(freeText, { nil: undefined, freq: 5 }),
+      secretValue: fc.oneof(secretValue, fc.constant(''), fc.string({ maxLength: 20, unit: 'grapheme' })),
+      viaEnv: fc.nat({ max: 5 }),
+      description: fc.option(freeText, { nil: undefined }),
+      category: fc.option(fc.constant('env'), { nil: undefined }),
+    })
+    .map(({ sensitive, value, secretValue: secretText, viaEnv, description, category }) => {
+      const env: Record<string, string> = {};
+      const spec: Record<string, unknown> = {};
+      if (sensitive === 'true' || viaEnv === 0) {
+        // a sensitive value comes from the environment (and sometimes a plain one does too)
+        spec.value = `\${env:${envName}}`;
+        env[envName] = secretText;
+      } else if (value !== undefined) {
+        spec.value = value;
+      }
+      if (sensitive !== 'absent') spec.sensitive = sensitive === 'true';
+      if (description !== undefined) spec.description = description;
+      if (category !== undefined) spec.category = category;
+      return { spec, env };
+    });
+}
+
+const moduleTestVariableKind: KindArbitrary = {
+  kind: 'ModuleTestVariable',
+  shape: 'collection',
+  registryOrganizations: [REGISTRY_ORG],
+  companions: ['RegistryModule'],
+  generate: registryCase(
+    fc
+      .uniqueArray(fc.tuple(moduleNameArb, providerNameArb), {
+        minLength: 1,
+        maxLength: 2,
+        selector: ([name, provider]) => `${name.toLowerCase()}/${provider}`,
+      })
+      .chain((modules) =>
+        fc.tuple(
+          ...modules.map(([name, provider], m) =>
+            fc
+              .tuple(
+                privateModule(name, provider, { maxVersions: 1, sourceOnly: true }),
+                fc.uniqueArray(variableKey, { minLength: 1, maxLength: 4, selector: (k) => k.toLowerCase() }),
+              )
+              .chain(([module, keys]) =>
+                fc.tuple(...keys.map((_, k) => testVariable(`MTV_${m}_${k}`))).map((variables): ModulePart => {
+                  const docs: ManifestDoc[] = variables.map(({ spec }, k) => ({
+                    kind: 'ModuleTestVariable',
+                    metadata: { organization: REGISTRY_ORG, module: `${name}/${provider}`, name: keys[k] ?? '' },
+                    spec,
+                  }));
+                  return {
+                    ...module,
+                    docs: [...module.docs, ...docs],
+                    env: Object.assign({}, ...variables.map((v) => v.env)),
+                  };
+                }),
+              ),
+          ),
+        ),
+      ),
+  ),
+};
+
 /** Every kind: the list the reliability tests iterate over. */
 
 export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
@@ -1512,4 +1937,6 @@ export const KIND_ARBITRARIES: readonly KindArbitrary[] = [
   ldapStaticRole,
   ldapDynamicRole,
   ldapLibrarySet,
+  registryModuleKind,
+  moduleTestVariableKind,
 ];

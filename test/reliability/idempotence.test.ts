@@ -4,7 +4,10 @@
  * state plans no change either. One emulator per kind; each case is applied
  * on top of what the previous one left (collections are emptied between cases,
  * and so are the mounts of the secrets API's kinds: SSH roles, CA and
- * zero-address list; LDAP roles, static roles, library sets and config).
+ * zero-address list; LDAP roles, static roles, library sets and config; the
+ * registry's modules, with their versions and test variables). The registry
+ * kinds' cases are also checked against the registry itself: every declared
+ * version uploaded and parsed (`ok`), test settings and variables as declared.
  *
  * CONVERGE_FULL_RUN=1 (set by .ci/run) runs 200 cases per kind.
  */
@@ -24,18 +27,25 @@ import {
   LDAP_ADMIN_PASSWORD,
   LDAP_MOUNTS,
   LDAP_WORKING_CONFIGS,
+  OWN_CONTENT_MODULES,
+  REGISTRY_ORG,
   SSH_OTP_ONLY_FIELDS,
 } from './arbitraries.ts';
 import {
   CASES_PER_KIND,
   type Emulator,
   emptyLdapMounts,
+  emptyRegistry,
   emptySshMounts,
   emulator,
   FULL_RUN,
+  type ListedModule,
   ldapDirectory,
+  materialize,
+  modulePathOf,
   type Recorded,
   recording,
+  registryModules,
   scratchDir,
   secretsSeed,
   targetOf,
@@ -79,6 +89,69 @@ function inapplicableSshFields(spec: DesiredObject['spec']): string[] {
   );
 }
 
+/** The converge name of a listed module: `<name>/<provider>`, or `public/<namespace>/<name>/<provider>`. */
+const listedName = (m: ListedModule) =>
+  m.attributes['registry-name'] === 'public'
+    ? `public/${m.attributes.namespace}/${m.attributes.name}/${m.attributes.provider}`
+    : `${m.attributes.name}/${m.attributes.provider}`;
+
+/**
+ * The registry holds exactly what the case declares: its modules, each
+ * declared version once and `ok` (uploaded and parsed), test configuration
+ * and no-code as declared, and each module's test variables with their key,
+ * value (none shown when sensitive), description and sensitivity.
+ */
+async function expectRegistryAsDeclared(target: Target, desired: ReadonlyMap<string, DesiredObject>): Promise<void> {
+  const objects = [...desired.values()];
+  const modules = await registryModules(target, REGISTRY_ORG);
+  const declared = objects.filter((d) => d.kind === 'RegistryModule');
+  expect(modules.map(listedName).sort()).toEqual(declared.map((d) => d.address.name).sort());
+  const versions = modules.flatMap((m) =>
+    m.attributes['version-statuses'].map(
+      (v) => `${listedName(m)}/${v.version} ${v.status}${v.error ? ` ${v.error}` : ''}`,
+    ),
+  );
+  expect(versions.sort()).toEqual(
+    objects
+      .filter((d) => d.kind === 'RegistryModuleVersion')
+      .map((d) => `${d.address.name} ok`)
+      .sort(),
+  );
+  for (const d of declared) {
+    const m = modules.find((l) => listedName(l) === d.address.name);
+    const tests = (d.spec['test-config'] as { 'tests-enabled'?: boolean } | undefined)?.['tests-enabled'];
+    if (tests !== undefined) expect(m?.attributes['test-config']?.['tests-enabled'], d.address.name).toBe(tests);
+    expect(m?.attributes['no-code'], d.address.name).toBe(d.spec['no-code'] ?? false);
+  }
+  const variables = objects.filter((d) => d.kind === 'ModuleTestVariable');
+  for (const module of new Set(variables.map((d) => d.address.name.split('/').slice(0, 2).join('/')))) {
+    const m = modules.find((l) => listedName(l) === module);
+    expect(m, module).toBeDefined();
+    const listed = await api(
+      target,
+      'GET',
+      `${modulePathOf(REGISTRY_ORG, m!).replace('/registry-modules/', '/tests/registry-modules/')}/vars`,
+    );
+    expect(listed.status, module).toBe(200);
+    const live = ((listed.body?.data ?? []) as Array<{ attributes: Record<string, unknown> }>).map((v) => v.attributes);
+    const expected = variables.filter((d) => d.address.name.startsWith(`${module}/`));
+    expect(live.map((v) => v.key).sort()).toEqual(expected.map((d) => d.metadata.name).sort());
+    for (const d of expected) {
+      const v = live.find((l) => l.key === d.metadata.name);
+      const sensitive = d.spec.sensitive === true;
+      expect(
+        { value: v?.value, description: v?.description, sensitive: v?.sensitive, category: v?.category },
+        d.address.name,
+      ).toEqual({
+        value: sensitive ? null : (d.spec.value ?? ''),
+        description: d.spec.description ?? '',
+        sensitive,
+        category: 'env',
+      });
+    }
+  }
+}
+
 describe('the property table', () => {
   it('has valid manifests for every kind converge knows', () => {
     expect(KIND_ARBITRARIES.map((k) => k.kind).sort()).toEqual(providers.map((p) => p.kind).sort());
@@ -112,12 +185,12 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
 
   const kinds = new Set([kind, ...(table.companions ?? [])]);
 
+  /** A case's manifest, and the files and archives it reads, in a directory of its own. */
   async function load(generated: Generated): Promise<DesiredObject[]> {
-    for (const [path, content] of Object.entries(generated.files ?? {})) {
-      await mkdir(dirname(join(scratch.dir, path)), { recursive: true });
-      await writeFile(join(scratch.dir, path), content);
-    }
-    const file = await writeManifest(join(scratch.dir, `${kind}-${n++}.yaml`), generated.docs);
+    const dir = join(scratch.dir, `${kind}-${n++}`);
+    await mkdir(dir, { recursive: true });
+    await materialize(dir, generated);
+    const file = await writeManifest(join(dir, 'manifest.yaml'), generated.docs);
     return desiredFrom([file], generated.env);
   }
 
@@ -130,6 +203,7 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
           if (collectionType) await emptyCollection(target, collectionType);
           if (table.mounts) await emptySshMounts(target, table.mounts);
           if (table.ldapMounts) await emptyLdapMounts(target, table.ldapMounts);
+          if (table.registryOrganizations) await emptyRegistry(target, table.registryOrganizations);
           const desired = await load(generated);
           expect(desired.some((d) => d.kind === kind)).toBe(true);
           expect(desired.map((d) => d.kind).filter((k) => !kinds.has(k))).toEqual([]);
@@ -147,6 +221,8 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
               expect(action.notes ?? [], `${action.key} ${field}`).toContainEqual(expect.stringMatching(`^${field} `));
             }
           }
+
+          if (table.registryOrganizations) await expectRegistryAsDeclared(target, again.desiredByKey);
 
           // export what is live now, and plan the exported manifests against the same server
           const live = [...(again.live.get(kind)?.values() ?? [])];
@@ -191,6 +267,11 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
                 .sort(),
             ).toEqual(live.map((l) => addressKey(l.address)).sort());
             for (const d of fromExport) expect(d.secretFields, addressKey(d.address)).toContain('bindpass');
+          }
+          if (kind === 'RegistryModule') {
+            // versions are a child kind, which export does not write (their content is local, not in the API):
+            // the exported modules declare none, and so plan none (an undeclared version is never deleted)
+            for (const d of fromExport) expect(d.spec.versions, addressKey(d.address)).toBeUndefined();
           }
           const exportPlan = await plan(target, fromExport, { client: CLIENT });
           expect(exportPlan.problems).toEqual([]);
@@ -322,6 +403,109 @@ describe('LDAPConfig after POST /v1/<mount>/rotate-root', () => {
         const withStore = await plan(target, newPassword, { fingerprints: store, client: CLIENT });
         expect(bindpassChanges(withStore.plan.actions).sort()).toEqual(withStore.plan.actions.map((a) => a.key).sort());
       }),
+      { numRuns: cases, endOnFailure: true },
+    );
+  }, 120_000);
+});
+
+/**
+ * An uploaded version is never uploaded again. When its local content
+ * changes after the apply (a file of its directory edited, its archive
+ * rebuilt from an edited directory), a plan with the fingerprint store, which
+ * keeps the digest of what was uploaded, says so in a note on that version
+ * (`digest changed since converge sent it`) and plans nothing; an apply sends
+ * nothing; without the store the plan is silent; content back as it was
+ * uploaded (packing is reproducible), the note goes.
+ */
+describe('RegistryModule versions whose local content changed after the apply', () => {
+  const cases = FULL_RUN ? 60 : 10;
+  const changedNote = /^digest changed since converge sent it/;
+  let server: Emulator;
+  let target: Target;
+  let store: FingerprintStore;
+  let n = 0;
+
+  beforeAll(async () => {
+    server = await emulator();
+    target = targetOf(server);
+    const namespace = { name: serverNamespace('platform', server.url), token: server.tokens.admin };
+    store = await FingerprintStore.open(
+      join(scratch.dir, 'content.fingerprints.json'),
+      [namespace],
+      () => namespace.name,
+    );
+  });
+  afterAll(() => server?.close());
+
+  it(`plan a note and no action, and send nothing (${cases} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        OWN_CONTENT_MODULES,
+        fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+        async (generated, mask) => {
+          await emptyRegistry(target, [REGISTRY_ORG]);
+          const dir = join(scratch.dir, `content-${n++}`);
+          await mkdir(dir, { recursive: true });
+          await materialize(dir, generated);
+          const file = await writeManifest(join(dir, 'manifest.yaml'), generated.docs);
+          const load = () => desiredFrom([file], generated.env);
+          const applied = await apply(target, await load(), { fingerprints: store, client: CLIENT });
+          expect(applied.summary.failed.map((f) => `${f.key}: ${f.error.message}`)).toEqual([]);
+
+          // the versions, each with the directory its content is made from and the archive made of it (if any)
+          const items = generated.docs.flatMap((d) =>
+            ((d.spec?.versions ?? []) as Array<{ version: string; source?: string; archive?: string }>).map((v) => ({
+              key: `RegistryModuleVersion/${REGISTRY_ORG}/${d.metadata?.name}/${d.metadata?.provider}/${v.version}`,
+              source: v.source ?? generated.archives?.[v.archive ?? ''] ?? '',
+              archive: v.archive,
+            })),
+          );
+          const changed = items.filter((_, i) => mask[i % mask.length]);
+          if (changed.length === 0 && items[0]) changed.push(items[0]);
+          const edit = async (suffix: string) => {
+            for (const item of changed) {
+              const main = join(dir, item.source, 'main.tf');
+              const original = generated.files?.[`${item.source}/main.tf`] ?? '';
+              await writeFile(main, `${original}${suffix}`);
+              if (item.archive) await materialize(dir, { archives: { [item.archive]: item.source } });
+            }
+          };
+          const notes = (actions: readonly PlannedAction[]) =>
+            actions
+              .filter((a) => a.kind === 'RegistryModuleVersion')
+              .map((a) => `${a.key} ${(a.notes ?? []).some((note) => changedNote.test(note))}`)
+              .sort();
+          const expected = (withNote: boolean) =>
+            items.map((i) => `${i.key} ${withNote && changed.includes(i)}`).sort();
+
+          await edit(`\n# changed after the upload (${n})\n`);
+          const edited = await load();
+          const withStore = await plan(target, edited, { fingerprints: store, client: CLIENT });
+          expect(withStore.problems).toEqual([]);
+          expect(changes(withStore.plan.actions).map(show)).toEqual([]);
+          expect(notes(withStore.plan.actions)).toEqual(expected(true));
+          const withoutStore = await plan(target, edited, { client: CLIENT });
+          expect(changes(withoutStore.plan.actions).map(show)).toEqual([]);
+          expect(notes(withoutStore.plan.actions)).toEqual(expected(false));
+
+          // an apply sends nothing, and leaves the store with the digest of what was uploaded
+          const records: Recorded[] = [];
+          const again = await apply(target, edited, {
+            fingerprints: store,
+            client: { ...CLIENT, wrap: (c) => recording(c, records) },
+          });
+          expect(again.summary.failed).toEqual([]);
+          expect(records.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`)).toEqual([]);
+          const after = await plan(target, edited, { fingerprints: store, client: CLIENT });
+          expect(notes(after.plan.actions)).toEqual(expected(true));
+
+          // back to the content that was uploaded: no note
+          await edit('');
+          const restored = await plan(target, await load(), { fingerprints: store, client: CLIENT });
+          expect(changes(restored.plan.actions).map(show)).toEqual([]);
+          expect(notes(restored.plan.actions)).toEqual(expected(false));
+        },
+      ),
       { numRuns: cases, endOnFailure: true },
     );
   }, 120_000);

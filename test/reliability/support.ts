@@ -1,14 +1,15 @@
 /** What the reliability tests share: run sizes, the emulator they start, manifests on disk, recorded requests. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { delegate } from '../../src/api/delegate.ts';
 import type { HttpClient, HttpResponse, RequestOptions } from '../../src/api/types.ts';
 import { DEFAULT_DIRECTORY_LDIF } from '../../src/emulator/ldap/directory/default-seed.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
-import { secrets, type Target } from '../helpers/engine.ts';
-import type { ManifestDoc } from './arbitraries.ts';
+import { packModule } from '../../src/registry/pack.ts';
+import { api, secrets, type Target } from '../helpers/engine.ts';
+import type { Generated, ManifestDoc } from './arbitraries.ts';
 import { LDAP_EXTRA_ACCOUNTS, LDAP_URL, MANAGED_USERS } from './arbitraries.ts';
 
 /** `.ci/run` sets CONVERGE_FULL_RUN=1: the property tests then run their full number of cases. */
@@ -207,4 +208,85 @@ export function recording(client: HttpClient, log: Recorded[]): HttpClient {
       throw error;
     }
   });
+}
+
+/**
+ * Writes what a case reads from disk under `dir` (its manifest's directory):
+ * the files, then the archives packed from their module directories.
+ */
+export async function materialize(dir: string, generated: Pick<Generated, 'files' | 'archives'>): Promise<void> {
+  for (const [path, content] of Object.entries(generated.files ?? {})) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  for (const [archive, module] of Object.entries(generated.archives ?? {})) {
+    const packed = await packModule(resolve(dir, module));
+    await mkdir(dirname(resolve(dir, archive)), { recursive: true });
+    await writeFile(resolve(dir, archive), packed.bytes);
+  }
+}
+
+/** The path of an organization's registry modules in the platform API (under /api/v2). */
+export const registryModulesPath = (organization: string) =>
+  `/organizations/${encodeURIComponent(organization)}/registry-modules`;
+
+/** A module the registry lists, as its attributes say. */
+export interface ListedModule {
+  id: string;
+  attributes: {
+    name: string;
+    namespace: string;
+    provider: string;
+    'registry-name': 'private' | 'public';
+    'version-statuses': Array<{ version: string; status: string; error?: string }>;
+    'test-config': { 'tests-enabled': boolean } | null;
+    'no-code': boolean;
+  };
+}
+
+/** Every module of an organization's registry (each page). */
+export async function registryModules(target: Target, organization: string): Promise<ListedModule[]> {
+  const out: ListedModule[] = [];
+  for (let page = 1; ; page++) {
+    const listed = await api(
+      target,
+      'GET',
+      `${registryModulesPath(organization)}?page%5Bnumber%5D=${page}&page%5Bsize%5D=100`,
+    );
+    if (listed.status !== 200) throw new Error(`GET ${registryModulesPath(organization)}: ${listed.status}`);
+    const data = (listed.body?.data ?? []) as ListedModule[];
+    out.push(...data);
+    const next = (listed.body?.meta as { pagination?: { 'next-page'?: number | null } } | undefined)?.pagination?.[
+      'next-page'
+    ];
+    if (!next || data.length === 0) return out;
+  }
+}
+
+/** The API path of a listed module: the private form, or the public one by namespace and name only. */
+export function modulePathOf(organization: string, m: ListedModule, version?: string): string {
+  const a = m.attributes;
+  const enc = encodeURIComponent;
+  if (a['registry-name'] === 'public')
+    return `${registryModulesPath(organization)}/public/${enc(a.namespace)}/${enc(a.name)}`;
+  return `${registryModulesPath(organization)}/private/${enc(a.namespace)}/${enc(a.name)}/${enc(a.provider)}${
+    version === undefined ? '' : `/${enc(version)}`
+  }`;
+}
+
+/**
+ * Empties organizations' registries, so that a case starts from nothing:
+ * each module is deleted through the API (its versions and test variables with it).
+ */
+export async function emptyRegistry(target: Target, organizations: readonly string[]): Promise<void> {
+  for (const organization of organizations) {
+    for (const m of await registryModules(target, organization)) {
+      const path = modulePathOf(organization, m);
+      const deleted = await api(target, 'DELETE', path);
+      // a public record of several providers goes at once: a later one is already gone
+      if (![204, 404].includes(deleted.status)) throw new Error(`DELETE ${path}: ${deleted.status}`);
+    }
+    const left = await registryModules(target, organization);
+    if (left.length > 0) throw new Error(`${organization}: ${left.length} modules left after emptying`);
+  }
 }

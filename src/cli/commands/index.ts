@@ -6,6 +6,7 @@ import { registerEmulator } from './emulator.ts';
 import { registerExport } from './export.ts';
 import { registerPlan } from './plan.ts';
 import { registerSchema } from './schema.ts';
+import { registerTest } from './test.ts';
 import { registerValidate } from './validate.ts';
 
 /** Every command, in the order `--help` lists them. One line per command. */
@@ -15,6 +16,7 @@ export const commands: Array<(program: Command) => void> = [
   registerApply,
   registerDrift,
   registerExport,
+  registerTest,
   registerSchema,
   registerEmulator,
   registerDemo,

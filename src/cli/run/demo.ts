@@ -57,12 +57,20 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const patch = (path: string, type: string, attributes: Record<string, unknown>) =>
     admin(emulator.url, emulator.tokens.admin, 'PATCH', path, { data: { type, attributes } });
   try {
-    say(`emulator listening on ${emulator.url} (site-admin and secrets APIs, in this process)`);
+    say(`emulator listening on ${emulator.url} (platform and secrets APIs, in this process)`);
     await converge('validate', []);
     await converge('plan', ['--detailed-exitcode'], [EXIT_CHANGES]);
     await converge('apply', ['--auto-approve']);
     say('a second plan shows no changes');
     await converge('plan', ['--detailed-exitcode']);
+
+    say('the network module published above runs its tests on the platform');
+    await run(['test', 'run', 'example-org/network/aws', '--module-dir', join('modules', 'network')], {
+      cwd: root,
+      env,
+      expect: [EXIT_OK],
+      show: (line) => process.stdout.write(`\n${colors.dim(`$ converge ${line}`)}\n`),
+    });
 
     say('someone changes things behind converge’s back, through the API');
     await patch('/admin/general-settings', 'general-settings', { 'api-rate-limit': 250, 'plan-timeout': '5h' });

@@ -48,6 +48,18 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       chosen = reachable;
     }
   }
+  // kinds without a default scope (an organization's modules) are exported only for the scopes named
+  const unscoped = chosen.filter((p) => p.scoped && flags.scope.length === 0 && !p.address({}).scope);
+  if (unscoped.length > 0) {
+    const kinds = unscoped.map((p) => p.kind).join(', ');
+    if (named.length > 0) {
+      throw new ConvergeError('INPUT_INVALID', `${kinds}: objects of these kinds live in organizations`, {
+        hint: 'name the organizations with --scope (repeatable)',
+      });
+    }
+    output.err(`Skipping ${kinds}: their objects live in organizations; pass --scope <organization> to export them.`);
+    chosen = chosen.filter((p) => !unscoped.includes(p));
+  }
   const requests = readRequests(chosen, flags.scope);
   const outDir = resolve(flags.out);
   checkWritable(flags.out, '--out', 'directory');

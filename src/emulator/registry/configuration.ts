@@ -16,8 +16,8 @@ export function configurationResource(cv: ConfigurationVersion, uploadUrl?: stri
     type: 'configuration-versions',
     attributes: {
       'auto-queue-runs': true,
-      error: null,
-      'error-message': null,
+      error: cv.error === undefined ? null : 'unreadable_configuration',
+      'error-message': cv.error ?? null,
       source: 'tfe-api',
       speculative: false,
       status: cv.status,
@@ -45,10 +45,20 @@ export async function receiveConfiguration(
   const cv = slice.data.configurationVersions.find((c) => c.id === id);
   if (!cv) return;
   try {
-    cv.files = (await ingestModule(bytes)).tests;
+    const ingested = await ingestModule(bytes);
+    cv.files = ingested.tests;
+    // as terraform test does, a variable with a default in the module has that value unless set
+    cv.defaults = ingested.root.inputs
+      .filter((input) => input.default !== null && input.default !== undefined)
+      .map((input) => ({
+        key: `TF_VAR_${input.name}`,
+        value: typeof input.default === 'string' ? input.default : JSON.stringify(input.default),
+        category: 'env',
+      }));
   } catch (error) {
     if (!(error instanceof IngestError)) throw error;
     cv.files = [];
+    cv.error = error.message;
   }
   cv.status = 'uploaded';
   await startRun(ctx, slice, {

@@ -23,8 +23,8 @@ import { pageDocument, paginate, param } from '../pagination.ts';
 import { authorize, type Right, registryMode, requirePublicCuration } from './access.ts';
 import { MODULES_PATH, moduleResource, versionResource } from './resources.ts';
 import { validVersion } from './semver.ts';
-import type { ModuleRecord, RegistrySlice, VersionRecord } from './state.ts';
-import { publishFromVcs } from './vcs.ts';
+import type { ModuleRecord, RegistrySlice } from './state.ts';
+import { buildRevision, newVersion, publishFromVcs, repositoryOf } from './vcs.ts';
 
 const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
 const PROVIDER = /^[a-z0-9]+$/;
@@ -77,10 +77,15 @@ export function registerModules(api: FastifyInstance, ctx: EmulatorContext, slic
     authorize(ctx, request, organization, 'read');
     const query = queryOf(request);
     const q = param(query, 'q')?.toLowerCase();
-    const filters = { registry: param(query, 'filter[registry_name]'), provider: param(query, 'filter[provider]') };
+    const filters = {
+      registry: param(query, 'filter[registry_name]'),
+      provider: param(query, 'filter[provider]'),
+      organization: param(query, 'filter[organization_name]'),
+    };
     const records = data.modules.filter(
       (m) =>
         m.organization === organization &&
+        (filters.organization === undefined || m.organization === filters.organization) &&
         (filters.registry === undefined || m.registryName === filters.registry) &&
         (filters.provider === undefined || m.provider === filters.provider) &&
         (q === undefined || [m.name, m.namespace, m.provider].some((v) => v.toLowerCase().includes(q))),
@@ -183,20 +188,25 @@ export function registerModules(api: FastifyInstance, ctx: EmulatorContext, slic
     if (data.versions.some((v) => v.moduleId === module.id && v.version === version)) {
       throw invalid([{ attribute: 'version', message: 'has already been taken' }]);
     }
-    const record: VersionRecord = {
-      id: newId('modver'),
-      moduleId: module.id,
-      version,
-      status: 'pending',
-      source: 'platform-api',
-      error: null,
-      commitSha: typeof attributes['commit-sha'] === 'string' ? attributes['commit-sha'] : '',
-      createdAt: now(),
-      updatedAt: now(),
-      archive: null,
-      details: null,
-      downloads: 0,
-    };
+    const commitSha = typeof attributes['commit-sha'] === 'string' ? attributes['commit-sha'] : '';
+    if (module.vcsRepo) {
+      // branch-based: the version is built from the repository (the commit, else the branch's head), not uploaded
+      const record = newVersion(ctx, module, version, 'platform-api', commitSha || module.vcsRepo.branch);
+      data.versions.push(record);
+      const repository = repositoryOf(ctx, module);
+      setImmediate(() => {
+        if (repository === undefined) {
+          record.status = 'clone_failed';
+          record.error = `the repository ${module.vcsRepo?.identifier} is no longer in the seed`;
+          return;
+        }
+        void buildRevision(ctx, slice, record, repository).catch((e) =>
+          ctx.log(`publishing ${module.vcsRepo?.identifier} ${version}: ${(e as Error).message}`),
+        );
+      });
+      return { status: 201, body: document(versionResource(record)) };
+    }
+    const record = newVersion(ctx, module, version, 'platform-api', commitSha);
     data.versions.push(record);
     const objectId = randomBase62(40);
     data.uploads[objectId] = { kind: 'module-version', id: record.id };
@@ -206,6 +216,7 @@ export function registerModules(api: FastifyInstance, ctx: EmulatorContext, slic
   const remove = (request: FastifyRequest) => {
     const key = keyOf(request, 'owners');
     const version = paramsOf(request).version;
+    if (key.registryName === 'public') requirePublicCuration(registryMode(ctx));
     if (key.registryName === 'public' && (key.provider !== undefined || version !== undefined)) throw notFound();
     const modules = find(key);
     if (modules.length === 0) throw notFound();

@@ -1,9 +1,9 @@
 /** Semantic versions of module versions and VCS tags (with or without a leading `v`), via the semver package. */
 import semver from 'semver';
 
-/** Exactly a semantic version: semver.valid also takes ` 1.0.0` and `v1.0.0`, which are not versions' names. */
+/** Exactly a semantic version: semver.valid also takes `v1.0.0` and ` 1.0.0 `, which do not name versions. */
 export function validVersion(version: string): boolean {
-  return semver.valid(version) === version;
+  return /^\d/.test(version) && version.trim() === version && semver.valid(version) !== null;
 }
 
 /** A tag that names a version (`v1.2.0`, `1.2.0`), as the version; undefined otherwise. */

@@ -67,6 +67,8 @@ export interface ConfigurationVersion {
   createdAt: string;
   /** The uploaded configuration's test files, by path. */
   files: Array<{ path: string; text: string }>;
+  /** The root module's input defaults, as `TF_VAR_<name>` values: what a run has when nothing else sets a variable. */
+  defaults?: Array<{ key: string; value: string; category: string }>;
   /** Why the uploaded configuration could not be read; its run then ends `errored`. */
   error?: string;
 }

@@ -4,7 +4,8 @@
  * files and the variables. States advance with time, worked out when a run
  * is read, so no timer is needed and a saved state resumes where it was.
  * Cancel is 202 only for a running run, which then ends canceled;
- * force-cancel only after a cancel (the spec's state table).
+ * force-cancel only after a cancel (the spec's state table). A run of a
+ * configuration upload that could not be read has no outcome: it ends errored.
  */
 import type { EmulatorContext } from '../context.ts';
 import { newId, randomBase62 } from '../ids.ts';
@@ -54,11 +55,6 @@ export interface NewRun {
   message: string;
 }
 
-/** A run of a configuration that could not be read: no outcome, so it ends `errored`. */
-function unreadable(cv: { error?: string } | undefined): boolean {
-  return cv?.error !== undefined;
-}
-
 export async function startRun(ctx: EmulatorContext, slice: RegistrySlice, input: NewRun): Promise<TestRun> {
   const { attributes } = input;
   const created = ctx.now();
@@ -88,10 +84,13 @@ export async function startRun(ctx: EmulatorContext, slice: RegistrySlice, input
     outcome: null,
     logToken: randomBase62(32),
   };
-  const moduleVariables = slice.data.variables
+  // the module's defaults first: its test variables override them
+  const declared = slice.data.variables
     .filter((v) => v.moduleId === input.moduleId)
     .map((v) => ({ key: v.key, value: v.value, category: v.category }));
-  if (unreadable(cv)) {
+  const moduleVariables = [...(cv?.defaults ?? []).filter((d) => !declared.some((v) => v.key === d.key)), ...declared];
+  // a configuration that could not be read gives no outcome: the run ends `errored`
+  if (cv?.error !== undefined) {
     slice.data.runs.push(run);
     return run;
   }

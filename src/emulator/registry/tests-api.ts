@@ -74,8 +74,12 @@ export function registerTests(api: FastifyInstance, ctx: EmulatorContext, slice:
     };
     const attributes = requestAttributes(request.body, 'test-runs');
     const cvId = body?.data?.relationships?.['configuration-version']?.data?.id;
-    // the configuration may belong to another module (the spec allows it), but it must exist
-    const cv = data.configurationVersions.find((c) => c.id === cvId) ?? latestConfiguration(slice, module.id);
+    // the configuration may belong to another module (the spec allows it), but it must exist and hold
+    // an upload; without one named, the module's latest upload is tested
+    const cv =
+      cvId === undefined
+        ? latestConfiguration(slice, module.id)
+        : data.configurationVersions.find((c) => c.id === cvId && c.status === 'uploaded');
     if (!cv)
       throw invalid([{ attribute: 'configuration-version', message: 'must name an uploaded configuration version' }]);
     const run = await startRun(ctx, slice, {

@@ -55,7 +55,8 @@ export const archivist: ApiModule = {
     route(api, 'GET', '/v1/logs/:token', (request) => {
       const run = slice.data.runs.find((r) => r.logToken === paramsOf(request).token);
       if (!run) throw notFound();
-      return { status: 200, text: currentRun(ctx, slice, run).outcome?.log ?? '' };
+      const cv = slice.data.configurationVersions.find((c) => c.id === run.configurationVersionId);
+      return { status: 200, text: currentRun(ctx, slice, run).outcome?.log ?? cv?.error ?? '' };
     });
   },
 };

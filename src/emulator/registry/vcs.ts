@@ -2,9 +2,12 @@
  * Publishing a private module from VCS: the repository identifier names a
  * local git repository (the seed's `registry.repositories`). Tag-based
  * publishing makes a version of every semantic-version tag (an optional
- * leading `v`); branch-based publishing makes versions only when asked, from
- * the given commit. The archive of a version is `git archive` of its
- * revision, so the module sits at the archive's root.
+ * leading `v`); branch-based publishing makes versions only when asked
+ * (the versions endpoint), from the given commit or else the branch's head.
+ * The archive of a version is `git archive` of its revision, so the module
+ * sits at the archive's root; a revision git cannot archive is `clone_failed`.
+ * Tags are read once, when the module is published: the emulator has no
+ * webhook, so later tags are not picked up.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -98,40 +101,62 @@ async function publishTags(
   for (const tag of stdout.split('\n').filter(Boolean)) {
     const version = versionOfTag(tag);
     if (!version || slice.data.versions.some((v) => v.moduleId === module.id && v.version === version)) continue;
-    await publishRevision(ctx, slice, module, path, tag, version, 'platform');
+    const record = newVersion(ctx, module, version, 'platform', tag);
+    slice.data.versions.push(record);
+    await buildRevision(ctx, slice, record, path);
   }
 }
 
-/** One version from one revision of the repository: its archive, then ingestion. */
-export async function publishRevision(
+/** A pending version record of a module. */
+export function newVersion(
   ctx: EmulatorContext,
-  slice: RegistrySlice,
   module: ModuleRecord,
-  path: string,
-  revision: string,
   version: string,
   source: string,
-): Promise<VersionRecord> {
-  const now = () => new Date(ctx.now()).toISOString();
-  const record: VersionRecord = {
+  commitSha: string,
+): VersionRecord {
+  const now = new Date(ctx.now()).toISOString();
+  return {
     id: newId('modver'),
     moduleId: module.id,
     version,
     status: 'pending',
     source,
     error: null,
-    commitSha: revision,
-    createdAt: now(),
-    updatedAt: now(),
+    commitSha,
+    createdAt: now,
+    updatedAt: now,
     archive: null,
     details: null,
     downloads: 0,
   };
-  slice.data.versions.push(record);
-  const { stdout } = await run('git', ['-C', path, 'archive', '--format=tar.gz', revision], {
-    encoding: 'buffer',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  await ingestVersion(slice, record, stdout, now);
-  return record;
+}
+
+/** The local repository a VCS module publishes from, if the seed still names it. */
+export function repositoryOf(ctx: EmulatorContext, module: ModuleRecord): string | undefined {
+  return module.vcsRepo ? ctx.state.seed.registry?.repositories?.[module.vcsRepo.identifier] : undefined;
+}
+
+/** One version from one revision (`commitSha`) of the repository at `path`: its archive, then ingestion. */
+export async function buildRevision(
+  ctx: EmulatorContext,
+  slice: RegistrySlice,
+  record: VersionRecord,
+  path: string,
+): Promise<void> {
+  const now = () => new Date(ctx.now()).toISOString();
+  record.status = 'cloning';
+  let archive: Buffer;
+  try {
+    ({ stdout: archive } = await run('git', ['-C', path, 'archive', '--format=tar.gz', record.commitSha], {
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    }));
+  } catch (error) {
+    record.status = 'clone_failed';
+    record.error = `cannot read revision ${record.commitSha}: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`;
+    record.updatedAt = now();
+    return;
+  }
+  await ingestVersion(slice, record, archive, now);
 }

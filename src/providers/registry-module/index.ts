@@ -9,6 +9,7 @@
 
 import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
 import { requireClient } from '../../api/require-client.ts';
+import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from '../shared/define.ts';
@@ -16,7 +17,7 @@ import { getPath } from '../shared/paths.ts';
 import { flag, text } from '../shared/rules.ts';
 import { modulePath, organizationModules, orgPath } from './api.ts';
 import { moduleKey, moduleName, parseModuleName } from './names.ts';
-import { registryModuleVersion } from './versions.ts';
+import { registryModuleVersion, versionProblems } from './versions.ts';
 
 const kind = 'RegistryModule';
 
@@ -92,13 +93,18 @@ export const registryModule = defineProvider(
                 'no-code': fields['no-code'] ?? false,
               };
         const path = vcs !== undefined ? `${base}/vcs` : base;
-        const response = await client.request({
-          method: 'POST',
-          path,
-          body: resourceBody('registry-modules', attributes),
-          signal: ctx.signal,
-        });
-        const created = resourceOf(response.body, `POST ${path}`);
+        const post = async () => {
+          const response = await client.request({
+            method: 'POST',
+            path,
+            body: resourceBody('registry-modules', attributes),
+            signal: ctx.signal,
+          });
+          return resourceOf(response.body, `POST ${path}`);
+        };
+        // a lost answer is the engine's to resolve: it reads the module back, and sends what is still
+        // missing (its test configuration) as an update
+        const created = await post();
         // test configuration is a change of the module: sent once it exists
         const body = patchable({ 'test-config': fields['test-config'] ?? null });
         if (m.registry === 'private' && getPath(fields, 'test-config.tests-enabled') !== undefined) {
@@ -127,6 +133,7 @@ export const registryModule = defineProvider(
         const path = m.registry === 'public' ? pathOf(live.address).replace(/\/[^/]+$/, '') : pathOf(live.address);
         await requireClient(ctx.api, 'platform').request({ method: 'DELETE', path, signal: ctx.signal });
       },
+      check: checkModule,
       toManifest(live) {
         const m = parseModuleName(live.address.scope ?? '', live.address.name);
         return {
@@ -152,3 +159,45 @@ export const registryModule = defineProvider(
     },
   },
 );
+
+/** Namespaces are for public records; each declared version once, with its content there. */
+function checkModule(object: DesiredObject): SpecProblem[] {
+  const problems: SpecProblem[] = [];
+  const registry = object.metadata.registry ?? 'private';
+  if (registry === 'private' && object.metadata.namespace !== undefined) {
+    problems.push({
+      path: 'metadata.namespace',
+      message: 'a private module has no namespace (it is the organization)',
+    });
+  }
+  if (registry === 'public' && object.metadata.namespace === undefined) {
+    problems.push({ path: 'metadata.registry', message: 'a public module record needs metadata.namespace' });
+  }
+  if (registry === 'public' && Object.keys(object.spec).some((key) => key !== 'no-code')) {
+    problems.push({
+      path: 'spec',
+      message: 'a public module record has no versions, tests or VCS repository: only its identity',
+    });
+  }
+  const versions = Array.isArray(object.spec.versions) ? object.spec.versions : [];
+  const seen = new Map<string, number>();
+  versions.forEach((item, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
+    const at = (field: string, message: string): SpecProblem => ({ path: `spec.versions.${i}.${field}`, message });
+    const version = String((item as Fields).version);
+    const first = seen.get(version);
+    if (first !== undefined)
+      problems.push(at('version', `version ${version} is declared twice (also item ${first + 1})`));
+    seen.set(version, i);
+    problems.push(
+      ...versionProblems({ spec: item as Fields, source: object.source, ...(object.dir && { dir: object.dir }) }, at),
+    );
+  });
+  if (versions.length > 0 && object.spec['vcs-repo'] !== undefined && !getPath(object.spec, 'vcs-repo.branch')) {
+    problems.push({
+      path: 'spec.versions',
+      message: 'a tag-based VCS module publishes its versions from tags: declare no versions, or set vcs-repo.branch',
+    });
+  }
+  return problems;
+}

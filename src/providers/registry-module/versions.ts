@@ -7,8 +7,9 @@
  * uploaded again, and when its local content no longer matches what was
  * uploaded (the digest the fingerprint store keeps), the plan says so.
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isUnknownOutcome } from '../../api/errors.ts';
 import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
 import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
@@ -16,7 +17,7 @@ import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
-import { packModule, readArchive } from '../../registry/pack.ts';
+import { type PackedModule, packModule, readArchive } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { modulePath, organizationModules } from './api.ts';
 import { moduleKey, parseModuleName } from './names.ts';
@@ -28,19 +29,26 @@ const INGEST_WAIT_MS = 60_000;
 
 /** Where a version's content is, from the manifest's directory. */
 export function contentPath(
-  desired: Pick<DesiredObject, 'spec' | 'source'>,
+  desired: Pick<DesiredObject, 'spec' | 'source' | 'dir'>,
 ): { kind: 'source' | 'archive'; path: string } | undefined {
-  const base = dirname(resolve(desired.source.file));
+  const base = desired.dir ?? dirname(resolve(desired.source.file));
   if (typeof desired.spec.source === 'string') return { kind: 'source', path: resolve(base, desired.spec.source) };
   if (typeof desired.spec.archive === 'string') return { kind: 'archive', path: resolve(base, desired.spec.archive) };
   return undefined;
 }
 
-async function packed(desired: DesiredObject) {
+async function packed(desired: DesiredObject): Promise<PackedModule> {
   const where = contentPath(desired);
   if (!where) throw new ConvergeError('INPUT_INVALID', `${desired.address.name}: a version needs source or archive`);
   return where.kind === 'source' ? packModule(where.path) : readArchive(where.path);
 }
+
+/**
+ * The packs made for the plan, by the object they were planned for: the
+ * apply uploads those same bytes (what was planned is what is sent) instead
+ * of packing the directory a second time.
+ */
+const planned = new WeakMap<DesiredObject, PackedModule>();
 
 export const registryModuleVersion = defineProvider(
   () => ({
@@ -81,20 +89,40 @@ export const registryModuleVersion = defineProvider(
 
     async prepare(desired: DesiredObject) {
       const content = await packed(desired);
-      return { ...desired, spec: { ...desired.spec, digest: content.sha256 } };
+      const prepared = { ...desired, spec: { ...desired.spec, digest: content.sha256 } };
+      planned.set(prepared, content);
+      return prepared;
     },
 
     async create(ctx, desired) {
       const { organization, registry, namespace, name, provider, version } = parseVersionAddress(desired.address);
       const client = requireClient(ctx.api, 'platform');
-      const content = await packed(desired);
+      const content = planned.get(desired) ?? (await packed(desired));
       const path = `${modulePath(organization, registry, namespace, name, provider)}/versions`;
-      const created = await client.request({
-        method: 'POST',
-        path,
-        body: resourceBody('registry-module-versions', { version }),
-        signal: ctx.signal,
-      });
+      const post = () =>
+        client.request({
+          method: 'POST',
+          path,
+          body: resourceBody('registry-module-versions', { version }),
+          signal: ctx.signal,
+        });
+      let created: Awaited<ReturnType<typeof post>>;
+      try {
+        created = await post();
+      } catch (error) {
+        if (!isUnknownOutcome(error)) throw error;
+        // the answer, and with it the only upload link, was lost: a version that was made cannot get its
+        // content (deleting it to start over could take the whole module with it, as the last version does)
+        const made = await versionStatus(ctx, desired.address);
+        if (made === undefined) throw error; // not made: the engine reads back and creates it again
+        throw new ConvergeError(
+          'API_ERROR',
+          `POST ${path}: version ${version} was created, but the answer carrying its upload link was lost`,
+          {
+            hint: 'delete the version in the registry (it has no content) and apply again',
+          },
+        );
+      }
       const upload = resourceOf(created.body, `POST ${path}`).links?.upload;
       if (typeof upload !== 'string')
         throw new ConvergeError('API_ERROR', `POST ${path}: the answer has no links.upload`);
@@ -107,14 +135,24 @@ export const registryModuleVersion = defineProvider(
       // never reached: an uploaded version is immutable (mutable: false)
     },
     async delete(ctx, live) {
-      const { organization, registry, namespace, name, provider, version } = parseVersionAddress(live.address);
-      await requireClient(ctx.api, 'platform').request({
-        method: 'DELETE',
-        path: `${modulePath(organization, registry, namespace, name, provider)}/${encodeURIComponent(version)}`,
-        signal: ctx.signal,
-      });
+      await removeVersion(ctx, live.address);
     },
-    check: checkVersion,
+    // one GET of the module (never the list a run read before): read back after a lost answer
+    async get(ctx, address) {
+      const status = await versionStatus(ctx, address);
+      if (status === undefined) return undefined;
+      const version = parseVersionAddress(address).version;
+      return { kind: VERSION_KIND, address, ref: version, fields: { version, status } };
+    },
+    liveNotes(_spec, live) {
+      if (live.status === 'reg_ingress_failed' || live.status === 'clone_failed') {
+        return ['the registry could not read this version; publish a fixed one as a new version, and delete this one'];
+      }
+      // re-made, it could take its module with it (deleting a provider's last version deletes the provider)
+      return live.status === 'pending'
+        ? ['this version has no content (its upload never arrived): delete it and apply again']
+        : [];
+    },
     toManifest(live) {
       return {
         kind: VERSION_KIND,
@@ -134,6 +172,32 @@ export const registryModuleVersion = defineProvider(
     },
   },
 );
+
+/** The status of one version, from one GET of its module; undefined when either does not exist. */
+async function versionStatus(ctx: ProviderContext, address: Address): Promise<string | undefined> {
+  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
+  const response = await requireClient(ctx.api, 'platform').request({
+    method: 'GET',
+    path: modulePath(organization, registry, namespace, name, provider),
+    accept: [404],
+    signal: ctx.signal,
+  });
+  if (response.status === 404) return undefined;
+  const statuses = resourceOf(response.body, 'GET module').attributes['version-statuses'];
+  const entry = (Array.isArray(statuses) ? statuses : []).find((s) => (s as Fields).version === version) as
+    | Fields
+    | undefined;
+  return entry === undefined ? undefined : String(entry.status);
+}
+
+async function removeVersion(ctx: ProviderContext, address: Address): Promise<void> {
+  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
+  await requireClient(ctx.api, 'platform').request({
+    method: 'DELETE',
+    path: `${modulePath(organization, registry, namespace, name, provider)}/${encodeURIComponent(version)}`,
+    signal: ctx.signal,
+  });
+}
 
 function parseVersionAddress(address: Address) {
   const slash = address.name.lastIndexOf('/');
@@ -175,14 +239,36 @@ async function waitForIngestion(ctx: ProviderContext, address: Address): Promise
   }
 }
 
-/** A version's content must be there before anything is sent: a directory with .tf files, or a gzip tarball. */
-function checkVersion(object: DesiredObject): SpecProblem[] {
+/** A version's content must be there before anything is sent: a directory, or a gzip tarball. */
+export function versionProblems(
+  object: Pick<DesiredObject, 'spec' | 'source' | 'dir'>,
+  at: (field: string, message: string) => SpecProblem,
+): SpecProblem[] {
   const where = contentPath(object);
-  const at = (field: string, message: string): SpecProblem => ({ path: `spec.${field}`, message });
   if (!where) return [at('source', 'a version needs source (a directory) or archive (a .tar.gz)')];
-  if (!existsSync(where.path)) return [at(where.kind, `${where.path} does not exist`)];
+  if (object.spec.source !== undefined && object.spec.archive !== undefined) {
+    return [at('archive', 'a version has source or archive, not both')];
+  }
+  // shown as written: the manifest's own words, the same on every machine
+  const shown = String(object.spec[where.kind]);
+  if (!existsSync(where.path)) return [at(where.kind, `${shown} does not exist`)];
   const stat = statSync(where.path);
-  if (where.kind === 'source' && !stat.isDirectory()) return [at('source', `${where.path} is not a directory`)];
-  if (where.kind === 'archive' && !stat.isFile()) return [at('archive', `${where.path} is not a file`)];
+  if (where.kind === 'source' && !stat.isDirectory()) return [at('source', `${shown} is not a directory`)];
+  if (where.kind === 'source' && !readdirSync(where.path).some((name) => name.endsWith('.tf'))) {
+    return [at('source', `${shown} is not a module: no .tf file at its root`)];
+  }
+  if (where.kind === 'archive' && !stat.isFile()) return [at('archive', `${shown} is not a file`)];
+  if (where.kind === 'archive' && !isGzip(where.path)) return [at('archive', `${shown} is not a gzip tarball`)];
   return [];
+}
+
+function isGzip(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const magic = Buffer.alloc(2);
+    readSync(fd, magic, 0, 2, 0);
+    return magic[0] === 0x1f && magic[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
 }

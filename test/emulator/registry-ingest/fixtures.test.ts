@@ -1,5 +1,5 @@
 /**
- * The three realistic modules under test/fixtures/modules, packed as a user
+ * The three realistic modules under examples/modules, packed as a user
  * would upload them, and everything the registry must learn from each.
  */
 import { readFileSync } from 'node:fs';

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { create, Header } from 'tar';
 
-export const FIXTURES = fileURLToPath(new URL('../../fixtures/modules/', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('../../../examples/modules/', import.meta.url));
 
-/** `test/fixtures/modules/<name>` packed from inside the directory, so `main.tf` is at the root. */
+/** `examples/modules/<name>` packed from inside the directory, so `main.tf` is at the root. */
 export async function fixtureTarball(name: string, prefix = ''): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const stream = create({ gzip: true, cwd: `${FIXTURES}${name}`, portable: true, prefix }, ['.']);

@@ -1,0 +1,96 @@
+/**
+ * The registry kinds through the CLI as a process: versions uploaded once
+ * and never again, a local change reported instead of re-uploaded, an
+ * upload the registry cannot read failing that version alone with its
+ * reason, undeclared versions left alone unless pruned, and a sensitive
+ * test variable that appears in no output.
+ */
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+
+const FIXTURES = fileURLToPath(new URL('../../examples/modules/', import.meta.url));
+const SECRET = 'canary-registry-api-key-3141';
+
+let target: CliTarget;
+beforeEach(async () => {
+  target = await cliTarget('registry', { MODULE_API_KEY: SECRET });
+  await cp(join(FIXTURES, 'network'), join(target.scratch, 'network'), { recursive: true });
+});
+afterEach(() => target?.close());
+
+const modules = (versions: string[]) => `kind: RegistryModule
+metadata: {organization: example-org, name: network, provider: aws}
+spec:
+  test-config: {tests-enabled: true}
+  versions:
+${versions.map((v) => `    - {version: ${v}}`).join('\n')}
+---
+kind: ModuleTestVariable
+metadata: {organization: example-org, module: network/aws, name: API_KEY}
+spec: {value: "\${env:MODULE_API_KEY}", sensitive: true}
+`;
+
+async function write(versions: string[]): Promise<string> {
+  const file = join(target.scratch, 'modules.yaml');
+  await writeFile(file, modules(versions));
+  return file;
+}
+
+async function statuses(): Promise<Array<{ version: string; status: string; error?: string }>> {
+  const response = await fetch(
+    `${target.emulator.url}/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws`,
+    { headers: { authorization: `Bearer ${target.emulator.tokens.admin}` } },
+  );
+  return (await response.json()).data.attributes['version-statuses'];
+}
+
+describe('registry kinds through the CLI', () => {
+  it('uploads each version once; a later local change is a note, not an upload', async () => {
+    const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
+    const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect((await statuses()).map((s) => [s.version, s.status]).sort()).toEqual([
+      ['1.0.0', 'ok'],
+      ['1.1.0', 'ok'],
+    ]);
+    expect((await target.run(['plan', file, '--detailed-exitcode'])).code).toBe(0);
+
+    await writeFile(join(target.scratch, 'network', 'main.tf'), '\n# a local change\n', { flag: 'a' });
+    const plan = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain(
+      'RegistryModuleVersion/example-org/network/aws/1.0.0: digest changed since converge sent it',
+    );
+    for (const output of [applied, plan]) expect(output.stdout + output.stderr).not.toContain(SECRET);
+  });
+
+  it('fails a version the registry cannot read, alone, with its reason; the others go on', async () => {
+    await mkdir(join(target.scratch, 'broken'));
+    await writeFile(join(target.scratch, 'broken', 'main.tf'), 'variable "x" {\n  type = string\n');
+    const file = await write(['1.0.0, source: network', '2.0.0, source: broken']);
+    const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout + applied.stderr).toMatch(
+      /2\.0\.0 was uploaded but the registry could not read it: main\.tf:/,
+    );
+    expect(applied.stdout).toContain('created RegistryModuleVersion/example-org/network/aws/1.0.0');
+  });
+
+  it('lists undeclared versions as unmanaged, and deletes them only with --prune inside an ownership scope', async () => {
+    const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
+    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await write(['1.0.0, source: network']);
+    const plan = await target.run(['plan', file]);
+    expect(plan.stdout).toContain('? RegistryModuleVersion/example-org/network/aws/1.1.0');
+    await writeFile(
+      join(target.scratch, 'converge.config.yaml'),
+      'ownership:\n  - kind: RegistryModuleVersion\n    scope: example-org\n',
+    );
+    const pruned = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect((await statuses()).map((s) => s.version)).toEqual(['1.0.0']);
+  });
+});

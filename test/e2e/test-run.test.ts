@@ -1,0 +1,357 @@
+/**
+ * `converge test run` as a process against the emulator: the fixture module
+ * examples/modules/network is uploaded with its tests and the emulator
+ * decides the outcome from the variables (src/emulator/registry/tests/index.ts).
+ * Its run block `defaults` asserts var.cidr_block == "10.0.0.0/16" and
+ * var.enable_dns_hostnames == true; the module's test variables set them
+ * (TF_VAR_...), and --var overrides them for one run.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { literal, parseModuleAddress, parseRunVariables } from '../../src/cli/run/test-run-args.ts';
+import { formatTestRunJunit, parseTestLog } from '../../src/ui/test-run/junit.ts';
+import { MAIN } from '../helpers/cli.ts';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { all, parseXml } from '../unit/ui/drift/xml.ts';
+
+const MODULE_DIR = fileURLToPath(new URL('../../examples/modules/network/', import.meta.url));
+const PASSING = 'example-org/network/aws';
+const FAILING = 'example-org/network/azurerm';
+
+let target: CliTarget;
+
+const testsPath = (provider: string) =>
+  `/api/v2/organizations/example-org/tests/registry-modules/private/example-org/network/${provider}`;
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${target.emulator.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${target.emulator.tokens.admin}`,
+      'content-type': 'application/vnd.api+json',
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+async function createModule(provider: string, variables: Record<string, string>): Promise<void> {
+  const created = await api('POST', '/api/v2/organizations/example-org/registry-modules', {
+    data: { type: 'registry-modules', attributes: { name: 'network', provider, 'registry-name': 'private' } },
+  });
+  expect(created.status, JSON.stringify(created.json)).toBe(201);
+  for (const [key, value] of Object.entries(variables)) {
+    const variable = await api('POST', `${testsPath(provider)}/vars`, {
+      data: { type: 'vars', attributes: { key, value, category: 'env' } },
+    });
+    expect(variable.status, JSON.stringify(variable.json)).toBe(201);
+  }
+}
+
+type Attributes = Record<string, unknown>;
+
+/** A test run's attributes as the API shows them now. */
+async function runOf(provider: string, id: string | undefined): Promise<Attributes> {
+  const answer = await api('GET', `${testsPath(provider)}/test-runs/${id}`);
+  expect(answer.status).toBe(200);
+  return (answer.json as { data: { attributes: Attributes } }).data.attributes;
+}
+
+async function runCount(provider: string): Promise<number> {
+  return ((await api('GET', `${testsPath(provider)}/test-runs`)).json as { data: unknown[] }).data.length;
+}
+
+const testRun = (args: string[]) => target.run(['test', 'run', ...args, '--module-dir', MODULE_DIR]);
+
+/** The run id in the progress lines (stderr). */
+const runIdOf = (stderr: string) => /Test run (trun-\w+)/.exec(stderr)?.[1];
+
+beforeAll(async () => {
+  target = await cliTarget('test-run');
+  await createModule('aws', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'true' });
+  // the same tests, with a module variable that makes an assert of `defaults` fail
+  await createModule('azurerm', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'false' });
+});
+afterAll(() => target?.close());
+
+describe('converge test run', () => {
+  it('runs the tests the upload queued, prints the log and the counts, exits 0 on pass', async () => {
+    const result = await testRun([PASSING]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('run "defaults"... pass');
+    expect(result.stdout).toContain('run "custom_cidr"... pass');
+    expect(result.stdout).toMatch(
+      /Test run trun-\w+ finished: pass \(2 passed, 0 failed, 0 errored, 0 skipped\) in [\d.]+m?s\./,
+    );
+    // progress on stderr, plain in CI: the steps and the status changes
+    expect(result.stderr).toContain('1 test file(s): tests/network.tftest.hcl');
+    expect(result.stderr).toMatch(/Uploaded configuration version cv-\w+/);
+    expect(result.stderr).toContain('(queued by the upload)');
+    expect(result.stderr).toMatch(/Test run trun-\w+ running/);
+    expect(await runOf('aws', runIdOf(result.stderr))).toMatchObject({
+      status: 'finished',
+      'test-status': 'pass',
+      source: 'platform-configuration-version',
+    });
+  });
+
+  it('exits 1 with the log when an assert fails', async () => {
+    const result = await testRun([FAILING]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('run "defaults"... fail');
+    expect(result.stdout).toContain('Error: Test assertion failed (var.enable_dns_hostnames == true');
+    expect(result.stdout).toContain('Failure! 1 passed, 1 failed.');
+    expect(result.stdout).toContain('finished: fail (1 passed, 1 failed, 0 errored, 0 skipped)');
+  });
+
+  it('--var overrides the module variables, in a run of its own, both ways', async () => {
+    const failing = await testRun([PASSING, '--var', 'enable_dns_hostnames=false']);
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('(var.enable_dns_hostnames == true: false == true)');
+    expect(failing.stderr).toContain('(started with the given options)');
+
+    const passing = await testRun([FAILING, '--var', 'enable_dns_hostnames=true', '--json']);
+    expect(passing.code, passing.stderr).toBe(0);
+    const report = JSON.parse(passing.stdout);
+    expect(report).toMatchObject({
+      format: 'converge-test-run',
+      version: 1,
+      module: { organization: 'example-org', name: 'network', provider: 'azurerm' },
+      outcome: 'pass',
+      passed: true,
+      run: {
+        status: 'finished',
+        testStatus: 'pass',
+        source: 'platform-api',
+        counts: { passed: 2, failed: 0, errored: 0, skipped: 0 },
+        variables: [{ key: 'enable_dns_hostnames', value: 'true' }],
+      },
+      files: [
+        {
+          path: 'tests/network.tftest.hcl',
+          status: 'pass',
+          runs: [
+            { name: 'defaults', status: 'pass' },
+            { name: 'custom_cidr', status: 'pass' },
+          ],
+        },
+      ],
+    });
+    // the run converge started is the one it reported, not the one the upload queued
+    expect((await runOf('azurerm', report.run.id)).variables).toEqual([{ key: 'enable_dns_hostnames', value: 'true' }]);
+  });
+
+  it('sends a plain --var value as a quoted string literal', async () => {
+    const result = await testRun([PASSING, '--var', 'cidr_block=192.168.0.0/16', '--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.run.variables).toEqual([{ key: 'cidr_block', value: '"192.168.0.0/16"' }]);
+    expect(report.log).toContain('"192.168.0.0/16" == "10.0.0.0/16"');
+  });
+
+  it('--format junit writes valid JUnit XML with the counts', async () => {
+    const result = await testRun([FAILING, '--format', 'junit']);
+    expect(result.code).toBe(1);
+    const root = parseXml(result.stdout);
+    expect(root.name).toBe('testsuites');
+    expect(root.attributes).toMatchObject({ tests: '2', failures: '1', errors: '0', skipped: '0' });
+    const suites = all(root, 'testsuite');
+    expect(suites.map((s) => s.attributes.name)).toEqual(['tests/network.tftest.hcl']);
+    const cases = all(root, 'testcase').map((c) => c.attributes.name);
+    expect(cases).toEqual(['defaults', 'custom_cidr']);
+    const failures = all(root, 'failure');
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.attributes.message).toContain('Test assertion failed');
+    // the summary goes to stderr, so stdout is only the XML
+    expect(result.stderr).toContain('finished: fail (1 passed, 1 failed, 0 errored, 0 skipped)');
+  });
+
+  it('--output writes the report to a file and a summary line to stdout', async () => {
+    const file = join(target.scratch, 'reports', 'tests.xml');
+    const result = await testRun([PASSING, '--format', 'junit', '--output', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toMatch(
+      /^Test run trun-\w+ finished: pass .* Report \(junit\) written to .*tests\.xml\.$/,
+    );
+    const root = parseXml(await readFile(file, 'utf8'));
+    expect(root.attributes).toMatchObject({ tests: '2', failures: '0' });
+  });
+
+  it('--no-wait prints the queued run id and exits 0', async () => {
+    const result = await testRun([PASSING, '--no-wait']);
+    expect(result.code, result.stderr).toBe(0);
+    const id = result.stdout.trim();
+    expect(id).toMatch(/^trun-\w+$/);
+    expect(['queued', 'running', 'finished']).toContain((await runOf('aws', id)).status);
+  });
+
+  it('a module that does not exist: the 404 with a hint, exit 1', async () => {
+    const result = await testRun(['example-org/missing/aws']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error \[API_ERROR\]: POST .*\/missing\/aws\/test-runs\/configuration-versions: 404/);
+    expect(result.stderr).toContain('hint: no private module example-org/missing/aws that this token may test');
+  });
+
+  it('a malformed module address or --var is a usage error before any request', async () => {
+    const before = await runCount('aws');
+    const address = await testRun(['example-org/network']);
+    expect(address.code).toBe(1);
+    expect(address.stderr).toContain('"example-org/network" is not a module address');
+    expect(address.stderr).toContain('hint: write the module as ORG/NAME/PROVIDER');
+    const provider = await testRun(['example-org/network/AWS']);
+    expect(provider.code).toBe(1);
+    expect(provider.stderr).toContain('the provider "AWS" is not valid');
+    const variable = await testRun([PASSING, '--var', 'no-equals-sign']);
+    expect(variable.code).toBe(1);
+    expect(variable.stderr).toContain('--var no-equals-sign: expected NAME=VALUE');
+    const filter = await testRun([PASSING, '--filter', 'tests/other.tftest.hcl']);
+    expect(filter.code).toBe(1);
+    expect(filter.stderr).toContain('hint: test files: tests/network.tftest.hcl');
+    expect(await runCount('aws')).toBe(before);
+  });
+
+  it('Ctrl-C cancels the running run and follows it until canceled: exit 1', async () => {
+    const result = await interrupted(PASSING, 'running', 1);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cancel sent: waiting for the run to stop');
+    expect(result.stdout).toMatch(/Test run trun-\w+ canceled in /);
+    expect((await runOf('aws', runIdOf(result.stderr))).status).toBe('canceled');
+  });
+
+  it('a second Ctrl-C force-cancels (sent once the run is running)', async () => {
+    const result = await interrupted(PASSING, 'queued', 2);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Force-cancel sent');
+    expect((await runOf('aws', runIdOf(result.stderr))).status).toBe('canceled');
+  });
+
+  it('--help documents the arguments, every flag, variables, Ctrl-C and exit codes', async () => {
+    const result = await target.run(['test', 'run', '--help']);
+    expect(result.code).toBe(0);
+    for (const text of [
+      'ORG/NAME/PROVIDER',
+      '--module-dir',
+      '--dir',
+      '--var',
+      '--filter',
+      '--verbose',
+      '--no-wait',
+      '--format',
+      '--json',
+      '--output',
+      '--no-progress',
+      'Variables:',
+      'Ctrl-C',
+      'Exit codes',
+    ]) {
+      expect(result.stdout).toContain(text);
+    }
+    const top = await target.run(['--help']);
+    expect(top.stdout).toMatch(/\n {2}test\s/);
+  });
+});
+
+describe('test run arguments and reports (pure)', () => {
+  it('turns --var values into configuration-language literals', () => {
+    expect(literal('eu-west-1')).toBe('"eu-west-1"');
+    expect(literal('3')).toBe('3');
+    expect(literal('-1.5e3')).toBe('-1.5e3');
+    expect(literal('true')).toBe('true');
+    expect(literal('null')).toBe('null');
+    expect(literal('"8080"')).toBe('"8080"');
+    expect(literal('["a", "b"]')).toBe('["a", "b"]');
+    expect(literal('{ a = 1 }')).toBe('{ a = 1 }');
+    expect(literal('08')).toBe('"08"');
+    // escapes and template sequences stay literal text
+    expect(literal('a"b\\c')).toBe('"a\\"b\\\\c"');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a configuration-language template, not a JS one
+    expect(literal('${x} %{y}')).toBe('"$${x} %%{y}"');
+    expect(parseRunVariables(['a=1', 'b=x=y', 'a=2'])).toEqual([
+      { key: 'a', value: '2' },
+      { key: 'b', value: '"x=y"' },
+    ]);
+    expect(() => parseRunVariables(['1a=3'])).toThrow(/expected NAME=VALUE/);
+  });
+
+  it('reads ORG/NAME/PROVIDER by the registry rules', () => {
+    expect(parseModuleAddress('example-org/network/aws')).toEqual({
+      organization: 'example-org',
+      name: 'network',
+      provider: 'aws',
+    });
+    expect(() => parseModuleAddress('a/b/c/d')).toThrow(/found 4/);
+    expect(() => parseModuleAddress('org//aws')).toThrow(/the name is empty/);
+    expect(() => parseModuleAddress('org/-net/aws')).toThrow(/the name "-net" is not valid/);
+  });
+
+  it('parses a log into files and cases, and gives an errored run without cases one case', () => {
+    const log = [
+      'main.tftest.hcl... in progress',
+      '  Error: Unsupported block type',
+      '  run "a"... error',
+      'main.tftest.hcl... tearing down',
+      'main.tftest.hcl... fail',
+      'tests/b.tftest.hcl... skip',
+      '  run "b"... skip',
+      '',
+      'Failure! 0 passed, 0 failed, 1 errored, 1 skipped.',
+    ].join('\n');
+    expect(parseTestLog(log)).toEqual([
+      {
+        path: 'main.tftest.hcl',
+        status: 'fail',
+        errors: ['Error: Unsupported block type'],
+        cases: [{ name: 'a', status: 'error', details: [] }],
+      },
+      { path: 'tests/b.tftest.hcl', status: 'skip', errors: [], cases: [{ name: 'b', status: 'skip', details: [] }] },
+    ]);
+    const errored = parseXml(
+      formatTestRunJunit({
+        module: 'o/n/p',
+        run: { id: 'trun-1', status: 'errored', testStatus: null, counts: null, source: 'platform-api' },
+        log: 'could not read the configuration <bad> & more',
+        elapsedMs: 1000,
+        timestamp: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+    expect(errored.attributes).toMatchObject({ tests: '1', errors: '1' });
+    expect(all(errored, 'system-out')[0]!.text).toBe('could not read the configuration <bad> & more');
+  });
+});
+
+/**
+ * The CLI as a process, interrupted `signals` times once its progress shows
+ * the run `status` (the emulator keeps a run queued 200 ms, then running 600 ms).
+ */
+function interrupted(
+  module: string,
+  status: string,
+  signals: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, 'test', 'run', module, '--module-dir', MODULE_DIR], {
+      cwd: target.scratch,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true', ...target.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!sent && new RegExp(`Test run trun-\\w+ ${status}`).test(stderr)) {
+        sent = true;
+        for (let i = 0; i < signals; i++) setTimeout(() => child.kill('SIGINT'), i * 30);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
