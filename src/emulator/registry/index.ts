@@ -9,6 +9,7 @@ import { registerModules } from './modules.ts';
 import { registrySlice } from './state.ts';
 import { registerTests } from './tests-api.ts';
 
+export { deprecatedRegistry } from './deprecated.ts';
 export { discovery, registryProtocol } from './protocol.ts';
 export { archivist } from './uploads.ts';
 
