@@ -7,6 +7,7 @@
  */
 import type { Attributes } from '../jsonapi.ts';
 import type { State } from '../state.ts';
+import type { RunOutcome } from './tests/index.ts';
 
 export interface VcsRepo {
   identifier: string;
@@ -90,14 +91,8 @@ export interface TestRun {
   endAt: number;
   cancelRequestedAt: number | null;
   canceledAt: number | null;
-  outcome: {
-    testStatus: 'pass' | 'fail';
-    passed: number;
-    failed: number;
-    errored: number;
-    skipped: number;
-    log: string;
-  } | null;
+  /** What ./tests decided, without the per-file detail (the log has it). */
+  outcome: Omit<RunOutcome, 'files'> | null;
   /** The log's capability token (`log-read-url`). */
   logToken: string;
 }
