@@ -8,7 +8,7 @@ import { diffFields } from './diff.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import type { Provider } from './provider.ts';
-import { decideSecrets, type SecretPolicy } from './secrets.ts';
+import { CHANGED, decideSecrets, type SecretPolicy } from './secrets.ts';
 import type {
   Action,
   ActionCounts,
@@ -138,9 +138,7 @@ function planObject(
     // never written again once it exists: a difference is worth knowing, not an action
     const differ = changes.filter((c) => !c.secret).map((c) => c.path);
     // a write-only value (a version's content digest) that changed since converge sent it
-    const changed = changes
-      .filter((c) => c.secret && secrets.send.get(c.path) === 'changed since last apply')
-      .map((c) => c.path);
+    const changed = changes.filter((c) => c.secret && secrets.send.get(c.path) === CHANGED).map((c) => c.path);
     const notes = [
       ...(differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : []),
       ...(changed.length > 0

@@ -7,6 +7,9 @@
  */
 import type { Fields, Json } from './types.ts';
 
+/** Why a write-only value is sent when the store says it changed (the planner tells such values apart). */
+export const CHANGED = 'changed since last apply';
+
 export type FingerprintVerdict = 'same' | 'changed' | 'unknown';
 
 /** Compares a value with the fingerprint recorded for an object's field. */
@@ -53,7 +56,7 @@ export function decideSecrets(
       send.set(field, 'sent on create');
     } else if (hold !== undefined) {
       // the service changed this secret itself: only a value the user changed since converge sent one goes out
-      if (policy.lookup?.(objectKey, field, value) === 'changed') send.set(field, 'changed since last apply');
+      if (policy.lookup?.(objectKey, field, value) === 'changed') send.set(field, CHANGED);
       else notes.push(`${field} is not sent: ${hold}`);
     } else if (policy.resend) {
       send.set(field, 'sent again (--resend-secrets)');
@@ -66,7 +69,7 @@ export function decideSecrets(
       notes.push(`${field} is write-only and not compared: no fingerprint store (--resend-secrets sends it)`);
     } else {
       const verdict = policy.lookup(objectKey, field, value);
-      if (verdict === 'changed') send.set(field, 'changed since last apply');
+      if (verdict === 'changed') send.set(field, CHANGED);
       else if (verdict === 'unknown') send.set(field, policy.unknownNote ?? 'never sent by converge');
     }
   }

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Capability } from '../secrets/access.ts';
-import { envelope, listed, refused } from '../secrets/envelope.ts';
+import { listed, refused } from '../secrets/envelope.ts';
 import type { Leases } from '../secrets/leases.ts';
 import { isListing, type MountRouter } from '../secrets/routes.ts';
 import type { Directories } from './connection.ts';
@@ -59,5 +59,3 @@ export function managedElsewhere(
   );
   return byRole || bySet;
 }
-
-export { envelope };

@@ -6,7 +6,7 @@
  * schema asks for lower case.
  */
 
-import { dnKey } from '../../ldif/index.ts';
+import { dnKey } from '../../ldif/dn.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Json } from '../../reconcile/types.ts';
 import * as normalize from '../shared/normalize.ts';

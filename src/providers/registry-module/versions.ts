@@ -17,7 +17,7 @@ import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
-import { type PackedModule, packModule, readArchive } from '../../registry/pack.ts';
+import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { modulePath, organizationModules } from './api.ts';
 import { moduleKey, parseModuleName } from './names.ts';
@@ -40,6 +40,8 @@ export function contentPath(
 async function packed(desired: DesiredObject): Promise<PackedModule> {
   const where = contentPath(desired);
   if (!where) throw new ConvergeError('INPUT_INVALID', `${desired.address.name}: a version needs source or archive`);
+  // loaded when a version is packed, not with every command (tar and zlib cost start-up time)
+  const { packModule, readArchive } = await import('../../registry/pack.ts');
   return where.kind === 'source' ? packModule(where.path) : readArchive(where.path);
 }
 
@@ -173,20 +175,30 @@ export const registryModuleVersion = defineProvider(
   },
 );
 
-/** The status of one version, from one GET of its module; undefined when either does not exist. */
-async function versionStatus(ctx: ProviderContext, address: Address): Promise<string | undefined> {
+/**
+ * The `version-statuses` entry of one version, from one GET of its module;
+ * undefined when the version does not exist, or the module either unless
+ * `moduleMustExist` (then its 404 is the error).
+ */
+async function versionEntry(
+  ctx: ProviderContext,
+  address: Address,
+  moduleMustExist = false,
+): Promise<Fields | undefined> {
   const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
   const response = await requireClient(ctx.api, 'platform').request({
     method: 'GET',
     path: modulePath(organization, registry, namespace, name, provider),
-    accept: [404],
+    ...(!moduleMustExist && { accept: [404] }),
     signal: ctx.signal,
   });
   if (response.status === 404) return undefined;
   const statuses = resourceOf(response.body, 'GET module').attributes['version-statuses'];
-  const entry = (Array.isArray(statuses) ? statuses : []).find((s) => (s as Fields).version === version) as
-    | Fields
-    | undefined;
+  return (Array.isArray(statuses) ? statuses : []).find((s) => (s as Fields).version === version) as Fields | undefined;
+}
+
+async function versionStatus(ctx: ProviderContext, address: Address): Promise<string | undefined> {
+  const entry = await versionEntry(ctx, address);
   return entry === undefined ? undefined : String(entry.status);
 }
 
@@ -207,19 +219,10 @@ function parseVersionAddress(address: Address) {
 
 /** The version's status after its upload: `ok`, or the failure with the registry's reason. */
 async function waitForIngestion(ctx: ProviderContext, address: Address): Promise<void> {
-  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
-  const client = requireClient(ctx.api, 'platform');
+  const { version } = parseVersionAddress(address);
   const started = Date.now();
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
-    const response = await client.request({
-      method: 'GET',
-      path: modulePath(organization, registry, namespace, name, provider),
-      signal: ctx.signal,
-    });
-    const statuses = resourceOf(response.body, 'GET module').attributes['version-statuses'];
-    const entry = (Array.isArray(statuses) ? statuses : []).find((s) => (s as Fields).version === version) as
-      | Fields
-      | undefined;
+    const entry = await versionEntry(ctx, address, true);
     if (entry?.status === 'ok') return;
     if (entry?.status === 'reg_ingress_failed' || entry?.status === 'clone_failed') {
       throw new ConvergeError(
