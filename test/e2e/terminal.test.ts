@@ -70,6 +70,8 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
       SSH_CA_PRIVATE_KEY,
       LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
       MODULE_API_KEY: 'm',
+      LDAP_CLIENT_CERT: 'c',
+      LDAP_CLIENT_KEY: 'k',
       TERM: 'xterm-256color',
     };
     const exports = Object.entries(env)

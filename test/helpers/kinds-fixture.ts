@@ -32,5 +32,7 @@ export function kindsFixtureSecrets(tag: string): Record<string, string> {
     // the emulator's in-memory directory knows only this password for its admin: the same in every test
     LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
     MODULE_API_KEY: `${tag}-module-api-key`,
+    LDAP_CLIENT_CERT: `${tag}-ldap-client-cert`,
+    LDAP_CLIENT_KEY: `${tag}-ldap-client-key`,
   };
 }

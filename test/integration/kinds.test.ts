@@ -211,6 +211,9 @@ describe('every kind against the emulator', () => {
     }
     const ca = JSON.stringify((await secrets(target, 'GET', '/ssh/config/ca')).body);
     for (const line of SSH_CA_KEY_CANARIES) expect(ca).not.toContain(line);
+    // the LDAP engine's bind password and client certificate and key are not read back either
+    const ldap = JSON.stringify((await secrets(target, 'GET', '/ldap/config')).body);
+    for (const name of ['LDAP_BINDPASS', 'LDAP_CLIENT_CERT', 'LDAP_CLIENT_KEY']) expect(ldap).not.toContain(ENV[name]);
   });
 
   it('has a drift case for every kind', () => {
