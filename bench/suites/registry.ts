@@ -12,14 +12,15 @@
  * default `--parallelism` the adaptive window starts from), never less than
  * the chain of one version (3 x latency). Target: apply within 1.5 x.
  *
- * The emulator reads each upload (hcl2json's WebAssembly) on its event loop
- * before it answers the PUT, so it is warmed first (a registry that has been
- * up a while has loaded and compiled that code), and the same run with a
- * one-file module, which it reads in well under a millisecond, shows what
- * is left of the time without that (no target: a control).
+ * The emulator reads each upload (hcl2json's WebAssembly) in its worker
+ * threads before it answers the PUT (src/emulator/registry/ingest-pool.ts),
+ * so it is warmed first (a registry that has been up a while has loaded and
+ * compiled that code in every worker), and the same run with a one-file
+ * module, which it reads in well under a millisecond, shows what is left of
+ * the time without that (no target: a control).
  *
  * Packing: `packModule` (src/registry/pack.ts) of a generated module of 5 MB
- * in a few hundred files, as a plan (every declared version's digest) and an
+ * in a few hundred files, as a plan (the digest of each declared directory) and an
  * apply (the upload) do it. Target: under 1 s.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -27,6 +28,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { HttpClient } from '../../src/api/types.ts';
 import { ingestModule } from '../../src/emulator/registry/ingest/index.ts';
+import { IngestPool, ingestPoolSize, workerFile } from '../../src/emulator/registry/ingest-pool.ts';
 import { contentDigest, packModule } from '../../src/registry/pack.ts';
 import { createModule, providersFor, publishVersion, REQUESTS_PER_VERSION, versionDocument } from '../kinds.ts';
 import { type EmulatorProcess, UNLIMITED, withEmulator } from '../lib/emulator.ts';
@@ -49,7 +51,7 @@ export interface PublishRun {
   wallMs: number;
   peakWindow: number;
   meanWindow: number;
-  /** From the start of the phase to its first request (an apply packs each version before its POST). */
+  /** From the start of the phase to its first request (a plan packs the declared directories first). */
   firstRequestMs: number;
   /** CPU time of the client (this process) during the phase. */
   clientCpuMs: number;
@@ -64,7 +66,7 @@ export interface PublishResult {
   latencyMs: number;
   /** Median wall of the adaptive applies. */
   applyMs: number;
-  /** Median wall of the adaptive plans (one request; every declared version is packed for its digest). */
+  /** Median wall of the adaptive plans (one request; the declared directory is packed once for every version's digest). */
   planMs: number;
   /** Apply requests x latency / 10, never less than one version's chain (3 x latency). */
   idealMs: number;
@@ -74,12 +76,21 @@ export interface PublishResult {
   vsCeiling: number;
   /**
    * CPU the emulator spends reading one upload (`ingestModule`, measured in
-   * this process, median): it reads them one at a time on its event loop,
-   * before it answers the PUT, so `versions` of them are a floor of the apply
-   * that no client can go under.
+   * this process, median). Its `ingestWorkers` threads read them in parallel,
+   * each before the PUT is answered, so `versions` of them spread over the
+   * workers are a floor of the apply that no client can go under (with
+   * as many free cores).
    */
   ingestMs: number;
+  ingestWorkers: number;
   ingestFloorMs: number;
+  /**
+   * Wall time to read `versions` uploads handed over at once (median of 5,
+   * in this process): through a pool of `ingestWorkers` workers as the
+   * emulator reads them, and on the event loop as it did before, when it
+   * answered nothing else meanwhile.
+   */
+  readAllMs: { workers: number; eventLoop: number };
   /** For the realistic module: apply within 1.5 x the ideal. */
   check?: Checked;
 }
@@ -202,12 +213,16 @@ async function publishing(
   const ceilingMs = Math.max((requests * LATENCY_MS) / ADAPTIVE.concurrency.max, chainMs);
   const vsIdeal = ratio(applyMs, idealMs);
   const ingestMs = await ingestion(module.source);
+  const workers = ingestPoolSize();
+  const readAllMs = await readingAll(module.source, workers);
   const check = module.target ? { target: `<= ${IDEAL_TARGET} x ideal`, met: vsIdeal <= IDEAL_TARGET } : undefined;
   options.log(
     `registry publish ${VERSIONS} versions of ${module.label}: apply ${fmt(applyMs)} ms, ` +
       `${vsIdeal} x the ideal of ${fmt(idealMs)} ms${check ? ` (${mark(check)})` : ''}, ` +
       `${ratio(applyMs, ceilingMs)} x the ceiling's ${fmt(ceilingMs)} ms; ` +
-      `the emulator reads an upload in ${fmt(ingestMs, 1)} ms (${fmt(ingestMs * VERSIONS)} ms for all)`,
+      `the emulator reads an upload in ${fmt(ingestMs, 1)} ms (${fmt((ingestMs * VERSIONS) / workers)} ms for all ` +
+      `on ${workers} workers); ${VERSIONS} at once take ${fmt(readAllMs.workers)} ms on the workers, ` +
+      `${fmt(readAllMs.eventLoop)} ms on the event loop`,
   );
   return {
     module: module.label,
@@ -220,17 +235,20 @@ async function publishing(
     vsIdeal,
     vsCeiling: ratio(applyMs, ceilingMs),
     ingestMs: round(ingestMs),
-    ingestFloorMs: round(ingestMs * VERSIONS),
+    ingestWorkers: workers,
+    ingestFloorMs: round((ingestMs * VERSIONS) / workers),
+    readAllMs,
     ...(check && { check }),
   };
 }
 
 /**
- * Uploads the emulator reads before anything is measured: a fresh emulator
- * process loads hcl2json's WebAssembly on its first upload (about 0.25 s of
- * CPU) and compiles its code over the next few dozen; a registry that has been
- * up for a while has done both. Versions of another module, outside the stats
- * and without latency (bench/lib/emulator.ts `populate`).
+ * Uploads the emulator reads before anything is measured: each worker of a
+ * fresh emulator process loads hcl2json's WebAssembly on its first upload
+ * (about 0.25 s of CPU) and compiles its code over the next few dozen; a
+ * registry that has been up for a while has done both. Versions of another
+ * module, outside the stats and without latency (bench/lib/emulator.ts
+ * `populate`), one after another: idle workers take turns, so each is warmed.
  */
 const WARM_UPLOADS = 50;
 const WARM_MODULE = 'bench-warm-up';
@@ -238,6 +256,26 @@ const WARM_MODULE = 'bench-warm-up';
 async function warmIngestion(platform: HttpClient, bytes: Buffer): Promise<void> {
   await createModule(platform, WARM_MODULE);
   for (let i = 0; i < WARM_UPLOADS; i++) await publishVersion(platform, WARM_MODULE, `0.0.${i}`, bytes);
+}
+
+/** `VERSIONS` uploads of `source` read at once: by warmed workers, and on the event loop. */
+async function readingAll(source: string, workers: number): Promise<{ workers: number; eventLoop: number }> {
+  const { bytes } = await packModule(source);
+  const pools = { workers: new IngestPool(workerFile(), workers), eventLoop: new IngestPool(undefined, 1) };
+  const ms = { workers: [] as number[], eventLoop: [] as number[] };
+  try {
+    for (const pool of Object.values(pools)) for (let i = 0; i < WARM_UPLOADS; i++) await pool.ingest(bytes);
+    for (let r = 0; r < 5; r++) {
+      for (const name of ['workers', 'eventLoop'] as const) {
+        const started = performance.now();
+        await Promise.all(Array.from({ length: VERSIONS }, () => pools[name].ingest(bytes)));
+        ms[name].push(performance.now() - started);
+      }
+    }
+  } finally {
+    await pools.workers.close();
+  }
+  return { workers: round(median(ms.workers)), eventLoop: round(median(ms.eventLoop)) };
 }
 
 /** The emulator's CPU to read one upload of `source` once warm (median of 20, after as many untimed as it is warmed with). */

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { ConvergeError } from '../errors.ts';
 import { isPlainObject } from '../reconcile/equal.ts';
+import { type RegistrySeed, registrySeedProblems } from './registry/seed.ts';
 import { defaultSecretsSeed, type SecretsSeed, secretsSeedProblems } from './secrets/seed.ts';
 
 export type Role = 'owner' | 'member';
@@ -44,18 +45,11 @@ export interface SeedData {
   policyVersions?: SeedVersion[];
   /** Engines to mount, policies and tokens of the secrets API. */
   secrets?: SecretsSeed;
-  /** How the registry behaves: the hosted service with public curation (the default), or self-managed. */
+  /** How the registry behaves, the repositories VCS publishing reads, the public registry's catalog. */
   registry?: RegistrySeed;
 }
 
-export interface RegistrySeed {
-  /** Records of publicly curated modules may be kept (default true); off, they are a 403. */
-  publicCuration?: boolean;
-  /** The self-managed edition: every `registry-name` must be `private` (default false). */
-  selfManaged?: boolean;
-  /** VCS repositories publishing can read: identifier (`org/repo`) -> a local git repository. */
-  repositories?: Record<string, string>;
-}
+export type { RegistrySeed } from './registry/seed.ts';
 
 /**
  * The users every emulator has. `owner` is the sole owner of example-org
@@ -108,15 +102,7 @@ function checkSeed(data: unknown, where: string): SeedData {
   const check = new Checker(problems);
   if (!check.record(data, '')) return fail(where, problems);
   check.keys(data, '', ['organizations', 'users', 'teams', 'toolVersions', 'policyVersions', 'secrets', 'registry']);
-  if (data.registry !== undefined && check.record(data.registry, 'registry')) {
-    check.keys(data.registry, 'registry', ['publicCuration', 'selfManaged', 'repositories']);
-    check.boolean(data.registry.publicCuration, 'registry.publicCuration');
-    check.boolean(data.registry.selfManaged, 'registry.selfManaged');
-    const repositories = data.registry.repositories;
-    if (repositories !== undefined && check.record(repositories, 'registry.repositories')) {
-      for (const [id, path] of Object.entries(repositories)) check.string(path, `registry.repositories.${id}`, true);
-    }
-  }
+  problems.push(...registrySeedProblems(data.registry));
   problems.push(...secretsSeedProblems(data.secrets));
   check.list(data.organizations, 'organizations', (org, at) => {
     if (check.record(org, at)) {

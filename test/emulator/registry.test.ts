@@ -5,14 +5,13 @@
  * versions, runs, variables). The registry protocol is in
  * registry-protocol.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SeedData } from '../../src/emulator/seed.ts';
 import { packModule } from '../../src/registry/pack.ts';
 import { type Answer, type Client, details, doc, pointers, start } from './helpers.ts';
+import { gitRepository } from './registry-git.ts';
 import { FIXTURES, fixtureTarball, moduleTarball } from './registry-ingest/tarballs.ts';
 
 const ORG = 'example-org';
@@ -585,35 +584,6 @@ describe('updating a module', () => {
   });
 });
 
-/** A git repository with the network fixture committed and tagged, removed after the tests. */
-const repositories: string[] = [];
-afterAll(() => {
-  for (const path of repositories) rmSync(path, { recursive: true, force: true });
-});
-
-function gitRepository() {
-  const path = mkdtempSync(join(tmpdir(), 'converge-registry-vcs-'));
-  repositories.push(path);
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-C', path, ...args], {
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'Test',
-        GIT_AUTHOR_EMAIL: 'test@example.com',
-        GIT_COMMITTER_NAME: 'Test',
-        GIT_COMMITTER_EMAIL: 'test@example.com',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-      },
-      encoding: 'utf8',
-    }).trim();
-  git('init', '--quiet', '--initial-branch=main');
-  cpSync(join(FIXTURES, 'network'), path, { recursive: true });
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'network module');
-  return { path, git };
-}
-
 async function publishVcs(client: Client, vcs: Record<string, unknown>): Promise<Answer> {
   const answer = await client.call('POST', `${MODULES}/vcs`, { body: doc('registry-modules', { 'vcs-repo': vcs }) });
   expect(answer.status).toBe(201);
@@ -650,7 +620,9 @@ describe('publishing from VCS', () => {
         branch: '',
         'ingress-submodules': false,
         'oauth-token-id': 'ot-abc',
-        'webhook-url': expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/_webhooks\/vcs\/[0-9a-f-]{36}$/),
+        'webhook-url': expect.stringMatching(
+          /^http:\/\/127\.0\.0\.1:\d+\/_archivist\/v1\/webhooks\/vcs\/[0-9a-f-]{36}$/,
+        ),
       },
     });
     const ready = await until(

@@ -8,9 +8,9 @@
  * do not have.
  */
 import type { FastifyRequest } from 'fastify';
-import { authenticate } from '../auth.ts';
+import { authenticate, bearerToken } from '../auth.ts';
 import type { EmulatorContext } from '../context.ts';
-import { forbidden, notFound } from '../jsonapi.ts';
+import { forbidden, httpFailure, notFound } from '../jsonapi.ts';
 import type { User } from '../state.ts';
 
 export type Right = 'read' | 'manage-modules' | 'owners';
@@ -37,6 +37,14 @@ export function hasRight(ctx: EmulatorContext, user: User, organization: string,
 export function authorize(ctx: EmulatorContext, request: FastifyRequest, organization: string, right: Right): User {
   const user = authenticate(ctx.state, request);
   if (!ctx.state.organizations.has(organization) || !hasRight(ctx, user, organization, right)) throw notFound();
+  return user;
+}
+
+/** The registry protocol's caller: any active user's Bearer token, else 401 (the protocol's own error form). */
+export function protocolCaller(ctx: EmulatorContext, request: FastifyRequest): User {
+  const token = bearerToken(request);
+  const user = token === undefined ? undefined : ctx.state.userByToken(token);
+  if (!user || user.isSuspended) throw httpFailure(401, 'Unauthorized', 'Unauthorized');
   return user;
 }
 

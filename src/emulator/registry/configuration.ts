@@ -5,8 +5,10 @@
  * configuration files arrive.
  */
 import type { EmulatorContext } from '../context.ts';
+import { newId } from '../ids.ts';
 import type { ResourceObject } from '../jsonapi.ts';
-import { IngestError, ingestModule } from './ingest/index.ts';
+import { IngestError } from './ingest/index.ts';
+import { ingestPool } from './ingest-pool.ts';
 import type { ConfigurationVersion, RegistrySlice } from './state.ts';
 import { startRun } from './test-runs.ts';
 
@@ -36,16 +38,30 @@ export function configurationResource(cv: ConfigurationVersion, uploadUrl?: stri
   };
 }
 
+/** A configuration version of a module, waiting for its upload. */
+export function newConfigurationVersion(ctx: EmulatorContext, slice: RegistrySlice, moduleId: string) {
+  const cv: ConfigurationVersion = {
+    id: newId('cv'),
+    moduleId,
+    status: 'pending',
+    createdAt: new Date(ctx.now()).toISOString(),
+    files: [],
+  };
+  slice.data.configurationVersions.push(cv);
+  return cv;
+}
+
 export async function receiveConfiguration(
   ctx: EmulatorContext,
   slice: RegistrySlice,
   id: string,
   bytes: Buffer,
+  message = 'Queued automatically when configuration files were uploaded',
 ): Promise<void> {
   const cv = slice.data.configurationVersions.find((c) => c.id === id);
   if (!cv) return;
   try {
-    const ingested = await ingestModule(bytes);
+    const ingested = await ingestPool().ingest(bytes);
     cv.files = ingested.tests;
     // as terraform test does, a variable with a default in the module has that value unless set
     cv.defaults = ingested.root.inputs
@@ -67,6 +83,6 @@ export async function receiveConfiguration(
     source: 'platform-configuration-version',
     createdBy: '',
     attributes: {},
-    message: 'Queued automatically when configuration files were uploaded',
+    message,
   });
 }

@@ -1,10 +1,12 @@
 /**
  * What happens to a module version's archive: it is kept byte for byte (the
- * download serves it), parsed (./ingest), and the version becomes `ok`, or
+ * download serves it), parsed (./ingest, in a worker thread: ./ingest-pool.ts),
+ * and the version becomes `ok`, or
  * `reg_ingress_failed` with the reason. The module is `setup_complete` from
  * its first `ok` version.
  */
-import { IngestError, ingestModule } from './ingest/index.ts';
+import { IngestError } from './ingest/index.ts';
+import { ingestPool } from './ingest-pool.ts';
 import type { RegistrySlice, VersionRecord } from './state.ts';
 
 export async function ingestVersion(
@@ -16,7 +18,7 @@ export async function ingestVersion(
   version.archive = archive.toString('base64');
   version.status = 'reg_ingressing';
   try {
-    const ingested = await ingestModule(archive);
+    const ingested = await ingestPool().ingest(archive);
     version.details = JSON.parse(JSON.stringify(ingested));
     version.status = 'ok';
     version.error = null;

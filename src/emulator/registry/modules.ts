@@ -21,13 +21,12 @@ import {
 } from '../jsonapi.ts';
 import { pageDocument, paginate, param } from '../pagination.ts';
 import { authorize, type Right, registryMode, requirePublicCuration } from './access.ts';
+import { MAX_NAME_LENGTH, MODULE_NAME, PROVIDER_NAME } from './names.ts';
 import { MODULES_PATH, moduleResource, versionResource } from './resources.ts';
 import { validVersion } from './semver.ts';
 import type { ModuleRecord, RegistrySlice } from './state.ts';
 import { buildRevision, newVersion, publishFromVcs, repositoryOf } from './vcs.ts';
 
-const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?$/;
-const PROVIDER = /^[a-z0-9]+$/;
 export const UPLOAD_PREFIX = '/_archivist/v1/object';
 
 export interface ModuleKey {
@@ -254,15 +253,16 @@ function nameProblems(attributes: Attributes, registryName: unknown, selfManaged
   const check = (attribute: string, pattern: RegExp, what: string) => {
     const value = attributes[attribute];
     if (typeof value !== 'string' || value === '') problems.push({ attribute, message: "can't be blank" });
-    else if (value.length > 64) problems.push({ attribute, message: 'is too long (maximum is 64 characters)' });
+    else if (value.length > MAX_NAME_LENGTH)
+      problems.push({ attribute, message: `is too long (maximum is ${MAX_NAME_LENGTH} characters)` });
     else if (!pattern.test(value)) problems.push({ attribute, message: what });
   };
   check(
     'name',
-    NAME,
+    MODULE_NAME,
     'can contain only letters, numbers, dashes and underscores, and must start and end with a letter or number',
   );
-  check('provider', PROVIDER, 'can contain only lowercase letters and numbers');
+  check('provider', PROVIDER_NAME, 'can contain only lowercase letters and numbers');
   if (registryName !== 'private' && registryName !== 'public') {
     problems.push({ attribute: 'registry-name', message: 'is not included in the list' });
   } else if (selfManaged && registryName !== 'private') {
@@ -270,7 +270,7 @@ function nameProblems(attributes: Attributes, registryName: unknown, selfManaged
   } else if (registryName === 'public') {
     check(
       'namespace',
-      NAME,
+      MODULE_NAME,
       'can contain only letters, numbers, dashes and underscores, and must start and end with a letter or number',
     );
   } else if (attributes.namespace !== undefined) {

@@ -3,9 +3,11 @@
  * at `/.well-known/terraform.json`, and under `/api/registry/v1/modules/`
  * list, search, versions, download (204 with `X-Terraform-Get` and
  * `X-Service-Get`), latest per provider and per module, one version, the
- * latest download (302), and the v2 downloads summary. Private modules only:
+ * latest download (302), and the v2 downloads summary, of private modules:
  * the namespace is the organization, and the caller must belong to it.
  * `limit` defaults to 15 and is served at most 100, reported in `meta.limit`.
+ * The public-module proxy under `/api/registry/public/v1/modules/` is
+ * ./public-proxy.ts; the answers' shapes are ./protocol-objects.ts.
  */
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../auth.ts';
@@ -14,8 +16,16 @@ import { origin, paramsOf, queryOf, route } from '../context.ts';
 import { randomBase62 } from '../ids.ts';
 import { httpFailure, type Json } from '../jsonapi.ts';
 import { param } from '../pagination.ts';
-import { hasRight } from './access.ts';
-import { compareVersions, latest } from './semver.ts';
+import { hasRight, protocolCaller } from './access.ts';
+import {
+  latestVersion,
+  moduleObject,
+  type ProtocolModule,
+  type ProtocolVersion,
+  sortedVersions,
+  versionsAnswer,
+} from './protocol-objects.ts';
+import { registerPublicProxy } from './public-proxy.ts';
 import { type ModuleRecord, type RegistrySlice, registrySlice, type VersionRecord } from './state.ts';
 
 export const PROTOCOL_PREFIX = '/api/registry';
@@ -52,7 +62,7 @@ export const registryProtocol: ApiModule = {
       const entries = verified ? [] : modules.flatMap((m) => latestOf(slice, m) ?? []);
       return page(
         request,
-        entries.map((e) => moduleObject(slice, e.module, e.version, false)),
+        entries.map((e) => objectOf(slice, e.module, e.version, false)),
       );
     };
     route(api, 'GET', MODULES, (request) => list(request, () => true));
@@ -94,28 +104,19 @@ export const registryProtocol: ApiModule = {
       if (entries.length === 0) throw protocolNotFound();
       return page(
         request,
-        entries.map((e) => moduleObject(slice, e.module, e.version, true)),
+        entries.map((e) => objectOf(slice, e.module, e.version, true)),
       );
     });
     route(api, 'GET', `${MODULES}/:namespace/:name/:provider`, (request) => {
       const entry = latestOf(slice, moduleOf(request));
       if (!entry) throw protocolNotFound();
-      return { status: 200, body: moduleObject(slice, entry.module, entry.version, true) };
+      return { status: 200, body: objectOf(slice, entry.module, entry.version, true) };
     });
     route(api, 'GET', `${MODULES}/:namespace/:name/:provider/versions`, (request) => {
       const module = moduleOf(request);
-      const versions = okVersions(slice, module).map((v) => ({
-        version: v.version,
-        root: { dependencies: dependenciesOf(v, ''), providers: providersOf(v, '') },
-        submodules: submodulesOf(v).map((s) => ({
-          path: s.path,
-          providers: s.providers ?? [],
-          dependencies: s.dependencies ?? [],
-        })),
-      }));
       return {
         status: 200,
-        body: { modules: [{ source: `${module.namespace}/${module.name}/${module.provider}`, versions }] },
+        body: versionsAnswer(protocolModule(slice, module), okVersions(slice, module).map(asVersion)),
       };
     });
     route(api, 'GET', `${MODULES}/:namespace/:name/:provider/download`, (request) => {
@@ -131,7 +132,7 @@ export const registryProtocol: ApiModule = {
     });
     route(api, 'GET', `${MODULES}/:namespace/:name/:provider/:version`, (request) => {
       const module = moduleOf(request);
-      return { status: 200, body: moduleObject(slice, module, versionOf(module, paramsOf(request).version), true) };
+      return { status: 200, body: objectOf(slice, module, versionOf(module, paramsOf(request).version), true) };
     });
     route(api, 'GET', `${MODULES}/:namespace/:name/:provider/:version/download`, (request) => {
       const version = versionOf(moduleOf(request), paramsOf(request).version);
@@ -175,6 +176,8 @@ export const registryProtocol: ApiModule = {
       if (offset > 0) meta.prev_offset = Math.max(0, offset - limit);
       return { status: 200, body: { meta, modules: slicePage } };
     }
+
+    registerPublicProxy(api, ctx);
   },
 };
 
@@ -192,88 +195,46 @@ export const discovery: ApiModule = {
 };
 
 function visibleModules(ctx: EmulatorContext, slice: RegistrySlice, request: FastifyRequest): ModuleRecord[] {
-  const token = bearerToken(request);
-  const user = token === undefined ? undefined : ctx.state.userByToken(token);
-  if (!user || user.isSuspended) throw httpFailure(401, 'Unauthorized', 'Unauthorized');
+  const user = protocolCaller(ctx, request);
   return slice.data.modules.filter((m) => m.registryName === 'private' && hasRight(ctx, user, m.organization, 'read'));
 }
 
 function okVersions(slice: RegistrySlice, module: ModuleRecord): VersionRecord[] {
-  return slice.data.versions
-    .filter((v) => v.moduleId === module.id && v.status === 'ok')
-    .sort((a, b) => compareVersions(a.version, b.version));
+  return sortedVersions(slice.data.versions.filter((v) => v.moduleId === module.id && v.status === 'ok'));
 }
 
 function latestOf(
   slice: RegistrySlice,
   module: ModuleRecord,
 ): { module: ModuleRecord; version: VersionRecord } | undefined {
-  const versions = okVersions(slice, module);
-  const newest = latest(versions.map((v) => v.version));
-  const version = versions.find((v) => v.version === newest);
+  const version = latestVersion(okVersions(slice, module));
   return version && { module, version };
 }
 
-type Part = {
-  path: string;
-  readme?: string;
-  empty?: boolean;
-  inputs?: Json[];
-  outputs?: Json[];
-  dependencies?: Json[];
-  resources?: Json[];
-  providers?: Json[];
-};
+const asVersion = (v: VersionRecord): ProtocolVersion => ({
+  version: v.version,
+  publishedAt: v.createdAt,
+  details: v.details as Json | null,
+});
 
-function rootOf(v: VersionRecord): Part {
-  return ((v.details as { root?: Part } | null)?.root ?? { path: '' }) as Part;
-}
-
-function submodulesOf(v: VersionRecord): Part[] {
-  return ((v.details as { submodules?: Part[] } | null)?.submodules ?? []) as Part[];
-}
-
-const dependenciesOf = (v: VersionRecord, _path: string) => rootOf(v).dependencies ?? [];
-const providersOf = (v: VersionRecord, _path: string) => rootOf(v).providers ?? [];
-
-function part(p: Part): Json {
+/** A private module: its namespace is the organization; uploaded modules have no source; never a partner's. */
+function protocolModule(slice: RegistrySlice, module: ModuleRecord): ProtocolModule {
   return {
-    path: p.path,
-    readme: p.readme ?? '',
-    empty: p.empty ?? false,
-    inputs: p.inputs ?? [],
-    outputs: p.outputs ?? [],
-    dependencies: p.dependencies ?? [],
-    resources: p.resources ?? [],
-  };
-}
-
-function moduleObject(slice: RegistrySlice, module: ModuleRecord, version: VersionRecord, detailed: boolean): Json {
-  const readme = rootOf(version).readme ?? '';
-  const description =
-    readme
-      .split('\n')
-      .find((line) => line.trim() !== '' && !line.startsWith('#'))
-      ?.trim() ?? '';
-  const object: Record<string, Json> = {
-    id: `${module.namespace}/${module.name}/${module.provider}/${version.version}`,
-    owner: '',
     namespace: module.namespace,
     name: module.name,
-    version: version.version,
     provider: module.provider,
-    description,
+    owner: '',
     source: module.vcsRepo?.identifier ?? '',
-    published_at: version.createdAt.replace(/\.(\d{3})Z$/, '.$1000Z'),
-    downloads: okVersions(slice, module).reduce((n, v) => n + v.downloads, 0),
     verified: false,
+    downloads: okVersions(slice, module).reduce((n, v) => n + v.downloads, 0),
   };
-  if (!detailed) return object;
-  return {
-    ...object,
-    root: part(rootOf(version)),
-    submodules: submodulesOf(version).map(part),
-    providers: ((version.details as { providers?: Json[] } | null)?.providers ?? []) as Json[],
-    versions: okVersions(slice, module).map((v) => v.version),
-  };
+}
+
+function objectOf(slice: RegistrySlice, module: ModuleRecord, version: VersionRecord, detailed: boolean): Json {
+  return moduleObject(
+    protocolModule(slice, module),
+    asVersion(version),
+    okVersions(slice, module).map(asVersion),
+    detailed,
+  );
 }

@@ -28,6 +28,8 @@ export interface ModuleRecord {
   status: 'pending' | 'setup_complete';
   noCode: boolean;
   vcsRepo: VcsRepo | null;
+  /** A branch-based module's branch commit last read (at publishing, then by the webhook). */
+  vcsHead?: string;
   testConfig: { id: string; testsEnabled: boolean } | null;
   createdAt: string;
   updatedAt: string;

@@ -18,7 +18,7 @@ import {
 } from '../jsonapi.ts';
 import { pageDocument, paginate, param } from '../pagination.ts';
 import { authorize } from './access.ts';
-import { configurationResource } from './configuration.ts';
+import { configurationResource, newConfigurationVersion } from './configuration.ts';
 import { UPLOAD_PREFIX } from './modules.ts';
 import { MODULES_PATH } from './resources.ts';
 import type { ModuleRecord, RegistrySlice, TestVariable } from './state.ts';
@@ -54,14 +54,7 @@ export function registerTests(api: FastifyInstance, ctx: EmulatorContext, slice:
 
   route(api, 'POST', `${prefix}/test-runs/configuration-versions`, (request) => {
     const { module } = moduleOf(request);
-    const cv = {
-      id: newId('cv'),
-      moduleId: module.id,
-      status: 'pending' as const,
-      createdAt: new Date(ctx.now()).toISOString(),
-      files: [],
-    };
-    data.configurationVersions.push(cv);
+    const cv = newConfigurationVersion(ctx, slice, module.id);
     const objectId = randomBase62(40);
     data.uploads[objectId] = { kind: 'configuration-version', id: cv.id };
     return { status: 201, body: document(configurationResource(cv, `${origin(request)}${UPLOAD_PREFIX}/${objectId}`)) };

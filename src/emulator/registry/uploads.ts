@@ -1,6 +1,7 @@
 /**
  * The upload store (`links.upload`, `upload-url`) and the other capability
- * URLs of the registry (a version's download, a test run's log). Each is an
+ * URLs of the registry (a version's download, a test run's log, a VCS
+ * module's webhook: ./webhooks.ts). Each is an
  * unguessable id that needs no header, served under its own prefix
  * (`/_archivist`) so that it can never collide with the secrets API's
  * `/v1/<mount>/…` on the same port.
@@ -13,6 +14,7 @@ import { receiveConfiguration } from './configuration.ts';
 import { ingestVersion } from './ingest-version.ts';
 import { registrySlice } from './state.ts';
 import { currentRun } from './test-runs.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 export const ARCHIVIST_PREFIX = '/_archivist';
 
@@ -58,5 +60,7 @@ export const archivist: ApiModule = {
       const cv = slice.data.configurationVersions.find((c) => c.id === run.configurationVersionId);
       return { status: 200, text: currentRun(ctx, slice, run).outcome?.log ?? cv?.error ?? '' };
     });
+
+    registerWebhooks(api, ctx, slice);
   },
 };

@@ -6,8 +6,9 @@
  * (the versions endpoint), from the given commit or else the branch's head.
  * The archive of a version is `git archive` of its revision, so the module
  * sits at the archive's root; a revision git cannot archive is `clone_failed`.
- * Tags are read once, when the module is published: the emulator has no
- * webhook, so later tags are not picked up.
+ * The module's `webhook-url` (./webhooks.ts) is the VCS provider's push
+ * event: it reads the repository again, so later tags become versions, and
+ * a branch-based module's new commit is tested.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,6 +21,9 @@ import { versionOfTag } from './semver.ts';
 import type { ModuleRecord, RegistrySlice, VersionRecord } from './state.ts';
 
 const run = promisify(execFile);
+
+/** Where webhook URLs live: a capability URL of the archivist (./uploads.ts), like uploads and logs. */
+export const WEBHOOK_PREFIX = '/_archivist/v1/webhooks/vcs';
 
 export function publishFromVcs(
   ctx: EmulatorContext,
@@ -73,38 +77,72 @@ export function publishFromVcs(
       branch,
       'ingress-submodules': false,
       'oauth-token-id': typeof vcs?.['oauth-token-id'] === 'string' ? vcs['oauth-token-id'] : '',
-      'webhook-url': `${origin}/_webhooks/vcs/${randomUUID()}`,
+      'webhook-url': `${origin}${WEBHOOK_PREFIX}/${randomUUID()}`,
     },
     testConfig: null,
     createdAt: now,
     updatedAt: now,
   };
   slice.data.modules.push(module);
-  // tags are read after the answer, as the platform clones in the background
-  if (!branch)
-    setImmediate(
-      () =>
-        void publishTags(ctx, slice, module, path).catch((e) =>
-          ctx.log(`publishing ${identifier}: ${(e as Error).message}`),
-        ),
-    );
+  // the repository is read after the answer, as the platform clones in the background: tags become
+  // versions; a branch's head is noted, so that the webhook can tell a new commit
+  const read = async () => {
+    if (!branch) await publishTags(ctx, slice, module, path);
+    else module.vcsHead = await branchHead(path, branch);
+  };
+  setImmediate(() => void read().catch((e) => ctx.log(`publishing ${identifier}: ${(e as Error).message}`)));
   return module;
 }
 
-async function publishTags(
+/**
+ * Makes a version of every semantic-version tag that has none yet (a tag
+ * whose version exists, or was deleted by the owner, is left alone), each
+ * built and ingested before the next; the versions made, in tag order.
+ */
+export async function publishTags(
   ctx: EmulatorContext,
   slice: RegistrySlice,
   module: ModuleRecord,
   path: string,
-): Promise<void> {
+): Promise<VersionRecord[]> {
   const { stdout } = await run('git', ['-C', path, 'tag', '--list']);
+  const made: VersionRecord[] = [];
   for (const tag of stdout.split('\n').filter(Boolean)) {
     const version = versionOfTag(tag);
+    // checked and recorded in one step: a webhook and the first publish may read the tags at once
     if (!version || slice.data.versions.some((v) => v.moduleId === module.id && v.version === version)) continue;
     const record = newVersion(ctx, module, version, 'platform', tag);
     slice.data.versions.push(record);
+    made.push(record);
     await buildRevision(ctx, slice, record, path);
   }
+  return made;
+}
+
+/** The commit a branch points at; an error naming the branch when the repository has none of that name. */
+export async function branchHead(path: string, branch: string): Promise<string> {
+  try {
+    const { stdout } = await run('git', [
+      '-C',
+      path,
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      `refs/heads/${branch}^{commit}`,
+    ]);
+    return stdout.trim();
+  } catch {
+    throw new Error(`the repository has no branch ${JSON.stringify(branch)}`);
+  }
+}
+
+/** A revision's files as a gzip tarball with the module at its root (`git archive`). */
+export async function archiveRevision(path: string, revision: string): Promise<Buffer> {
+  const { stdout } = await run('git', ['-C', path, 'archive', '--format=tar.gz', revision], {
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
 }
 
 /** A pending version record of a module. */
@@ -148,10 +186,7 @@ export async function buildRevision(
   record.status = 'cloning';
   let archive: Buffer;
   try {
-    ({ stdout: archive } = await run('git', ['-C', path, 'archive', '--format=tar.gz', record.commitSha], {
-      encoding: 'buffer',
-      maxBuffer: 64 * 1024 * 1024,
-    }));
+    archive = await archiveRevision(path, record.commitSha);
   } catch (error) {
     record.status = 'clone_failed';
     record.error = `cannot read revision ${record.commitSha}: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`;

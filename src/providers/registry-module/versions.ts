@@ -37,12 +37,34 @@ export function contentPath(
   return undefined;
 }
 
-async function packed(desired: DesiredObject): Promise<PackedModule> {
+/**
+ * Packs under way, by what they read: the versions that name one directory
+ * (or archive), prepared together by a plan, share its one read instead of
+ * each packing it again. An entry lives only while its pack runs, so the
+ * next plan reads the files afresh: nothing is cached.
+ */
+const packing = new Map<string, Promise<PackedModule>>();
+
+function packed(desired: DesiredObject): Promise<PackedModule> {
   const where = contentPath(desired);
-  if (!where) throw new ConvergeError('INPUT_INVALID', `${desired.address.name}: a version needs source or archive`);
-  // loaded when a version is packed, not with every command (tar and zlib cost start-up time)
-  const { packModule, readArchive } = await import('../../registry/pack.ts');
-  return where.kind === 'source' ? packModule(where.path) : readArchive(where.path);
+  if (!where)
+    return Promise.reject(
+      new ConvergeError('INPUT_INVALID', `${desired.address.name}: a version needs source or archive`),
+    );
+  const key = `${where.kind}:${where.path}`;
+  const running = packing.get(key);
+  if (running) return running;
+  const pack = (async () => {
+    // loaded when a version is packed, not with every command (tar and zlib cost start-up time)
+    const { packModule, readArchive } = await import('../../registry/pack.ts');
+    return where.kind === 'source' ? packModule(where.path) : readArchive(where.path);
+  })();
+  packing.set(key, pack);
+  const done = () => {
+    packing.delete(key);
+  };
+  pack.then(done, done);
+  return pack;
 }
 
 /**

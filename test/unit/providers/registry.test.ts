@@ -4,6 +4,9 @@
  * created by POST, upload to its capability URL and a wait for the registry
  * to read it, and test variables whose sensitive value is write-only.
  */
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleTestVariable } from '../../../src/providers/module-test-variable/index.ts';
 import { registryModule } from '../../../src/providers/registry-module/index.ts';
@@ -142,6 +145,54 @@ describe('RegistryModule and its versions', () => {
     await expect(registryModuleVersion.create(ctxOf(client), version, {})).rejects.toThrow(
       /main\.tf:3,1-2: Unclosed brace/,
     );
+  });
+});
+
+describe('packing versions', () => {
+  it('packs a directory once for the versions a plan prepares together, and afresh for the next plan', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'converge-pack-shared-'));
+    cpSync(new URL('../../../examples/modules/network', import.meta.url).pathname, join(dir, 'network'), {
+      recursive: true,
+    });
+    const version = (v: string) =>
+      desired(
+        'RegistryModuleVersion',
+        `network/aws/${v}`,
+        { version: v, source: 'network' },
+        { address: { kind: 'RegistryModuleVersion', scope: 'acme', name: `network/aws/${v}` }, dir },
+      );
+    const prepare = (v: string) => registryModuleVersion.prepare?.(version(v)) as Promise<ReturnType<typeof version>>;
+    const planned = await Promise.all(['1.0.0', '1.1.0', '1.2.0'].map(prepare));
+    expect(new Set(planned.map((p) => p.spec.digest)).size).toBe(1);
+    // the apply uploads what the plan packed: one archive, read once, for the three
+    const uploaded: unknown[] = [];
+    let n = 0;
+    const client = new FakeClient()
+      .on('POST', `${MODULES}/private/acme/network/aws/versions`, () => ({
+        status: 201,
+        body: {
+          data: { id: `modver-${n}`, type: 'registry-module-versions', links: { upload: `http://f.test/${n++}` } },
+        },
+      }))
+      .on('PUT', 'http://f.test/:n', (request) => {
+        uploaded.push(request.body);
+        return { status: 200 };
+      })
+      .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
+        body: {
+          data: moduleResource(
+            'network',
+            planned.map((p) => ({ version: String(p.spec.version), status: 'ok' })),
+          ),
+        },
+      }));
+    for (const object of planned) await registryModuleVersion.create(ctxOf(client), object, {});
+    expect(uploaded).toHaveLength(3);
+    expect(uploaded[1]).toBe(uploaded[0]);
+    expect(uploaded[2]).toBe(uploaded[0]);
+    // nothing is kept once the plan's packs are done: changed files give the next plan another digest
+    writeFileSync(join(dir, 'network', 'extra.tf'), 'variable "extra" {}\n');
+    expect((await prepare('1.3.0')).spec.digest).not.toBe(planned[0]?.spec.digest);
   });
 });
 
