@@ -10,4 +10,13 @@ import module from 'node:module';
 
 // a read-only or full cache directory only costs the speed-up, never the run
 module.enableCompileCache?.();
-await import('./program.ts');
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // what commander prints for it (program.ts), without loading commander and every command's
+  // flags: the whole answer is the version (docs/performance.md, "Start-up")
+  const { VERSION } = await import('./version.ts');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  await import('./program.ts');
+}

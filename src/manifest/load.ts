@@ -3,13 +3,13 @@
  * offline, and every problem in every file is reported at once as one
  * InputError; nothing else happens on bad input.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { InputError, type InputProblem } from '../errors.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { buildObject, type DocumentContext } from './document.ts';
-import { parseDocuments } from './documents.ts';
+import { withPositions } from './documents.ts';
 import { findDuplicates } from './duplicates.ts';
 import {
   DEFAULT_MAX_FILE_BYTES,
@@ -19,7 +19,8 @@ import {
   readConfined,
   realRoots,
 } from './file-access.ts';
-import { describeFsError, findManifestFiles, type ManifestFile } from './files.ts';
+import { findManifestFiles, type ManifestFile } from './files.ts';
+import { type ParsedFile, readManifest } from './read-manifest.ts';
 import { schemaSet } from './schemas.ts';
 
 export interface LoadOptions {
@@ -38,9 +39,6 @@ export interface LoadOptions {
 /** converge's own tokens: never interpolated, whatever the configuration says. */
 export const TOKEN_VARIABLES = ['CONVERGE_PLATFORM_TOKEN', 'CONVERGE_SECRETS_TOKEN'];
 
-/** The largest manifest file converge reads (docs/security.md, "Reading input"). */
-export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
-
 export async function loadManifests(
   paths: string[],
   catalog: KindCatalog,
@@ -54,15 +52,18 @@ export async function loadManifests(
   };
   const context = {
     catalog,
-    schemas: schemaSet(options.schemaDir === undefined ? undefined : resolve(cwd, options.schemaDir)),
+    schemas: await schemaSet(options.schemaDir === undefined ? undefined : resolve(cwd, options.schemaDir)),
     env: options.env ?? process.env,
     envAccess: options.envAccess ?? { forbidden: new Set(TOKEN_VARIABLES) },
     cwd,
     readFile: cachedReader(access),
   };
   // Synchronous reads: loading is all the process does now, and for thousands of small files
-  // readFileSync is several times faster than fs.promises.
-  const results = files.map((file) => loadFile(file, context));
+  // readFileSync is several times faster than fs.promises. (Parsing in worker threads was tried:
+  // on two cores each worker compiles the yaml library afresh, which cost more CPU than the parse
+  // it shared and took no less time; docs/performance.md, "Validation".)
+  const parsed = files.map(readManifest);
+  const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, context));
   const objects = results.flatMap((r) => r.objects);
   // every problem at once: the kinds' own rules run over the documents that did build
   problems.push(...results.flatMap((r) => r.problems), ...findDuplicates(objects), ...ruleProblems(objects, catalog));
@@ -84,21 +85,11 @@ function ruleProblems(objects: readonly DesiredObject[], catalog: KindCatalog): 
 
 function loadFile(
   file: ManifestFile,
+  parsed: ParsedFile,
   context: Omit<DocumentContext, 'dir'>,
 ): { objects: DesiredObject[]; problems: InputProblem[] } {
-  let text: string;
-  try {
-    const size = statSync(file.path).size;
-    if (size > MAX_MANIFEST_BYTES) {
-      const message = `the file holds ${size} bytes; a manifest file may hold at most ${MAX_MANIFEST_BYTES}`;
-      return { objects: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
-    }
-    text = readFileSync(file.path, 'utf8');
-  } catch (error) {
-    const message = describeFsError(error as NodeJS.ErrnoException);
-    return { objects: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
-  }
-  const { documents, problems } = parseDocuments(text, file.name);
+  const documents = withPositions(parsed.text, file.name, parsed.documents);
+  const problems = [...parsed.problems];
   const objects: DesiredObject[] = [];
   // absolute: `${file:}` and a module's `source` resolve against it whatever the process's directory
   const ctx: DocumentContext = { ...context, dir: resolve(context.cwd, dirname(file.path)) };

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CompiledSchemas } from '../../../src/manifest/schema-compiler.ts';
 import { DEFAULT_SCHEMA_DIR, schemaSet } from '../../../src/manifest/schemas.ts';
 
 type Schema = { [key: string]: unknown };
@@ -113,7 +114,7 @@ describe('schemas/', () => {
     });
 
     it('compiles under ajv strict mode', () => {
-      expect(() => schemaSet().validator(kind)).not.toThrow();
+      expect(() => new CompiledSchemas(DEFAULT_SCHEMA_DIR).validator(kind)).not.toThrow();
     });
   });
 
@@ -129,8 +130,8 @@ describe('schemas/', () => {
     expect([...seen.keys()].sort()).toEqual(['duration', 'labels']);
   });
 
-  it('tells which JSON types a path wants, through $refs', () => {
-    const schemas = schemaSet();
+  it('tells which JSON types a path wants, through $refs', async () => {
+    const schemas = await schemaSet();
     expect(schemas.typesAt('SMTPSettings', 'spec.port')).toEqual(['integer']);
     expect(schemas.typesAt('GeneralSettings', 'spec.plan-timeout')).toEqual(['string', 'integer']);
     expect(schemas.typesAt('ToolVersion', 'spec.deprecated-reason')).toEqual(['string', 'null']);

@@ -1,0 +1,34 @@
+/**
+ * The one ajv configuration of converge's schemas. The validators compiled at
+ * build time (scripts/build-validators.ts) and those compiled at run time for
+ * another schema directory (schema-compiler.ts) must report the same errors,
+ * so both start from here.
+ */
+import { Ajv, type CodeOptions } from 'ajv';
+import addFormats from 'ajv-formats';
+
+/**
+ * Annotations our schemas carry. VS Code and the yaml-language-server show
+ * `errorMessage`, `patternErrorMessage` and `deprecationMessage`;
+ * `x-reserved-fields` names read-only API attributes so that setting one gets
+ * a better message than "unknown field". ajv's strict mode only needs to know
+ * they exist; schema-problems.ts reads them.
+ */
+const ANNOTATIONS = ['errorMessage', 'patternErrorMessage', 'deprecationMessage', 'x-reserved-fields'];
+
+/** `code` is for ajv's standalone output (the build); run-time compiles leave it out. */
+export function createAjv(code?: CodeOptions): Ajv {
+  // verbose: schema-problems.ts reads the failing value and its schema from each error.
+  // useDefaults fills metadata defaults (a `mount`); the loader hides spec from it (see validate.ts).
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    verbose: true,
+    useDefaults: true,
+    ...(code && { code }),
+  });
+  addFormats.default(ajv, ['uri', 'email']);
+  for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword });
+  return ajv;
+}

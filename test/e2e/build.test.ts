@@ -1,0 +1,155 @@
+/**
+ * The package as `npm run build` makes it: the bundle (scripts/build.ts), built into a
+ * directory of its own laid out as the package is (package.json and schemas/ beside dist/),
+ * run as a process. The other CLI tests run the sources.
+ */
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../../scripts/build.ts';
+import { runNode } from '../helpers/cli.ts';
+import { writeToolVersions } from '../unit/manifest/generated-set.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const EXAMPLES_ENV = { SMTP_PASSWORD: 'x', LDAP_URL: 'ldap://ldap.emulator.test', LDAP_BINDPASS: 'y' };
+
+let dir: string;
+let main: string;
+let metafile: Metafile;
+
+function built(args: string[], cwd: string, env: Record<string, string> = {}) {
+  return runNode(main, args, { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...env } });
+}
+
+/**
+ * Every source file, bundled package file and external package an output loads before it
+ * runs: its static imports, followed.
+ */
+function staticClosure(output: string): Set<string> {
+  const loaded = new Set<string>();
+  const visit = (name: string) => {
+    if (loaded.has(name)) return;
+    loaded.add(name);
+    const meta = metafile.outputs[name];
+    if (!meta) return;
+    for (const input of Object.keys(meta.inputs)) loaded.add(input);
+    for (const i of meta.imports) {
+      if (i.kind !== 'import-statement') continue;
+      if (i.external) loaded.add(i.path);
+      else visit(i.path);
+    }
+  };
+  visit(output);
+  return loaded;
+}
+
+function outputOf(entry: string): string {
+  const name = Object.keys(metafile.outputs).find((o) => metafile.outputs[o]?.entryPoint === entry);
+  if (!name) throw new Error(`no output for ${entry}`);
+  return name;
+}
+
+/** The chunk a dynamic import of `source` loads. */
+function chunkOf(source: string): string {
+  const name = Object.keys(metafile.outputs).find((o) => metafile.outputs[o]?.inputs[source]);
+  if (!name) throw new Error(`no output holds ${source}`);
+  return name;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'converge-build-'));
+  await writeFile(join(dir, 'package.json'), await readFile(join(ROOT, 'package.json')));
+  await symlink(join(ROOT, 'schemas'), join(dir, 'schemas'));
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  metafile = await buildDist({ out: join(dir, 'dist'), full: false });
+  main = join(dir, 'dist/cli/main.js');
+}, 120_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the built CLI', () => {
+  it('answers --version and -V with the package version', async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      expect(await built([flag], dir)).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+
+  it('validates the examples, every kind, as the demo does', async () => {
+    const result = await built(
+      ['validate', 'base', 'environments/staging', '-c', 'environments/staging/converge.config.yaml', '--json'],
+      join(ROOT, 'examples'),
+      EXAMPLES_ENV,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const { valid, kinds } = JSON.parse(result.stdout) as { valid: boolean; kinds: Record<string, number> };
+    expect(valid).toBe(true);
+    expect(Object.keys(kinds)).toHaveLength(18);
+  });
+
+  it('places schema problems at file:line:col, with the validators compiled at build time', async () => {
+    await writeFile(
+      join(dir, 'bad.yaml'),
+      [
+        'kind: ToolVersion',
+        'metadata:',
+        '  name: 1.2.3',
+        'spec:',
+        '  url: https://example.com/t.zip',
+        '  enabled: yes',
+        '',
+      ].join('\n'),
+    );
+    const result = await built(['validate', 'bad.yaml'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).toContain('bad.yaml:6:12: spec.enabled must be');
+  });
+
+  it('validates a large set, and places a problem deep in it', async () => {
+    const root = join(dir, 'large');
+    await writeToolVersions(root, 20, 400, (f, d, text) =>
+      f === 13 && d === 3 ? text.replace(/false$/, 'yes') : text,
+    );
+    const result = await built(['validate', 'large'], dir);
+    expect(result.stdout + result.stderr).toContain('large/objects-013.yaml:31:12: spec.enabled must be');
+    expect(result.code).toBe(1);
+
+    await writeFile(join(root, 'objects-013.yaml'), '');
+    const valid = await built(['validate', 'large'], dir);
+    expect(valid).toMatchObject({ code: 0, stdout: 'Valid: 7600 object(s) (7600 ToolVersion).\n' });
+  });
+
+  it('finds the shipped schemas beside dist/', async () => {
+    const result = await built(['schema', 'ToolVersion'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('ToolVersion');
+  });
+
+  it('loads only the chunks a command needs', () => {
+    const version = [...staticClosure(outputOf('src/cli/main.ts'))];
+    // main.ts imports the program dynamically; the program's own closure is what --version runs
+    const program = [...staticClosure(chunkOf('src/cli/program.ts'))];
+    const validate = [...staticClosure(chunkOf('src/cli/run/validate.ts'))];
+    const heavy =
+      /^(undici|ink|react|fastify|cosmiconfig)$|node_modules\/(ajv|yaml)\/|src\/(emulator|reconcile|ui\/ink)\//;
+    expect(version.filter((f) => f.startsWith('src/'))).toEqual(['src/cli/main.ts']);
+    // --version alone loads the version and nothing else
+    const versionOnly = [...staticClosure(chunkOf('src/cli/version.ts'))];
+    expect(versionOnly.filter((f) => f.startsWith('src/') || f.includes('node_modules/'))).toEqual([
+      'src/cli/version.ts',
+    ]);
+    expect(program.filter((f) => heavy.test(f))).toEqual([]);
+    expect(validate.filter((f) => /^(undici|ink|react|fastify)$|src\/(emulator|ui\/ink)\//.test(f))).toEqual([]);
+    // what the test looks at is there: validate loads yaml and cosmiconfig
+    expect(validate).toContain('cosmiconfig');
+    expect(validate.some((f) => f.includes('node_modules/yaml/'))).toBe(true);
+    // the schemas' and the configuration's validators are compiled at build time
+    expect(validate.filter((f) => f.includes('node_modules/ajv/dist/compile/'))).toEqual([]);
+  });
+});
