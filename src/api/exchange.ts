@@ -19,10 +19,35 @@ export interface ExchangeContext {
   onHeaders?: (status: number, headers: Record<string, string>) => void;
 }
 
+/**
+ * The attempts in flight under each caller's signal, aborted together when
+ * it aborts: one listener per signal, where AbortSignal.any or a listener
+ * per attempt would register every attempt of the run on a signal that
+ * lives as long as the run (weak references, or a list scanned on every
+ * add, thousands of times at scale).
+ */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function attemptsUnder(signal: AbortSignal): Set<AbortController> {
+  let attempts = inFlight.get(signal);
+  if (!attempts) {
+    const set = new Set<AbortController>();
+    signal.addEventListener('abort', () => {
+      for (const attempt of set) attempt.abort(signal.reason);
+    });
+    inFlight.set(signal, set);
+    attempts = set;
+  }
+  return attempts;
+}
+
 export async function exchange(dispatcher: Dispatcher, wire: WireRequest, context: ExchangeContext): Promise<Exchange> {
+  const outer = context.signal;
+  outer?.throwIfAborted();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), context.timeoutMs);
-  const signal = context.signal ? AbortSignal.any([context.signal, deadline.signal]) : deadline.signal;
+  const siblings = outer && attemptsUnder(outer);
+  siblings?.add(deadline);
   try {
     const response = await dispatcher.request({
       origin: wire.origin ?? context.origin,
@@ -30,19 +55,20 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
       path: wire.path,
       headers: wire.headers,
       body: wire.body ?? null,
-      signal,
+      signal: deadline.signal,
     });
     const headers = flattenHeaders(response.headers);
     context.onHeaders?.(response.statusCode, headers);
-    const bytes = new Uint8Array(await response.body.arrayBuffer());
-    return { kind: 'response', status: response.statusCode, headers, body: decodeBody(bytes, headers['content-type']) };
+    const text = await response.body.text();
+    return { kind: 'response', status: response.statusCode, headers, body: decodeBody(text, headers['content-type']) };
   } catch (error) {
-    if (context.signal?.aborted) throw context.signal.reason;
+    if (outer?.aborted) throw outer.reason;
     if (deadline.signal.aborted) return { kind: 'network', failure: timeoutFailure(context.origin, context.timeoutMs) };
     const failure = classifyNetworkError(error, context.origin);
     if (!failure) throw error;
     return { kind: 'network', failure };
   } finally {
     clearTimeout(timer);
+    siblings?.delete(deadline);
   }
 }

@@ -89,10 +89,8 @@ export function flattenHeaders(raw: Record<string, string | string[] | undefined
   return headers;
 }
 
-/** Parsed JSON for any JSON content type, text otherwise, undefined when empty. */
-export function decodeBody(bytes: Uint8Array, contentType: string | undefined): unknown {
-  if (bytes.length === 0) return undefined;
-  const text = new TextDecoder().decode(bytes);
+/** Parsed JSON for any JSON content type, the text otherwise, undefined when empty. */
+export function decodeBody(text: string, contentType: string | undefined): unknown {
   if (text.trim() === '') return undefined;
   if (!isJson(contentType)) return text;
   try {

@@ -9,7 +9,8 @@ import { expandChildren } from './children.ts';
 import type { EventStream } from './events.ts';
 import { groupByKind } from './group-by-kind.ts';
 import type { OwnershipRule } from './ownership.ts';
-import { buildPlan, type KindSnapshot } from './plan.ts';
+import { buildPlan, type KindSnapshot, type PlanOptions } from './plan.ts';
+import { planEarly } from './plan-early.ts';
 import { listUnitOf, type Provider, type ProviderContext } from './provider.ts';
 import { type LiveState, type ReadRequest, readLive } from './read.ts';
 import type { SecretPolicy } from './secrets.ts';
@@ -50,8 +51,10 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   );
   const referenceOnly = addReferenceReads(requests, selected, input.providers);
 
+  const options: PlanOptions = { prune: input.prune, ownership: input.ownership, secrets: input.secrets };
+  const early = planEarly(byKind, input.providers, options);
   const queue = new PQueue({ concurrency: input.parallelism });
-  const live = await readLive(requests, input.context, queue, input.events);
+  const live = await readLive(requests, input.context, queue, input.events, early.onRead).finally(early.stop);
 
   const snapshots: KindSnapshot[] = requests
     .filter(({ provider }) => byKind.has(provider.kind))
@@ -62,11 +65,10 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
     }));
   const inTarget = liveInSelection(input.selection);
   const { plan, problems } = buildPlan(snapshots, {
-    prune: input.prune,
-    ownership: input.ownership,
-    secrets: input.secrets,
+    ...options,
     exists: (kind, key) => live.get(kind)?.has(key) ?? false,
     ...(inTarget && { inTarget }),
+    planned: early.planned,
   });
   input.events.emit({ type: 'plan-ready', plan });
 

@@ -38,6 +38,20 @@ export interface PlanOptions {
   inTarget?: (address: Address) => boolean;
   /** Whether a live object of a kind exists (read for references too); by the snapshots' live objects when absent. */
   exists?: (kind: string, key: string) => boolean;
+  /**
+   * Objects planned already, as their live answers arrived (src/reconcile/plan-early.ts), by key:
+   * a result is used only while its live object is the one the snapshot pairs with.
+   */
+  planned?: ReadonlyMap<string, EarlyResult>;
+}
+
+/** One object's plan, or why it cannot be planned. */
+export type ObjectResult = PlannedAction | { problem: PlanProblem };
+
+/** An object planned before the whole plan, against the live object it was planned with. */
+export interface EarlyResult {
+  live: LiveObject;
+  result: ObjectResult;
 }
 
 export interface PlanResult {
@@ -59,7 +73,10 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     for (const desired of [...snapshot.desired].sort((a, b) => compareAddresses(a.address, b.address))) {
       const key = addressKey(desired.address);
       declared.add(key);
-      const result = planObject(provider, desired, key, snapshot.live.get(key), options);
+      const live = snapshot.live.get(key);
+      const early = options.planned?.get(key);
+      const result =
+        early && live && early.live === live ? early.result : planObject(provider, desired, key, live, options);
       if ('problem' in result) problems.push(result.problem);
       else (result.action === 'delete' ? deletes : forward).push(result);
     }
@@ -83,9 +100,8 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   return { plan: { actions, unmanaged, counts: countActions(actions) }, problems };
 }
 
-type ObjectResult = PlannedAction | { problem: PlanProblem };
-
-function planObject(
+/** The action for one declared object and its live counterpart: pure, and the same whenever it runs. */
+export function planObject(
   provider: Provider,
   desired: DesiredObject,
   key: string,

@@ -24,11 +24,18 @@ export interface ReadRequest {
 /** Live objects by kind, then by address key. */
 export type LiveState = Map<string, Map<string, LiveObject>>;
 
+/**
+ * Told about each object a full read brought back, as its answer arrives
+ * (the planner uses it to compare the object while other reads are in flight).
+ */
+export type OnRead = (kind: string, key: string, live: LiveObject) => void;
+
 export async function readLive(
   requests: readonly ReadRequest[],
   ctx: ProviderContext,
   queue: PQueue,
   events: EventStream,
+  onRead?: OnRead,
 ): Promise<LiveState> {
   const started = Date.now();
   events.emit({ type: 'read-start', kinds: requests.map((r) => r.provider.kind) });
@@ -47,7 +54,9 @@ export async function readLive(
       const lists = await Promise.all([...all].map((unit) => queue.add(() => provider.list(ctx, unit))));
       for (const list of lists) for (const live of list ?? []) byKey.set(addressKey(live.address), live);
       const toRead = [...byKey].filter(([key, live]) => !live.fields && (needFields === 'all' || needFields.has(key)));
-      await Promise.all(toRead.map(([key, live]) => queue.add(() => readFull(provider, ctx, key, live, byKey))));
+      await Promise.all(
+        toRead.map(([key, live]) => queue.add(() => readFull(provider, ctx, key, live, byKey, onRead))),
+      );
       events.emit({ type: 'read-progress', kind: provider.kind, objects: byKey.size });
     }),
   );
@@ -62,12 +71,15 @@ async function readFull(
   key: string,
   live: LiveObject,
   byKey: Map<string, LiveObject>,
+  onRead: OnRead | undefined,
 ) {
   if (!provider.read) return;
   const full = await provider.read(ctx, live);
   // listed, then gone before the read: it no longer exists
-  if (full) byKey.set(key, full);
-  else byKey.delete(key);
+  if (full) {
+    byKey.set(key, full);
+    onRead?.(provider.kind, key, full);
+  } else byKey.delete(key);
 }
 
 /**

@@ -87,29 +87,50 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   const finish = config.finish ?? ((fields: Fields) => fields);
   const isWriteOnly = (rule: FieldRule, fields: Fields) =>
     typeof rule.writeOnly === 'function' ? rule.writeOnly(fields) : rule.writeOnly === true;
-  const writeOnly = (fields: Fields) => rules.filter(([, rule]) => isWriteOnly(rule, fields)).map(([key]) => key);
+  // most tables say write-only with true or nothing: what depends on it is then worked out once,
+  // not for every object (the planner asks for each of thousands of objects, several times)
+  const conditional = rules.some(([, rule]) => typeof rule.writeOnly === 'function');
+  const alwaysWriteOnly = rules.filter(([, rule]) => rule.writeOnly === true).map(([key]) => key);
+  const writeOnly = (fields: Fields): readonly string[] =>
+    conditional ? rules.filter(([, rule]) => isWriteOnly(rule, fields)).map(([key]) => key) : alwaysWriteOnly;
   const flagged = (flag: 'immutable' | 'createOnly') => rules.filter(([, rule]) => rule[flag]).map(([key]) => key);
 
+  const managed = rules.map(([key]) => key);
+  // a flat table (no dotted keys) reads and writes plain properties; its values are replaced,
+  // never changed inside, so a shallow copy is a safe copy
+  const nested = managed.some((key) => key.includes('.'));
   const normalized = (source: Fields, keys: readonly string[]): Fields => {
     const out: Fields = {};
     for (const key of keys) {
-      const value = getPath(source, key);
+      const value = nested ? getPath(source, key) : source[key];
       if (value === undefined) continue;
       const normalize = config.fields[key]?.normalize;
-      setPath(out, key, normalize ? normalize(value) : value);
+      const canonical = normalize ? normalize(value) : value;
+      if (nested) setPath(out, key, canonical);
+      else out[key] = canonical;
     }
     return out;
   };
   const inapplicable = (fields: Fields) =>
     rules.filter(([, rule]) => rule.appliesWhen && !rule.appliesWhen(fields)).map(([key]) => key);
-  const managed = rules.map(([key]) => key);
-  // a flat table's values are replaced, never changed inside: a shallow copy is a safe copy
-  const nested = managed.some((key) => key.includes('.'));
+  /** The deprecated aliases of each field that has any. */
+  const aliases = new Map<string, string[]>();
+  for (const [alias, rule] of rules) {
+    if (rule.aliasOf !== undefined) aliases.set(rule.aliasOf, [...(aliases.get(rule.aliasOf) ?? []), alias]);
+  }
   const copy = (fields: Fields): Fields => (nested ? structuredClone(fields) : { ...fields });
-  /** Leaves out the fields that do not apply; `fields` is the caller's own copy, changed in place. */
+  /** Leaves out the fields that do not apply; `fields` is the caller's own copy, which may be changed. */
   const applicable = (fields: Fields): Fields => {
-    for (const key of inapplicable(fields)) deletePath(fields, key);
-    return fields;
+    const drop = inapplicable(fields);
+    if (drop.length === 0) return fields;
+    if (nested) {
+      for (const key of drop) deletePath(fields, key);
+      return fields;
+    }
+    // a copy without them, not `delete`: V8 turns an object that loses properties into a slow dictionary
+    const out: Fields = {};
+    for (const key in fields) if (!drop.includes(key)) out[key] = fields[key] as Json;
+    return out;
   };
 
   const withDefaults = (spec: Fields): Fields => {
@@ -118,7 +139,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     for (const [key, rule] of rules) {
       if (rule.default === undefined || getPath(spec, key) !== undefined) continue;
       // a deprecated alias written instead of its successor sets the successor: the default would contradict it
-      if (rules.some(([alias, other]) => other.aliasOf === key && spec[alias] !== undefined)) continue;
+      if (aliases.get(key)?.some((alias) => spec[alias] !== undefined)) continue;
       if (typeof rule.default === 'function') computed.push([key, rule.default]);
       else setPath(out, key, rule.default);
     }
@@ -142,13 +163,14 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     return out;
   };
 
-  const live = (attributes: Fields) => {
-    const keys = managed.filter((key) => {
+  const liveKeys = (attributes: Fields) =>
+    managed.filter((key) => {
       const rule = config.fields[key]!;
       return !rule.createOnly && !isWriteOnly(rule, attributes);
     });
-    return finish(applicable(normalized(attributes, keys)));
-  };
+  const staticLiveKeys = conditional ? undefined : liveKeys({});
+  const live = (attributes: Fields) =>
+    finish(applicable(normalized(attributes, staticLiveKeys ?? liveKeys(attributes))));
   const present = (field: string, value: Json): Json => {
     const format = config.fields[field]?.export;
     return format ? format(value) : value;
@@ -185,7 +207,9 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     },
     present,
     readable(attributes) {
-      const hidden = new Set(writeOnly(attributes));
+      const hiding = writeOnly(attributes);
+      if (hiding.length === 0) return { ...attributes };
+      const hidden = new Set(hiding);
       const out: Fields = {};
       for (const [key, value] of Object.entries(attributes)) if (!hidden.has(key)) out[key] = value;
       return out;

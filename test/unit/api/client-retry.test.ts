@@ -231,6 +231,25 @@ describe('aborting', () => {
     await expect(client!.request({ method: 'GET', path: '/x', signal: controller.signal })).rejects.toThrow('stop');
   });
 
+  it('stops every request in flight under the signal, waiting for answers, with its reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('interrupted by the user');
+    // the server never answers /stall: only the abort can end those requests
+    const { server, client } = await setup((hit, res) => {
+      if (!hit.url.startsWith('/stall')) ok(res);
+    });
+    const stalled = [1, 2, 3].map((i) =>
+      client.request({ method: 'GET', path: `/stall/${i}`, signal: controller.signal }).catch((e) => e),
+    );
+    while (server.hits.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(reason);
+    expect(await Promise.all(stalled)).toEqual([reason, reason, reason]);
+    // a request under another signal is not touched
+    await expect(
+      client.request({ method: 'GET', path: '/x', signal: new AbortController().signal }),
+    ).resolves.toMatchObject({ status: 200 });
+  });
+
   it('sends nothing when already aborted', async () => {
     const { server, client } = await setup((_hit, res) => ok(res));
     await expect(client.request({ method: 'GET', path: '/x', signal: AbortSignal.abort() })).rejects.toThrow();
