@@ -13,6 +13,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from './lib/paths.ts';
 import type { SuiteOptions } from './lib/report.ts';
+import { applyAtScale } from './suites/apply.ts';
 import { efficiency } from './suites/efficiency.ts';
 import { emulatorThroughput } from './suites/emulator.ts';
 import { memory } from './suites/memory.ts';
@@ -29,6 +30,7 @@ export const SUITES = {
   speed,
   scale,
   rateLimit,
+  apply: applyAtScale,
   startup,
   memory,
   registry,

@@ -1,5 +1,6 @@
 /** The end-of-run table on stderr: every figure that has a target, and whether it was met. */
 import { type Checked, fmt, mark } from './lib/report.ts';
+import type { ApplyResult } from './suites/apply.ts';
 import type { EfficiencyRow } from './suites/efficiency.ts';
 import type { EmulatorResult } from './suites/emulator.ts';
 import type { MemoryResult } from './suites/memory.ts';
@@ -14,6 +15,7 @@ export interface SuiteResults {
   speed?: SpeedResult;
   scale?: ScaleResult;
   rateLimit?: RateLimitResult;
+  apply?: ApplyResult;
   startup?: StartupResult;
   memory?: MemoryResult;
   registry?: RegistryResult;
@@ -45,8 +47,23 @@ export function summarize(suites: SuiteResults): string[] {
     if (r.check) line(`scale ${r.kind} ${r.objects} objects ${r.latencyMs} ms`, `${fmt(r.wallMs)} ms`, r.check);
   }
   for (const r of suites.rateLimit?.runs ?? []) {
-    line(`rate limit ${r.limit}/s: 429s`, String(r.rateLimited), r.tooManyRequests);
-    line(`rate limit ${r.limit}/s: throughput`, `${r.throughput}/s`, r.rate);
+    const what = `rate limit ${r.limit}/s${r.advertised === false ? ' not advertised' : ''}`;
+    line(`${what}: 429s`, String(r.rateLimited), r.tooManyRequests);
+    line(`${what}: throughput`, `${r.throughput}/s`, r.rate);
+  }
+  const burst = suites.rateLimit?.burst;
+  if (burst)
+    line(
+      `rate limit burst of ${burst.requests} requests at 30/s vs 5,000/s: read`,
+      `${burst.vsHighLimit} x`,
+      burst.check,
+    );
+  const silent = suites.rateLimit?.silent;
+  if (silent) line(`rate limit silent server: vs the assumed 30/s`, `${silent.vsAssumed} x`, silent.check);
+  for (const r of suites.apply?.runs ?? []) {
+    const what = `apply ${r.objects} creates ${r.latencyMs} ms from ${r.from}`;
+    line(`${what}: whole process`, `${fmt(r.wallMs)} ms`, r.check);
+    line(`${what}: apply phase`, `${fmt(r.applyMs)} ms`, r.applyCheck);
   }
   for (const r of suites.startup?.rows ?? []) {
     line(`startup ${r.command} from ${r.from} (median)`, `${r.medianMs} ms`, r.check);

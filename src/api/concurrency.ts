@@ -4,13 +4,21 @@
  * reads at 20 ms take 20 s at 10) or too high for a struggling one; the
  * window finds the level the server sustains.
  *
- * - Slow start: until the first sign of overload, every good answer widens
- *   the window by one (it doubles per round trip).
+ * - Slow start: until the server first says it is overloaded, every good
+ *   answer widens the window by one (it doubles per round trip).
  * - Additive increase: afterwards, a whole window of good answers widens it
  *   by one.
  * - Multiplicative decrease: a 429, a 503, a timeout or dropped connection,
  *   or a round trip well above the quietest one seen narrows it to 70 %,
  *   at most once per round trip, so one burst of bad answers counts once.
+ * - Recovery: a cut on round trips alone is weak evidence (the client's own
+ *   event loop, busy with the answers of a wide window, a garbage
+ *   collection or another process on the same cores makes every answer look
+ *   late), so it does not end slow start, and out of slow start answers back
+ *   at a normal round trip widen the window by one each again up to where it
+ *   was cut; beyond that, by one per window. Round trips that stay long cut
+ *   it again instead. Only the server saying so (429, 503, no answer) ends
+ *   slow start.
  *
  * The window stays between 1 and `max`; `initial === max` is a fixed
  * parallelism (what `--parallelism N` asks for).
@@ -47,6 +55,8 @@ export class ConcurrencyWindow {
   #limit: number;
   #inFlight = 0;
   #slowStart = true;
+  /** The window before a cut on round trips alone: good answers grow it back this far as in slow start. */
+  #recoverTo = 0;
   #smoothed: number | undefined;
   #baseline: number | undefined;
   #lastDecrease = Number.NEGATIVE_INFINITY;
@@ -99,18 +109,27 @@ export class ConcurrencyWindow {
 
   #learn(sample: Sample, started: number): void {
     const latency = Math.max(0, sample.latencyMs);
-    this.#smoothed = this.#smoothed === undefined ? latency : this.#smoothed + SMOOTHING * (latency - this.#smoothed);
     this.#baseline = this.#baseline === undefined ? latency : Math.min(latency, this.#baseline * BASELINE_DRIFT);
-    const congested = this.#smoothed > this.#baseline * LATENCY_FACTOR + LATENCY_SLACK_MS;
-    if (sample.overloaded || congested) this.#decrease(started);
+    const slow = (rtt: number) => rtt > (this.#baseline ?? rtt) * LATENCY_FACTOR + LATENCY_SLACK_MS;
+    if (started < this.#lastDecrease) {
+      // sent before the last cut: the late answers that caused it would refill the smoothed round trip
+      // the cut forgot, and cut again on the next normal one; a good one still counts as good
+      if (!sample.overloaded && !slow(latency)) this.#increase();
+      return;
+    }
+    this.#smoothed = this.#smoothed === undefined ? latency : this.#smoothed + SMOOTHING * (latency - this.#smoothed);
+    const congested = slow(this.#smoothed);
+    if (sample.overloaded || congested) this.#decrease(sample.overloaded);
     else this.#increase();
   }
 
-  #decrease(started: number): void {
-    // requests sent before the last cut saw the old window: they say nothing new
-    if (started < this.#lastDecrease) return;
+  /** At most once per round trip: requests sent before the last cut never get here (see #learn). */
+  #decrease(overloaded: boolean): void {
     this.#lastDecrease = this.#now();
-    this.#slowStart = false;
+    // only the server saying so ends slow start; after a cut on round trips alone, good answers grow the
+    // window back as fast as they did, to where it was (or on to max in slow start)
+    if (overloaded) this.#slowStart = false;
+    this.#recoverTo = overloaded ? 0 : Math.max(this.#recoverTo, this.#limit);
     this.#limit = Math.max(MIN, this.#limit * DECREASE);
     // the smoothed round trip still carries the slow answers that caused this cut: were it kept,
     // the normal answers of the next round would cut the window again for the same slowdown
@@ -118,7 +137,7 @@ export class ConcurrencyWindow {
   }
 
   #increase(): void {
-    const step = this.#slowStart ? 1 : 1 / this.#limit;
+    const step = this.#slowStart || this.#limit < this.#recoverTo ? 1 : 1 / this.#limit;
     this.#limit = Math.min(this.#max, this.#limit + step);
   }
 

@@ -1,19 +1,29 @@
 /**
  * Client-side pacing, so that a run against a rate-limited server meets at
- * most one 429. The sources of truth, in order:
- * 1. The server's `X-RateLimit-Limit` (requests per second, as the platform
- *    sends it). go-tfe learns the same header from a `/ping` first, which
- *    costs every run a round trip; we learn it from the first real answers.
- * 2. The configured `rateLimit`, when lower.
- *    Either is paced at 95 %: a burst slot plus arrival jitter then still
- *    fits under the limit in any one-second window.
+ * most one 429, and a burst that fits the server's window goes at once. The
+ * sources of truth, in order:
+ * 1. The server's `X-RateLimit-Remaining` and `X-RateLimit-Reset`: what
+ *    may still go before its window ends (src/api/rate-quota.ts). Requests
+ *    within that room go at once; with none left, they wait for the window's
+ *    end, or for an answer that shows room after all.
+ * 2. Beyond the room the server told (before its first answer of a new
+ *    window), a pace: the server's `X-RateLimit-Limit` (requests per second,
+ *    as the platform sends it), or the configured `rateLimit` when lower,
+ *    each at 95 %: a burst slot plus arrival jitter then still fits under the
+ *    limit in any one-second window. go-tfe learns the same header from a
+ *    `/ping` first, which costs every run a round trip; we learn it from the
+ *    first real answers. A configured rate paces every request, room or not.
  * 2b. With neither, an assumed limit when the API documents one (the
  *    platform's `api-rate-limit` is 30 by default and can be no lower).
  *    Until the first answer tells the real limit, the opening requests go
  *    at once up to 95 % of the assumed limit (no server can turn those
  *    away), the rest wait for that answer; once the pace is known, the
  *    opening requests count as if they had been paced, so the first second
- *    stays under the limit.
+ *    stays under the limit. A server that still says nothing is not held to
+ *    the assumption for ever: after two windows at the assumed pace, every
+ *    window in which the pace was used and nothing was turned away doubles
+ *    it (a slow start whose round trip is the limit's one-second window:
+ *    only a whole window shows whether a rate got through).
  * 3. A 429 from a server that advertises nothing: the rate that got
  *    through in the last second becomes the pace, later 429s cut it, and
  *    every second without one raises it by one request per second (AIMD;
@@ -23,11 +33,12 @@
  * `X-RateLimit-Remaining: 0` and every server-requested wait pause all
  * requests of the client until the reset, not only the one that was told.
  *
- * The bucket is GCRA (virtual scheduling): each request reserves the next
+ * The pace is GCRA (virtual scheduling): each request reserves the next
  * slot, so late timers do not lose throughput and the order stays fair.
  */
+import { Quota, type QuotaReport } from './rate-quota.ts';
 import { resetMs } from './retry.ts';
-import { sleep, until } from './sleep.ts';
+import { until } from './sleep.ts';
 
 const SAFETY = 0.95;
 const DECREASE = 0.7;
@@ -35,6 +46,8 @@ const LEARN_TIMEOUT_MS = 1000;
 const WINDOW_MS = 1000;
 /** An estimate from fewer successes than this says nothing about the server. */
 const MIN_SAMPLE = 5;
+/** A silent server's assumed pace is held this long after the first answer before it grows (see 2b). */
+const GROW_AFTER_MS = 2 * WINDOW_MS;
 
 export interface RateLimiterOptions {
   /** Configured requests per second; undefined: only what the server says. */
@@ -58,6 +71,12 @@ export class RateLimiter {
   #advertised: number | undefined;
   #estimated: number | undefined;
   #rate: number | undefined;
+  /** What the server's window still has room for. */
+  readonly #quota = new Quota();
+  /** How many times the assumed pace has doubled while a silent server let everything through. */
+  #growth = 1;
+  /** When the assumed pace may next grow; undefined before the first answer. */
+  #growAt: number | undefined;
   /** GCRA theoretical arrival time of the next slot. */
   #tat = 0;
   /** Bumped when the pace changes or a pause begins: older reservations are void. */
@@ -67,6 +86,8 @@ export class RateLimiter {
   #lastDecrease = Number.NEGATIVE_INFINITY;
   #lastIncrease = Number.NEGATIVE_INFINITY;
   #successes: number[] = [];
+  /** Requests waiting for a slot or for room, woken early when an answer shows room. */
+  readonly #sleepers = new Set<() => void>();
   /** Requests that may go before the first answer (see 2b above); 0 when nothing is assumed. */
   readonly #openingBudget: number;
   /** Requests sent in the opening, and when it began: they count against the first paced second. */
@@ -87,7 +108,7 @@ export class RateLimiter {
       this.#configured === undefined && this.#assumed !== undefined ? Math.floor(this.#rate ?? 0) : 0;
   }
 
-  /** Requests per second currently paced at; undefined when unlimited. */
+  /** Requests per second paced at beyond the server's told room; undefined when unlimited. */
   get rate(): number | undefined {
     return this.#rate;
   }
@@ -98,53 +119,90 @@ export class RateLimiter {
   }
 
   async acquire(signal?: AbortSignal): Promise<Permit> {
-    if (!this.#openingSlot()) {
-      if (this.#firstAnswer) await until(this.#firstAnswer, signal);
-      await this.#slot(signal);
+    if (this.#openingSlot()) return this.#permit();
+    if (this.#firstAnswer) {
+      await until(this.#firstAnswer, signal);
+      // a first answer that told nothing leaves the rest of the opening's budget to use
+      if (this.#openingSlot()) return this.#permit();
     }
-    return this.#permit();
+    return this.#slot(signal);
   }
 
-  /** True when this request goes in the opening: before any answer, within the budget. */
+  /**
+   * True when this request goes in the opening: within the budget, in the
+   * first window, and before any answer told the server's limit or quota.
+   */
   #openingSlot(): boolean {
-    if (this.#openingOver || this.#openingSent >= this.#openingBudget) return false;
+    if (this.#openingOver) return false;
     if (this.#openingSent === 0) {
+      if (this.#openingBudget === 0) return false;
       this.#openingStart = this.#now();
       this.#firstAnswer = new Promise<void>((resolve) => {
-        const timer = setTimeout(() => this.#answer(), LEARN_TIMEOUT_MS);
+        const timer = setTimeout(() => this.#closeOpening(), LEARN_TIMEOUT_MS);
         timer.unref?.();
         this.#answered = () => {
           clearTimeout(timer);
           resolve();
         };
       });
+    } else if (this.#openingSent >= this.#openingBudget || this.#now() - this.#openingStart >= WINDOW_MS) {
+      // spent, or its window is over: from now on the pace, which counts the opening's requests
+      if (this.#firstAnswer === undefined) this.#closeOpening();
+      return false;
     }
     this.#openingSent++;
     return true;
   }
 
-  /** The first answer is in (or took too long): the opening is over, and whoever waits for it goes. */
+  /**
+   * An answer is in. One that told the limit, the quota or a 429 ends the
+   * opening; the first one that told nothing lets the waiting requests on,
+   * within what is left of the opening's budget.
+   */
   #answer(): void {
     if (this.#openingOver || this.#openingSent === 0) return;
+    const told = this.#advertised !== undefined || this.#estimated !== undefined || this.#quota.known;
+    if (told) this.#closeOpening();
+    else if (this.#firstAnswer !== undefined) {
+      this.#firstAnswer = undefined;
+      this.#answered?.();
+    }
+  }
+
+  /** The opening is over (or took too long): whoever waits goes on at the pace. */
+  #closeOpening(): void {
+    if (this.#openingOver) return;
     this.#openingOver = true;
     this.#firstAnswer = undefined;
     this.#restart();
     this.#answered?.();
   }
 
-  async #slot(signal: AbortSignal | undefined): Promise<void> {
+  /** Waits for this request's turn and takes it: the permit is made in the same tick as the check, so room is never given twice. */
+  async #slot(signal: AbortSignal | undefined): Promise<Permit> {
     for (;;) {
       const now = this.#now();
       if (this.#pausedUntil > now) {
-        await sleep(this.#pausedUntil - now, signal);
+        await this.#sleep(this.#pausedUntil - now, signal);
         continue;
       }
+      const room = this.#quota.room() > 0;
+      if (!room && this.#quota.current(now)) {
+        // the server's window is spent: its end, or an answer that shows room, lets us on
+        await this.#sleep(this.#quota.windowEnd - now, signal);
+        continue;
+      }
+      // within the server's room only a configured rate paces; beyond it, the pace
+      const rate = room ? this.#paced(this.#configured) : this.#rate;
+      if (rate === undefined) return this.#permit();
       const epoch = this.#epoch;
-      const wait = this.#reserve(now);
-      if (wait <= 0) break;
-      await sleep(wait, signal);
-      if (epoch === this.#epoch) break;
-      // the pace changed or a pause began while we slept: our slot is void
+      const wait = this.#reserve(now, rate);
+      if (wait <= 0) return this.#permit();
+      await this.#sleep(wait, signal);
+      // our slot holds unless the pace changed or a pause began, and the server has not since said "no room"
+      if (epoch === this.#epoch && (this.#quota.room() > 0 || !this.#quota.current(this.#now()))) {
+        return this.#permit();
+      }
     }
   }
 
@@ -156,63 +214,113 @@ export class RateLimiter {
     this.#restart();
   }
 
-  #reserve(now: number): number {
-    if (this.#rate === undefined) return 0;
-    const interval = 1000 / this.#rate;
-    const burst = Math.max(1, Math.floor(this.#rate / 20));
+  #reserve(now: number, rate: number): number {
+    const interval = 1000 / rate;
+    const burst = Math.max(1, Math.floor(rate / 20));
     const slot = Math.max(this.#tat, now);
     this.#tat = slot + interval;
     return slot - (burst - 1) * interval - now;
   }
 
+  /** Waits `ms`, or less when an answer shows room in the server's window. */
+  #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(wake);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(wake);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      this.#sleepers.add(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   #permit(): Permit {
     const started = this.#now();
     this.#lastGrant = started;
+    this.#quota.sent();
+    let settled = false;
+    const settle = (report: QuotaReport | undefined) => {
+      if (settled) return;
+      settled = true;
+      if (this.#quota.settled(report)) {
+        // room the waiting requests may use now: their pace slots are void
+        this.#restart();
+        for (const wake of [...this.#sleepers]) wake();
+      }
+    };
     return {
       observe: (status, headers) => {
-        this.#observe(started, status, headers);
+        settle(this.#observe(started, status, headers));
         // a 429 opens the gate only on release, once the client has paused for it
         if (status !== 429) this.#answer();
       },
-      release: () => this.#answer(),
+      release: () => {
+        settle(undefined);
+        this.#answer();
+      },
     };
   }
 
-  #observe(started: number, status: number, headers: Record<string, string>): void {
+  /** Learns from an answer's status and headers; returns what they say of the server's window. */
+  #observe(started: number, status: number, headers: Record<string, string>): QuotaReport | undefined {
     const now = this.#now();
     const limit = Number.parseFloat(headers['x-ratelimit-limit'] ?? '');
     if (limit > 0 && limit !== this.#advertised) {
       this.#advertised = limit;
       this.#update();
     }
+    const remaining = Number.parseFloat(headers['x-ratelimit-remaining'] ?? '');
+    const reset = resetMs(headers['x-ratelimit-reset'], now);
+    const report =
+      Number.isFinite(remaining) && reset !== undefined
+        ? { sentAt: started, now, remaining: Math.max(0, remaining), resetMs: reset }
+        : undefined;
     if (status === 429) {
-      this.#rateLimited(started, now);
-      return;
+      this.#rateLimited(started, now, resetMs(headers['retry-after'], now));
+      return report;
     }
     this.#successes.push(now);
     while ((this.#successes[0] ?? now) <= now - WINDOW_MS) this.#successes.shift();
     this.#probe(now);
-    const remaining = Number.parseFloat(headers['x-ratelimit-remaining'] ?? '');
-    if (remaining <= 0) {
-      const reset = resetMs(headers['x-ratelimit-reset'], now);
-      this.pause(reset ?? 1000 / (this.#advertised ?? 1));
-    }
+    this.#grow(now);
+    if (remaining <= 0) this.pause(reset ?? 1000 / (this.#advertised ?? 1));
+    return report;
   }
 
-  #rateLimited(started: number, now: number): void {
+  /**
+   * A 429 from a server that advertises nothing (3 above). What got through
+   * is counted over the server's window when its Retry-After tells where
+   * that window ends (a fixed window: the count is the limit), else over
+   * the last second.
+   */
+  #rateLimited(started: number, now: number, retryAfterMs: number | undefined): void {
     // an advertised limit is authoritative; a 429 despite it is someone else's traffic
     if (this.#advertised !== undefined) return;
     // requests sent before the last cut were paced by the old estimate
     if (started < this.#lastDecrease) return;
     this.#lastDecrease = now;
+    const since =
+      retryAfterMs !== undefined && retryAfterMs < WINDOW_MS ? now + retryAfterMs - WINDOW_MS : now - WINDOW_MS;
+    const through = this.#successes.filter((t) => t > since).length;
+    const measured = through >= MIN_SAMPLE ? through * SAFETY : undefined;
     if (this.#estimated === undefined) {
-      const recent = this.#successes.filter((t) => t > now - WINDOW_MS).length;
       const current = this.#rate ?? Number.POSITIVE_INFINITY;
-      if (recent >= MIN_SAMPLE) this.#estimated = Math.min(recent * SAFETY, current);
+      if (measured !== undefined) this.#estimated = Math.min(measured, current);
       else if (this.#rate !== undefined) this.#estimated = this.#rate * DECREASE;
       else return;
     } else {
-      this.#estimated = Math.max(1, this.#estimated * DECREASE);
+      // fewer got through than the pace: that is the limit; as many or more: others share it, back off
+      this.#estimated =
+        measured !== undefined && measured < this.#estimated ? measured : Math.max(1, this.#estimated * DECREASE);
     }
     this.#update();
   }
@@ -226,13 +334,36 @@ export class RateLimiter {
     this.#update();
   }
 
+  /**
+   * The slow start of an assumed pace (2b above): doubled once per window
+   * in which a server that says nothing let a pace through, once it was
+   * used (half of it answered in the last second: a pace nobody reached
+   * proved nothing).
+   */
+  #grow(now: number): void {
+    if (this.#assumed === undefined || this.#configured !== undefined) return;
+    if (this.#advertised !== undefined || this.#estimated !== undefined) return;
+    if (this.#growAt === undefined) {
+      this.#growAt = now + GROW_AFTER_MS;
+      return;
+    }
+    if (now < this.#growAt || this.#successes.length < (this.#rate ?? 0) / 2) return;
+    this.#growAt = now + WINDOW_MS;
+    this.#growth *= 2;
+    this.#update();
+  }
+
   /** What is known of the server, capped by the configuration; the assumption only when nothing is. */
   #target(): number | undefined {
     const server = this.#advertised !== undefined ? this.#advertised * SAFETY : this.#estimated;
-    const configured = this.#configured !== undefined ? this.#configured * SAFETY : undefined;
-    const known = [configured, server].filter((r): r is number => r !== undefined);
+    const known = [this.#paced(this.#configured), server].filter((r): r is number => r !== undefined);
     if (known.length > 0) return Math.min(...known);
-    return this.#assumed !== undefined ? this.#assumed * SAFETY : undefined;
+    return this.#assumed !== undefined ? this.#assumed * SAFETY * this.#growth : undefined;
+  }
+
+  /** A limit in requests per second as paced: with the margin. */
+  #paced(limit: number | undefined): number | undefined {
+    return limit !== undefined ? limit * SAFETY : undefined;
   }
 
   #update(): void {

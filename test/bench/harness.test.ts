@@ -30,6 +30,11 @@ interface Results {
     efficiency: Array<Checked & { kind: string; phase: string; requests: number; lowerBound: number }>;
     startup: { rows: Array<{ command: string; from: string; medianMs: number; p90Ms: number; check: Checked }> };
     rateLimit: { runs: Array<{ limit: number; rateLimited: number; throughput: number; rate: Checked }> };
+    scale: {
+      runs: Array<{ kind: string; mode: string; requests: number; lowerBound: number; wallMs: number; rawMs: number }>;
+    };
+    memory: { rows: Array<{ kind: string; reads: string; requests: number; peakRssMB: number; check: Checked }> };
+    apply: { runs: Array<{ objects: number; requests: number; wallMs: number; applyMs: number; check: Checked }> };
   };
   errors?: Record<string, string>;
 }
@@ -116,9 +121,20 @@ describe('bench harness (quick)', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'converge-bench-test-'));
     const out = join(dir, 'results.json');
-    result = await run(['--quick', '--no-save', '--out', out, 'efficiency', 'startup', 'rateLimit']);
+    result = await run([
+      '--quick',
+      '--no-save',
+      '--out',
+      out,
+      'efficiency',
+      'startup',
+      'rateLimit',
+      'scale',
+      'memory',
+      'apply',
+    ]);
     results = JSON.parse(await readFile(out, 'utf8')) as Results;
-  }, 180_000);
+  }, 300_000);
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('exits 0 and prints the same JSON it writes', () => {
@@ -133,7 +149,14 @@ describe('bench harness (quick)', () => {
     expect(results.cpu.cores).toBeGreaterThan(0);
     expect(Number.isNaN(Date.parse(results.date))).toBe(false);
     expect(results.quick).toBe(true);
-    expect(Object.keys(results.suites).sort()).toEqual(['efficiency', 'rateLimit', 'startup']);
+    expect(Object.keys(results.suites).sort()).toEqual([
+      'apply',
+      'efficiency',
+      'memory',
+      'rateLimit',
+      'scale',
+      'startup',
+    ]);
   });
 
   it('plans and applies every kind of the table in the fewest requests the API allows', () => {
@@ -151,8 +174,11 @@ describe('bench harness (quick)', () => {
 
   it('times start-up from source', () => {
     const rows = results.suites.startup.rows;
+    // node -e 0 first: the baseline the start-up targets are ratios of, measured in the same run
+    expect(rows[0]).toMatchObject({ command: 'node -e 0', from: 'node' });
     expect(rows.filter((r) => r.from === 'source').map((r) => r.command)).toEqual([
       'converge --version',
+      'converge validate (examples)',
       expect.stringMatching(/^converge validate \(\d+ objects\)$/),
     ]);
     for (const row of rows) {
@@ -162,12 +188,49 @@ describe('bench harness (quick)', () => {
     }
   });
 
+  it('applies creates as whole processes: one list page, then one POST per object', () => {
+    const { runs } = results.suites.apply;
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs) {
+      expect(r.requests).toBe(1 + r.objects);
+      expect(r.wallMs).toBeGreaterThan(r.applyMs);
+      expect(isChecked(r.check)).toBe(true);
+    }
+  });
+
   it('measures the rate-limited run', () => {
     const [run] = results.suites.rateLimit.runs;
     expect(run?.limit).toBe(30);
     expect(run?.throughput).toBeGreaterThan(0);
     expect(run?.rateLimited).toBeGreaterThanOrEqual(0);
     expect(isChecked(run!.rate)).toBe(true);
+  });
+
+  it('plans at scale as whole processes, in the fewest requests, beside the raw loop', () => {
+    const runs = results.suites.scale.runs;
+    expect(runs.map((r) => [r.kind, r.mode])).toEqual([
+      ['SSHRole(all live)', 'adaptive'],
+      ['ToolVersion', 'adaptive'],
+    ]);
+    for (const r of runs) {
+      expect(r.requests).toBe(r.lowerBound);
+      expect(r.wallMs).toBeGreaterThan(0);
+      expect(r.rawMs).toBeGreaterThan(0);
+    }
+  });
+
+  it('measures peak memory on both read paths', () => {
+    const rows = results.suites.memory.rows;
+    expect(rows.map((r) => [r.kind, r.reads])).toEqual([
+      ['SSHRole', 'list-and-read'],
+      ['ToolVersion', 'pages'],
+    ]);
+    // one LIST and a GET per role; the first page of the 250 live versions and the two after it
+    expect(rows.map((r) => r.requests)).toEqual([501, 3]);
+    for (const row of rows) {
+      expect(row.peakRssMB).toBeGreaterThan(0);
+      expect(isChecked(row.check)).toBe(true);
+    }
   });
 
   it('prints a summary of every target on stderr', () => {

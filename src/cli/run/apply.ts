@@ -14,13 +14,13 @@ import type { Plan } from '../../reconcile/types.ts';
 import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
-import { processOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
 import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
+import { type TurnOutput, turnOutput } from './turn-output.ts';
 
 export interface ApplyFlags extends CommonFlags {
   autoApprove: boolean;
@@ -32,7 +32,16 @@ export interface ApplyFlags extends CommonFlags {
 }
 
 export async function runApply(paths: string[], flags: ApplyFlags): Promise<number> {
-  const output = processOutput();
+  // a line per action: a turn's lines leave in one write (src/cli/run/turn-output.ts)
+  const output = turnOutput();
+  try {
+    return await applyWith(output, paths, flags);
+  } finally {
+    output.flush();
+  }
+}
+
+async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags): Promise<number> {
   const colors = colorsFor(process.stdout, flags.color);
   const saved = await readSavedPlan(paths);
   const effective = saved ? savedFlags(saved, flags) : flags;
@@ -59,6 +68,8 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
       return EXIT_OK;
     }
     if (!flags.json) for (const line of formatPlan(plan, colors)) output.out(line);
+    // the plan is on screen before any question about it
+    output.flush();
     const deletes = (plan.counts.delete ?? 0) + (plan.counts.replace ?? 0);
     await guardDeletes(deletes, inputs.config.maxDeletes, flags.allowMassDelete);
     await guardReplacements(plan, inputs.providers, flags.allowReplace ?? []);

@@ -69,6 +69,45 @@ describe('the adaptive concurrency window', () => {
     expect(window.limit).toBeLessThan(widest);
   });
 
+  it('after a cut on round trips alone, grows back one per good answer to where it was; after a 429, slowly', async () => {
+    const time = clock();
+    const window = new ConcurrencyWindow({ initial: 40, max: 64, now: time.now });
+    const quiet = { overloaded: false, latencyMs: 5 };
+    // GIVEN a quiet round trip learnt, out of slow start (a 429 cut 40 to 28)
+    (await window.acquire())({ overloaded: true, latencyMs: 5 });
+    expect(window.limit).toBe(28);
+    // WHEN answers come back late (a busy client or a collection): one cut
+    time.advance(10);
+    const late = await Promise.all(Array.from({ length: 5 }, () => window.acquire()));
+    time.advance(200);
+    for (const release of late) release({ overloaded: false, latencyMs: 200 });
+    expect(window.limit).toBe(19);
+    // THEN quiet answers widen it by one each up to 28 (where it was), then by one per window
+    for (let i = 0; i < 9; i++) (await window.acquire())(quiet);
+    expect(window.limit).toBe(28);
+    for (let i = 0; i < 9; i++) (await window.acquire())(quiet);
+    expect(window.limit).toBe(28);
+    // a 429 gives no such credit: it grows by one per window from its cut
+    time.advance(10);
+    (await window.acquire())({ overloaded: true, latencyMs: 5 });
+    const cut = window.limit;
+    for (let i = 0; i < cut; i++) (await window.acquire())(quiet);
+    expect(window.limit).toBe(cut + 1);
+  });
+
+  it('stays in slow start after a cut on round trips alone', async () => {
+    const time = clock();
+    const window = new ConcurrencyWindow({ initial: 20, max: 64, now: time.now });
+    (await window.acquire())({ overloaded: false, latencyMs: 5 });
+    const late = await Promise.all(Array.from({ length: 3 }, () => window.acquire()));
+    time.advance(200);
+    for (const release of late) release({ overloaded: false, latencyMs: 200 });
+    expect(window.limit).toBe(14);
+    // good answers widen it by one each, past where it was cut
+    for (let i = 0; i < 20; i++) (await window.acquire())({ overloaded: false, latencyMs: 5 });
+    expect(window.limit).toBe(34);
+  });
+
   it('never goes below one request', async () => {
     const time = clock();
     const window = new ConcurrencyWindow({ initial: 3, max: 8, now: time.now });

@@ -7,6 +7,15 @@ import { RateLimiter } from '../../../src/api/rate-limit.ts';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Whether a promise has settled yet, to check after a few turns. */
+function settled(promise: Promise<unknown>): () => boolean {
+  let done = false;
+  void promise.then(() => {
+    done = true;
+  });
+  return () => done;
+}
+
 function clock(start = 1_000_000) {
   const state = { now: start };
   return { state, now: () => state.now };
@@ -172,6 +181,65 @@ describe('RateLimiter', () => {
       state.now += 1500;
     }
     expect(limiter.rate).toBeCloseTo(19);
+  });
+
+  it('lets a burst within the room the server reported go at once, without pacing', async () => {
+    const { now } = clock();
+    const limiter = new RateLimiter({ assumed: 30, now });
+    const first = await limiter.acquire();
+    first.observe(200, { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '29', 'x-ratelimit-reset': '0.9' });
+    first.release();
+    // the clock does not move: 29 requests fit, the 30th waits
+    const burst = await Promise.all(Array.from({ length: 29 }, () => limiter.acquire()));
+    expect(burst).toHaveLength(29);
+    const thirtieth = settled(limiter.acquire());
+    await tick();
+    expect(thirtieth()).toBe(false);
+  });
+
+  it('wakes a request waiting for the window when an answer shows there is room after all', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ now });
+    const permits = [await limiter.acquire(), await limiter.acquire(), await limiter.acquire()];
+    // GIVEN 2 left when the first was counted, with the two others in flight: no room
+    permits[0]?.observe(200, { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '0.9' });
+    const next = settled(limiter.acquire());
+    await tick();
+    expect(next()).toBe(false);
+    // WHEN the other two turn out to have been counted already (still 2 left)
+    state.now += 5;
+    permits[1]?.observe(200, { 'x-ratelimit-limit': '30', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '0.9' });
+    await tick();
+    // THEN the waiting request goes, before the window's end
+    expect(next()).toBe(true);
+  });
+
+  it('grows the assumed pace of a server that says nothing, a window at a time, after two', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ assumed: 30, now });
+    const answer = async () => {
+      const p = await limiter.acquire();
+      p.observe(200, {});
+      p.release();
+    };
+    // answers at the pace for two seconds change nothing
+    for (let i = 0; i < 56; i++) {
+      await answer();
+      state.now += 36;
+    }
+    expect(limiter.rate).toBeCloseTo(28.5);
+    // a third clean second, the pace in use: it doubles
+    for (let i = 0; i < 30; i++) {
+      await answer();
+      state.now += 36;
+    }
+    expect(limiter.rate).toBeCloseTo(57);
+    // a 429 ends the growth: the pace falls back to what got through in the server's window
+    const limited = await limiter.acquire();
+    limited.observe(429, { 'retry-after': '0.5' });
+    limited.release();
+    // the window the Retry-After points at began 500 ms ago: 13 answers since, 36 ms apart
+    expect(limiter.rate).toBeCloseTo(13 * 0.95);
   });
 
   it('gives up waiting for the first answer when aborted', async () => {

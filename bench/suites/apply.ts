@@ -1,0 +1,199 @@
+/**
+ * Apply at scale, as a user runs it: `converge apply DIR --auto-approve
+ * --no-progress` as a whole process (start-up, manifests, the plan's read,
+ * then N creates), against an emulator in its own process with 20 ms of
+ * injected latency and a fresh state per run. N tool versions, none live:
+ * the plan reads one empty list page, the apply sends N POSTs.
+ *
+ * The wall clock (spawn to exit) of plain runs is the figure; runs with
+ * `--json` tell where it went, from the events' own timestamps: the plan
+ * (spawn to `plan-ready`, start-up included) and the apply phase
+ * (`apply-done`'s elapsed time). The bound is the window's ceiling: N
+ * requests at 20 ms through at most 64 at once; the floor this emulator
+ * allows, the same N POSTs over undici alone with 64 in flight (timed in
+ * this process: no start-up, no window, no engine), beside it.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { DEFAULT_MAX_PARALLELISM } from '../../src/config/load.ts';
+import { type Doc, KINDS } from '../kinds.ts';
+import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
+import { writeManifests } from '../lib/manifests.ts';
+import { BUILT_MAIN, MAIN, tempDir } from '../lib/paths.ts';
+import { cliEnv, runProcess } from '../lib/process-run.ts';
+import { atMost, type Checked, mark, median, ratio, round, type SuiteOptions } from '../lib/report.ts';
+
+export interface ApplyRun {
+  from: 'source' | 'build';
+  objects: number;
+  latencyMs: number;
+  /** Answered by the emulator in one run: the plan's read and the creates. */
+  requests: number;
+  /** Median of the plain runs, spawn to exit. */
+  wallMs: number;
+  wallRunsMs: number[];
+  /** Median of the JSON runs: spawn to `plan-ready` (start-up, manifests, the read, the plan). */
+  planMs: number;
+  /** Median of the JSON runs: the executor's own elapsed time. */
+  applyMs: number;
+  /** Emulator CPU over one plain run (ms), where the OS tells. */
+  emulatorCpuMs: number | undefined;
+  /** Median of the same POSTs over undici alone, 64 in flight, against the same emulator: the apply phase's floor here. */
+  rawLoopMs: number;
+  applyVsRawLoop: number;
+  /** N x latency / 64: the requests alone through the widest window. */
+  ceilingMs: number;
+  wallVsCeiling: number;
+  applyVsCeiling: number;
+  check: Checked;
+  applyCheck: Checked;
+}
+
+export interface ApplyResult {
+  runs: ApplyRun[];
+}
+
+const LATENCY_MS = 20;
+/** Target: the whole process within this many times the window's ceiling. */
+const TARGET_VS_CEILING = 1.5;
+
+export async function applyAtScale(options: SuiteOptions): Promise<ApplyResult> {
+  const objects = options.quick ? 300 : 2000;
+  const repeats = options.quick ? 1 : 3;
+  const dir = await tempDir('apply');
+  const kind = KINDS.find((k) => k.name === 'ToolVersion');
+  if (!kind) throw new Error('no ToolVersion bench kind');
+  // the second half of 2N documents is the half that does not exist: N creates over an empty seed
+  const manifests = await writeManifests(join(dir, 'manifests'), kind.documents(2 * objects).slice(objects));
+  const ceilingMs = (objects * LATENCY_MS) / DEFAULT_MAX_PARALLELISM;
+  const entries: Array<{ from: ApplyRun['from']; main: string }> = [{ from: 'source', main: MAIN }];
+  if (existsSync(BUILT_MAIN)) entries.push({ from: 'build', main: BUILT_MAIN });
+  const docs = kind.documents(2 * objects).slice(objects);
+  const raw: number[] = [];
+  for (let i = 0; i < repeats; i++) raw.push(await rawLoop(dir, docs));
+  const rawLoopMs = round(median(raw));
+  options.log(
+    `apply: the same ${objects} POSTs over undici alone, ${DEFAULT_MAX_PARALLELISM} in flight: ${raw.map(round).join(', ')} ms`,
+  );
+  const runs: ApplyRun[] = [];
+  for (const { from, main } of entries) {
+    const plain: Array<{ ms: number; requests: number; cpuMs: number | undefined }> = [];
+    const json: Array<{ planMs: number; applyMs: number }> = [];
+    for (let i = 0; i < repeats; i++) {
+      plain.push(await once(dir, main, manifests, objects, false));
+      const timed = await once(dir, main, manifests, objects, true);
+      json.push({ planMs: timed.planMs, applyMs: timed.applyMs });
+    }
+    const wallMs = round(median(plain.map((r) => r.ms)));
+    const applyMs = round(median(json.map((r) => r.applyMs)));
+    const run: ApplyRun = {
+      from,
+      objects,
+      latencyMs: LATENCY_MS,
+      requests: plain[0]?.requests ?? 0,
+      wallMs,
+      wallRunsMs: plain.map((r) => round(r.ms)),
+      planMs: round(median(json.map((r) => r.planMs))),
+      applyMs,
+      emulatorCpuMs: plain[0]?.cpuMs,
+      rawLoopMs,
+      applyVsRawLoop: ratio(applyMs, rawLoopMs),
+      ceilingMs: round(ceilingMs),
+      wallVsCeiling: ratio(wallMs, ceilingMs),
+      applyVsCeiling: ratio(applyMs, ceilingMs),
+      check: atMost(wallMs, round(TARGET_VS_CEILING * ceilingMs), ' ms'),
+      applyCheck: atMost(applyMs, round(TARGET_VS_CEILING * ceilingMs), ' ms'),
+    };
+    runs.push(run);
+    options.log(
+      `apply ${objects} creates at ${LATENCY_MS} ms from ${from}: wall ${wallMs} ms (${run.wallRunsMs.join(', ')}; ` +
+        `${run.wallVsCeiling} x the ceiling of ${run.ceilingMs} ms: ${mark(run.check)} ${run.check.target}), ` +
+        `plan ${run.planMs} ms, apply phase ${applyMs} ms (${run.applyVsCeiling} x; ${run.applyVsRawLoop} x the raw ` +
+        `loop's ${rawLoopMs} ms), ${run.requests} requests`,
+    );
+  }
+  return { runs };
+}
+
+/** One `converge apply` process against a fresh emulator. */
+async function once(dir: string, main: string, manifests: string, objects: number, json: boolean) {
+  return withEmulator({ dir, latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED }, async (emulator) => {
+    const cpuBefore = emulator.cpuMs();
+    const run = await runProcess({
+      script: main,
+      args: ['apply', manifests, '--auto-approve', '--no-progress', ...(json ? ['--json'] : [])],
+      env: cliEnv({
+        CONVERGE_PLATFORM_URL: emulator.url,
+        CONVERGE_PLATFORM_TOKEN: emulator.token,
+        CONVERGE_FINGERPRINTS: 'off',
+      }),
+      cwd: dir,
+      keepStdout: json,
+    });
+    const cpuAfter = emulator.cpuMs();
+    if (run.code !== 0) throw new Error(`converge apply exited ${run.code}: ${run.stderr}`);
+    const stats = await emulator.stats();
+    if (stats.total !== objects + 1)
+      throw new Error(`expected ${objects + 1} requests, the emulator answered ${stats.total}`);
+    const phases = json ? phasesOf(run.stdout, run.ms) : { planMs: Number.NaN, applyMs: Number.NaN };
+    return {
+      ms: run.ms,
+      requests: stats.total,
+      cpuMs: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+      ...phases,
+    };
+  });
+}
+
+/**
+ * From the JSON lines: the apply phase's elapsed time, and the plan's end
+ * measured back from the process's end (the events carry epoch times, the
+ * process's wall clock is measured here).
+ */
+function phasesOf(stdout: string, wallMs: number): { planMs: number; applyMs: number } {
+  let planReady: number | undefined;
+  let last: number | undefined;
+  let applyMs: number | undefined;
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = JSON.parse(line) as { type: string; time: number; summary?: { elapsedMs: number } };
+    if (event.type === 'plan-ready') planReady = event.time;
+    if (event.type === 'apply-done') applyMs = event.summary?.elapsedMs;
+    last = event.time;
+  }
+  if (planReady === undefined || last === undefined || applyMs === undefined) {
+    throw new Error('converge apply --json printed no plan-ready or apply-done event');
+  }
+  // the last event is within a few ms of exit: the plan ended that long before it
+  return { planMs: wallMs - (last - planReady), applyMs };
+}
+
+/** N tool-version creates over undici alone, 64 in flight, against a fresh emulator: wall ms. */
+async function rawLoop(dir: string, docs: readonly Doc[]): Promise<number> {
+  return withEmulator({ dir, latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED }, async (emulator) => {
+    const pool = new Pool(emulator.url, { connections: DEFAULT_MAX_PARALLELISM });
+    const headers = { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/vnd.api+json' };
+    let next = 0;
+    const started = performance.now();
+    const worker = async () => {
+      while (next < docs.length) {
+        const doc = docs[next++];
+        const body = { data: { type: 'tool-versions', attributes: { version: doc?.metadata?.name, ...doc?.spec } } };
+        const response = await pool.request({
+          method: 'POST',
+          path: '/api/v2/admin/tool-versions',
+          headers,
+          body: JSON.stringify(body),
+        });
+        const text = await response.body.text();
+        if (response.statusCode !== 201) throw new Error(`raw POST: ${response.statusCode} ${text.slice(0, 200)}`);
+        JSON.parse(text);
+      }
+    };
+    await Promise.all(Array.from({ length: DEFAULT_MAX_PARALLELISM }, worker));
+    const ms = performance.now() - started;
+    await pool.close();
+    return ms;
+  });
+}
