@@ -67,6 +67,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads YAML as the manifests do, and places a syntax error at file:line:col', async () => {
+    // YAML 1.2 core schema, as the manifests read it: `0x10` is the integer 16
+    const quirky = await dirWith({ '.convergerc': 'guard: {maxDeletes: 3}\nparallelism: 0x10\n' });
+    expect(await loadConfig({ cwd: quirky, env: {} })).toMatchObject({ parallelism: 16, maxDeletes: 3 });
+    const cwd = await dirWith({ 'converge.config.yml': 'platform:\n  url: [unclosed\n' });
+    const error = await loadConfig({ cwd, env: {} }).catch((e: Error) => e);
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID' });
+    expect((error as Error).message).toMatch(/converge\.config\.yml:3:1: Flow sequence in block collection/);
+  });
+
   it('rejects a token in the file', async () => {
     const cwd = await dirWith({ 'converge.config.yaml': 'platform: {url: "https://x.example.com", token: "leak"}\n' });
     const error = await loadConfig({ cwd, env: {} }).catch((e: Error) => e);
