@@ -87,6 +87,16 @@ export function directoryBehaviour(open: () => Promise<DirectoryFixture>): void 
       expect(await directory.findBy(SERVICE, 'uid', 'nobody')).toEqual([]);
     });
 
+    it('tells a comma escaped in a value from one between RDNs', async () => {
+      // a sibling of ou=service whose DN ends in ",ou=service,dc=example,dc=org" as text
+      const dn = `cn=x\\,ou=service,${BASE}`;
+      await directory.apply(one(`dn: ${dn}\nobjectClass: inetOrgPerson\ncn: x,ou=service\nsn: x\n`));
+      expect(await directory.findBy(SERVICE, 'sn', 'x')).toEqual([]);
+      // slapd writes the DN back with hex escapes (\\2c): compare the value, not the DN's text
+      const found = await directory.findBy(BASE, 'sn', 'x');
+      expect(found.map((entry) => entryValues(entry, 'cn'))).toEqual([['x,ou=service']]);
+    });
+
     it('includes the base itself in the subtree', async () => {
       const found = await directory.findBy(APP1, 'uid', 'svc-app1');
       expect(found.map((entry) => entry.dn)).toEqual([APP1]);

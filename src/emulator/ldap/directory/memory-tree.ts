@@ -50,9 +50,19 @@ export class MemoryTree {
     return entry;
   }
 
-  /** Entries at or below `base`, in insertion order. */
+  /**
+   * Entries at or below `base`, in insertion order. By the entries' keys (the normalised DN): an
+   * entry is within `base` when its key is the base's, or ends with "," and it where that comma
+   * separates RDNs (not one escaped in a value: "\\,"). Formatting every entry's RDNs again for
+   * each search made a library set's write, which looks its accounts up, grow with the directory
+   * (docs/performance.md, "Request efficiency").
+   */
   subtree(base: DnAttributeValue[][]): StoredEntry[] {
-    return [...this.entries.values()].filter((entry) => isWithin(entry.rdns, base));
+    const baseKey = keyOf(base);
+    if (baseKey === '') return [...this.entries.values()];
+    const found: StoredEntry[] = [];
+    for (const [key, entry] of this.entries) if (isKeyWithin(key, baseKey)) found.push(entry);
+    return found;
   }
 
   /** `seeding` lets an entry without a parent in (a naming context of the seed LDIF). */
@@ -198,4 +208,15 @@ function removeValue(attributes: Attributes, attribute: string, value: string): 
   stored.values.splice(index, 1);
   if (stored.values.length === 0) attributes.delete(key);
   return true;
+}
+
+/** Whether normalised DN `key` names `baseKey` or an entry below it. */
+function isKeyWithin(key: string, baseKey: string): boolean {
+  if (key === baseKey) return true;
+  const comma = key.length - baseKey.length - 1;
+  if (comma < 1 || key[comma] !== ',' || !key.endsWith(baseKey)) return false;
+  // an escaped comma is preceded by an odd number of backslashes (a backslash is escaped as two)
+  let backslashes = 0;
+  for (let i = comma - 1; i >= 0 && key[i] === '\\'; i--) backslashes++;
+  return backslashes % 2 === 0;
 }
