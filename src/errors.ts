@@ -11,7 +11,7 @@ export type ErrorCode =
   | 'NETWORK_ERROR' // no answer (connection refused, reset, timeout)
   | 'PLAN_STALE' // a saved plan no longer matches live state
   | 'PLAN_INVALID' // a plan cannot be made (a declared user that does not exist, ...)
-  | 'GUARD_REFUSED' // the mass-delete guard or a non-interactive apply without --auto-approve
+  | 'GUARD_REFUSED' // the mass-delete guard, a non-interactive apply without --auto-approve, a delete that would take more (a module's last version)
   | 'INTERRUPTED';
 
 const brand = Symbol.for('converge.error');

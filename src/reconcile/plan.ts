@@ -163,7 +163,9 @@ export function planObject(
           ]
         : []),
     ];
-    return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [...kindNotes, ...notes]);
+    // what the live object's state says (a version that exists without content is not published)
+    const fromLive = provider.liveNotes?.(desired.spec, live.fields) ?? [];
+    return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [...kindNotes, ...fromLive, ...notes]);
   }
   const replacing = changes.some((c) => c.replace);
   // a replacement creates the object anew, so every write-only field goes with it;

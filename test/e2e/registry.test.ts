@@ -2,8 +2,9 @@
  * The registry kinds through the CLI as a process: versions uploaded once
  * and never again, a local change reported instead of re-uploaded, an
  * upload the registry cannot read failing that version alone with its
- * reason, undeclared versions left alone unless pruned, and a sensitive
- * test variable that appears in no output.
+ * reason, undeclared versions left alone unless pruned (and never the
+ * module's last: the registry would delete the declared module with it),
+ * and a sensitive test variable that appears in no output.
  */
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -92,5 +93,36 @@ describe('registry kinds through the CLI', () => {
     const pruned = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
     expect(pruned.code, pruned.stderr).toBe(0);
     expect((await statuses()).map((s) => s.version)).toEqual(['1.0.0']);
+  });
+
+  it("never prunes a module's last version: the registry would delete the declared module with it", async () => {
+    const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
+    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await writeFile(
+      join(target.scratch, 'converge.config.yaml'),
+      'ownership:\n  - kind: RegistryModuleVersion\n    scope: example-org\n',
+    );
+    // every version of network undeclared, while another module declares one (so versions are planned)
+    await writeFile(
+      file,
+      [
+        'kind: RegistryModule',
+        'metadata: {organization: example-org, name: network, provider: aws}',
+        'spec: {versions: []}',
+        '---',
+        'kind: RegistryModule',
+        'metadata: {organization: example-org, name: storage, provider: aws}',
+        'spec: {versions: [{version: 1.0.0, source: network}]}',
+        '',
+      ].join('\n'),
+    );
+    const pruned = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
+    expect(pruned.code).toBe(1);
+    // one of the two goes; the other is the module's last, and stays with the module
+    expect(await statuses()).toHaveLength(1);
+    expect(pruned.stdout + pruned.stderr).toMatch(
+      /not deleted: 1\.[01]\.0 is the only version of network\/aws, and deleting a module's last version deletes the module/,
+    );
+    expect(pruned.stdout + pruned.stderr).toContain('`ensure: absent`');
   });
 });

@@ -27,15 +27,21 @@ export function testsPath(organization: string, name: string, provider: string):
   return `${orgPath(organization)}/tests/registry-modules/private/${[organization, name, provider].map(encodeURIComponent).join('/')}`;
 }
 
+/** What a run (the context) keeps by name, made when first asked for: gone with the run. */
+export function perRun<T>(kept: WeakMap<ProviderContext, Map<string, T>>, ctx: ProviderContext): Map<string, T> {
+  let byName = kept.get(ctx);
+  if (!byName) {
+    byName = new Map();
+    kept.set(ctx, byName);
+  }
+  return byName;
+}
+
 const runs = new WeakMap<ProviderContext, Map<string, Promise<Resource[]>>>();
 
 /** The organization's modules, read once per run (the context) whoever asks first. */
 export function organizationModules(ctx: ProviderContext, organization: string): Promise<Resource[]> {
-  let cache = runs.get(ctx);
-  if (!cache) {
-    cache = new Map();
-    runs.set(ctx, cache);
-  }
+  const cache = perRun(runs, ctx);
   let listed = cache.get(organization);
   if (!listed) {
     listed = listResources(
@@ -46,7 +52,7 @@ export function organizationModules(ctx: ProviderContext, organization: string):
     );
     cache.set(organization, listed);
     // a failed read is not remembered: the next caller tries again
-    listed.catch(() => cache?.delete(organization));
+    listed.catch(() => cache.delete(organization));
   }
   return listed;
 }

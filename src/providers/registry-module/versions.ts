@@ -5,27 +5,25 @@
  * directory packed reproducibly by converge (`source:`) or a ready gzip
  * tarball (`archive:`). Versions are immutable: one that exists is never
  * uploaded again, and when its local content no longer matches what was
- * uploaded (the digest the fingerprint store keeps), the plan says so.
+ * uploaded (the digest the fingerprint store keeps), the plan says so. One
+ * that exists without content (its create cut short) is not published: the
+ * plan says that too, and ./publish.ts says what a create does about it.
  */
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { isUnknownOutcome } from '../../api/errors.ts';
-import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
-import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { Address } from '../../reconcile/address.ts';
-import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { modulePath, organizationModules } from './api.ts';
-import { moduleKey, parseModuleName } from './names.ts';
+import { moduleKey } from './names.ts';
+import { publishVersion } from './publish.ts';
+import { aloneInModule } from './version-lock.ts';
+import { FAILED_STATUSES, moduleVersions, parseVersionAddress, removeVersion, versionEntry } from './version-status.ts';
 
 export const VERSION_KIND = 'RegistryModuleVersion';
-
-/** How long an upload may take to be parsed before the version counts as failed. */
-const INGEST_WAIT_MS = 60_000;
 
 /** Where a version's content is, from the manifest's directory. */
 export function contentPath(
@@ -98,13 +96,19 @@ export const registryModuleVersion = defineProvider(
         return statuses.flatMap((entry) => {
           const version = (entry as Fields).version;
           if (typeof version !== 'string') return [];
-          const status = (entry as Fields).status;
+          const { status, error } = entry as Fields;
           return [
             {
               kind: VERSION_KIND,
               address: { kind: VERSION_KIND, scope: organization, name: `${name}/${version}` },
               ref: version,
-              fields: { version, status: status ?? null },
+              // how many versions the module has: whether deleting this one would delete the module too
+              fields: {
+                version,
+                status: status ?? null,
+                ...(error !== undefined && { error }),
+                'module-versions': statuses.length,
+              },
             },
           ];
         });
@@ -119,63 +123,35 @@ export const registryModuleVersion = defineProvider(
     },
 
     async create(ctx, desired) {
-      const { organization, registry, namespace, name, provider, version } = parseVersionAddress(desired.address);
-      const client = requireClient(ctx.api, 'platform');
-      const content = planned.get(desired) ?? (await packed(desired));
-      const path = `${modulePath(organization, registry, namespace, name, provider)}/versions`;
-      const post = () =>
-        client.request({
-          method: 'POST',
-          path,
-          body: resourceBody('registry-module-versions', { version }),
-          signal: ctx.signal,
-        });
-      let created: Awaited<ReturnType<typeof post>>;
-      try {
-        created = await post();
-      } catch (error) {
-        if (!isUnknownOutcome(error)) throw error;
-        // the answer, and with it the only upload link, was lost: a version that was made cannot get its
-        // content (deleting it to start over could take the whole module with it, as the last version does)
-        const made = await versionStatus(ctx, desired.address);
-        if (made === undefined) throw error; // not made: the engine reads back and creates it again
-        throw new ConvergeError(
-          'API_ERROR',
-          `POST ${path}: version ${version} was created, but the answer carrying its upload link was lost`,
-          {
-            hint: 'delete the version in the registry (it has no content) and apply again',
-          },
-        );
-      }
-      const upload = resourceOf(created.body, `POST ${path}`).links?.upload;
-      if (typeof upload !== 'string')
-        throw new ConvergeError('API_ERROR', `POST ${path}: the answer has no links.upload`);
-      // an upload link carries its authorization: the client sends no token to another host
-      await client.request({ method: 'PUT', path: upload, body: content.bytes, signal: ctx.signal });
-      await waitForIngestion(ctx, desired.address);
+      await publishVersion(ctx, desired.address, planned.get(desired) ?? (await packed(desired)));
       return undefined;
     },
     async update() {
       // never reached: an uploaded version is immutable (mutable: false)
     },
     async delete(ctx, live) {
-      await removeVersion(ctx, live.address);
+      // Alone in its module (./version-lock.ts):
+      // it counts the module's versions afresh, because deleting a module's last version deletes
+      // the module, which its manifest declares (pruning a module's versions never removes it).
+      const { organization, registry, namespace, name, provider } = parseVersionAddress(live.address);
+      const module = modulePath(organization, registry, namespace, name, provider);
+      await aloneInModule(ctx, module, async () => {
+        const versions = await moduleVersions(ctx, live.address);
+        if (versions === undefined) return; // the module is gone, and the version with it
+        if (versions.length === 1 && versions[0]?.version === live.ref) throw lastVersion(live.address);
+        await removeVersion(ctx, live.address);
+      });
     },
     // one GET of the module (never the list a run read before): read back after a lost answer
     async get(ctx, address) {
-      const status = await versionStatus(ctx, address);
-      if (status === undefined) return undefined;
+      const entry = await versionEntry(ctx, address);
+      if (entry === undefined) return undefined;
+      const status = String(entry.status);
       const version = parseVersionAddress(address).version;
       return { kind: VERSION_KIND, address, ref: version, fields: { version, status } };
     },
     liveNotes(_spec, live) {
-      if (live.status === 'reg_ingress_failed' || live.status === 'clone_failed') {
-        return ['the registry could not read this version; publish a fixed one as a new version, and delete this one'];
-      }
-      // re-made, it could take its module with it (deleting a provider's last version deletes the provider)
-      return live.status === 'pending'
-        ? ['this version has no content (its upload never arrived): delete it and apply again']
-        : [];
+      return contentNotes(live);
     },
     toManifest(live) {
       return {
@@ -198,70 +174,27 @@ export const registryModuleVersion = defineProvider(
 );
 
 /**
- * The `version-statuses` entry of one version, from one GET of its module;
- * undefined when the version does not exist, or the module either unless
- * `moduleMustExist` (then its 404 is the error).
+ * What a plan says of a declared version that exists without content: it is
+ * not published, and no later request can upload it (the registry gives an
+ * upload link only when a version is created).
  */
-async function versionEntry(
-  ctx: ProviderContext,
-  address: Address,
-  moduleMustExist = false,
-): Promise<Fields | undefined> {
-  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
-  const response = await requireClient(ctx.api, 'platform').request({
-    method: 'GET',
-    path: modulePath(organization, registry, namespace, name, provider),
-    ...(!moduleMustExist && { accept: [404] }),
-    signal: ctx.signal,
-  });
-  if (response.status === 404) return undefined;
-  const statuses = resourceOf(response.body, 'GET module').attributes['version-statuses'];
-  return (Array.isArray(statuses) ? statuses : []).find((s) => (s as Fields).version === version) as Fields | undefined;
-}
-
-async function versionStatus(ctx: ProviderContext, address: Address): Promise<string | undefined> {
-  const entry = await versionEntry(ctx, address);
-  return entry === undefined ? undefined : String(entry.status);
-}
-
-async function removeVersion(ctx: ProviderContext, address: Address): Promise<void> {
-  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
-  await requireClient(ctx.api, 'platform').request({
-    method: 'DELETE',
-    path: `${modulePath(organization, registry, namespace, name, provider)}/${encodeURIComponent(version)}`,
-    signal: ctx.signal,
-  });
-}
-
-function parseVersionAddress(address: Address) {
-  const slash = address.name.lastIndexOf('/');
-  const module = parseModuleName(address.scope ?? '', address.name.slice(0, slash));
-  return { ...module, version: address.name.slice(slash + 1) };
-}
-
-/** The version's status after its upload: `ok`, or the failure with the registry's reason. */
-async function waitForIngestion(ctx: ProviderContext, address: Address): Promise<void> {
-  const { version } = parseVersionAddress(address);
-  const started = Date.now();
-  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
-    const entry = await versionEntry(ctx, address, true);
-    if (entry?.status === 'ok') return;
-    if (entry?.status === 'reg_ingress_failed' || entry?.status === 'clone_failed') {
-      throw new ConvergeError(
-        'API_ERROR',
-        `version ${version} was uploaded but the registry could not read it: ${String(entry.error ?? entry.status)}`,
-        {
-          hint: 'fix the module (the message says where), publish it as a new version, and delete this one',
-        },
-      );
-    }
-    if (Date.now() - started > INGEST_WAIT_MS)
-      throw new ConvergeError(
-        'API_ERROR',
-        `version ${version} is still ${String(entry?.status ?? 'unknown')} after the upload`,
-      );
-    await new Promise((r) => setTimeout(r, delay));
+export function contentNotes(live: Fields): string[] {
+  const status = String(live.status);
+  const onlyVersion = live['module-versions'] === 1;
+  const cascade = onlyVersion
+    ? ' It is the module’s only version, and deleting a module’s last version deletes the module: publish another version first.'
+    : '';
+  if (FAILED_STATUSES.has(status)) {
+    return [
+      `not published: the registry could not read this version (${String(live.error ?? status)}); publish a fixed one as a new version, and delete this one.${cascade}`,
+    ];
   }
+  if (status === 'pending') {
+    return [
+      `not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; delete it in the registry and apply again to publish it.${cascade}`,
+    ];
+  }
+  return [];
 }
 
 /** A version's content must be there before anything is sent: a directory, or a gzip tarball. */
@@ -296,4 +229,16 @@ function isGzip(path: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Refusing to prune a module's last version: the registry would delete the declared module with it. */
+function lastVersion(address: Address): ConvergeError {
+  const { name, provider, version } = parseVersionAddress(address);
+  return new ConvergeError(
+    'GUARD_REFUSED',
+    `not deleted: ${version} is the only version of ${name}/${provider}, and deleting a module's last version deletes the module, which the manifest declares; declare a version to keep, or delete the module with \`ensure: absent\``,
+    {
+      hint: 'declare a version to keep (it is published before any is deleted), or delete the module itself with `ensure: absent`',
+    },
+  );
 }

@@ -8,10 +8,12 @@ import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NetworkError } from '../../../src/api/errors.ts';
 import { moduleTestVariable } from '../../../src/providers/module-test-variable/index.ts';
 import { registryModule } from '../../../src/providers/registry-module/index.ts';
 import { moduleName, parseModuleName } from '../../../src/providers/registry-module/names.ts';
 import { registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
+import type { Fields } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
 import { FakeClient } from './fake-client.ts';
 
@@ -23,6 +25,18 @@ const moduleResource = (name: string, versions: Array<{ version: string; status:
   type: 'registry-modules',
   attributes: { name, provider: 'aws', namespace: 'acme', 'registry-name': 'private', 'version-statuses': versions },
 });
+
+/** A declared version of network/aws in acme, its content the example module. */
+const versionOf = (version: string) =>
+  desired(
+    'RegistryModuleVersion',
+    `network/aws/${version}`,
+    { version, source: 'modules/network' },
+    {
+      address: { kind: 'RegistryModuleVersion', scope: 'acme', name: `network/aws/${version}` },
+      dir: new URL('../../../examples/', import.meta.url).pathname,
+    },
+  );
 
 describe('registry names', () => {
   it('names private modules name/provider and public records public/namespace/name/provider, both ways', () => {
@@ -55,7 +69,7 @@ describe('RegistryModule and its versions', () => {
         data: [
           moduleResource('network', [
             { version: '1.0.0', status: 'ok' },
-            { version: '1.1.0', status: 'reg_ingress_failed' },
+            { version: '1.1.0', status: 'reg_ingress_failed', error: 'no .tf file' } as never,
           ]),
         ],
         links: {},
@@ -70,6 +84,13 @@ describe('RegistryModule and its versions', () => {
       ['network/aws/1.0.0', 'ok'],
       ['network/aws/1.1.0', 'reg_ingress_failed'],
     ]);
+    // with the registry's reason, and how many versions the module has (whether one is its last)
+    expect(versions[1]?.fields).toEqual({
+      version: '1.1.0',
+      status: 'reg_ingress_failed',
+      error: 'no .tf file',
+      'module-versions': 2,
+    });
     expect(client.requests).toHaveLength(1);
   });
 
@@ -95,16 +116,7 @@ describe('RegistryModule and its versions', () => {
       .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
         body: { data: moduleResource('network', [{ version: '1.0.0', status }]) },
       }));
-    const version = desired(
-      'RegistryModuleVersion',
-      'network/aws/1.0.0',
-      { version: '1.0.0', source: 'modules/network' },
-      {
-        address: { kind: 'RegistryModuleVersion', scope: 'acme', name: 'network/aws/1.0.0' },
-        dir: new URL('../../../examples/', import.meta.url).pathname,
-      },
-    );
-    await registryModuleVersion.create(ctxOf(client), version, {});
+    await registryModuleVersion.create(ctxOf(client), versionOf('1.0.0'), {});
     expect(client.lines).toEqual([
       `POST ${MODULES}/private/acme/network/aws/versions`,
       'PUT http://files.test/_archivist/v1/object/abc',
@@ -133,18 +145,75 @@ describe('RegistryModule and its versions', () => {
           ]),
         },
       }));
-    const version = desired(
-      'RegistryModuleVersion',
-      'x',
-      { version: '2.0.0', source: 'modules/network' },
-      {
-        address: { kind: 'RegistryModuleVersion', scope: 'acme', name: 'network/aws/2.0.0' },
-        dir: new URL('../../../examples/', import.meta.url).pathname,
-      },
-    );
-    await expect(registryModuleVersion.create(ctxOf(client), version, {})).rejects.toThrow(
+    await expect(registryModuleVersion.create(ctxOf(client), versionOf('2.0.0'), {})).rejects.toThrow(
       /main\.tf:3,1-2: Unclosed brace/,
     );
+  });
+});
+
+describe('a version whose create is cut short', () => {
+  const version = versionOf('1.0.0');
+  const created = () => ({
+    status: 201,
+    body: { data: { id: 'modver-1', type: 'registry-module-versions', links: { upload: 'http://files.test/o/1' } } },
+  });
+
+  it('waits for an upload that arrived though its answer was lost (its retry finds the link spent): never made again', async () => {
+    const client = new FakeClient()
+      .on('POST', `${MODULES}/private/acme/network/aws/versions`, created)
+      .on('PUT', 'http://files.test/o/1', () => ({ status: 404 }))
+      .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
+        body: { data: moduleResource('network', [{ version: '1.0.0', status: 'ok' }]) },
+      }));
+    await registryModuleVersion.create(ctxOf(client), version, {});
+    expect(client.lines).toEqual([
+      `POST ${MODULES}/private/acme/network/aws/versions`,
+      'PUT http://files.test/o/1',
+      `GET ${MODULES}/private/acme/network/aws`,
+      `GET ${MODULES}/private/acme/network/aws`,
+    ]);
+  });
+
+  it('leaves a lost POST whose version was not made to the engine (read afresh, not from the run’s list)', async () => {
+    const lost = new NetworkError({
+      method: 'POST',
+      path: `${MODULES}/private/acme/network/aws/versions`,
+      reason: 'the connection closed before the answer',
+      errno: 'UND_ERR_SOCKET',
+      outcome: 'unknown',
+    });
+    const client = new FakeClient()
+      .on('POST', `${MODULES}/private/acme/network/aws/versions`, () => {
+        throw lost;
+      })
+      .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
+        body: { data: moduleResource('network', []) },
+      }));
+    await expect(registryModuleVersion.create(ctxOf(client), version, {})).rejects.toBe(lost);
+    expect(client.lines).toEqual([
+      `POST ${MODULES}/private/acme/network/aws/versions`,
+      `GET ${MODULES}/private/acme/network/aws`,
+    ]);
+  });
+});
+
+describe('a declared version that exists without content', () => {
+  const notes = (fields: Fields) => registryModuleVersion.liveNotes?.({ version: '1.0.0' }, fields);
+
+  it('is noted not published, with what to do, and the delete cascade when it is the module’s only version', () => {
+    expect(notes({ version: '1.0.0', status: 'pending', 'module-versions': 2 })).toEqual([
+      'not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; delete it in the registry and apply again to publish it.',
+    ]);
+    expect(notes({ version: '1.0.0', status: 'pending', 'module-versions': 1 })?.[0]).toMatch(
+      /only version, and deleting a module’s last version deletes the module: publish another version first\.$/,
+    );
+    expect(
+      notes({ version: '1.0.0', status: 'reg_ingress_failed', error: 'main.tf:3: bad', 'module-versions': 3 }),
+    ).toEqual([
+      'not published: the registry could not read this version (main.tf:3: bad); publish a fixed one as a new version, and delete this one.',
+    ]);
+    expect(notes({ version: '1.0.0', status: 'ok', 'module-versions': 1 })).toEqual([]);
+    expect(notes({ version: '1.0.0', status: 'reg_ingressing', 'module-versions': 1 })).toEqual([]);
   });
 });
 

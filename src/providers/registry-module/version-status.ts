@@ -1,0 +1,97 @@
+/**
+ * A module version's state, read afresh from one GET of its module (never
+ * the organization's list a run read before, which a version created since
+ * is missing from), its deletion, and the wait for the registry to read an
+ * upload.
+ */
+import { resourceOf } from '../../api/jsonapi.ts';
+import { requireClient } from '../../api/require-client.ts';
+import { ConvergeError } from '../../errors.ts';
+import type { Address } from '../../reconcile/address.ts';
+import type { ProviderContext } from '../../reconcile/provider.ts';
+import type { Fields } from '../../reconcile/types.ts';
+import { modulePath } from './api.ts';
+import { parseModuleName } from './names.ts';
+
+/** How long an upload may take to be parsed before the version counts as failed. */
+const INGEST_WAIT_MS = 60_000;
+
+/** Statuses of a version the registry could not read (an upload, or a VCS clone). */
+export const FAILED_STATUSES: ReadonlySet<string> = new Set([
+  'reg_ingress_failed',
+  'reg_ingress_req_failed',
+  'clone_failed',
+]);
+
+export function parseVersionAddress(address: Address) {
+  const slash = address.name.lastIndexOf('/');
+  const module = parseModuleName(address.scope ?? '', address.name.slice(0, slash));
+  return { ...module, version: address.name.slice(slash + 1) };
+}
+
+/**
+ * Every `version-statuses` entry of the version's module; undefined when the
+ * module does not exist, unless `moduleMustExist` (then its 404 is the error).
+ */
+export async function moduleVersions(
+  ctx: ProviderContext,
+  address: Address,
+  moduleMustExist = false,
+): Promise<Fields[] | undefined> {
+  const { organization, registry, namespace, name, provider } = parseVersionAddress(address);
+  const response = await requireClient(ctx.api, 'platform').request({
+    method: 'GET',
+    path: modulePath(organization, registry, namespace, name, provider),
+    ...(!moduleMustExist && { accept: [404] }),
+    signal: ctx.signal,
+  });
+  if (response.status === 404) return undefined;
+  const statuses = resourceOf(response.body, 'GET module').attributes['version-statuses'];
+  return (Array.isArray(statuses) ? statuses : []) as Fields[];
+}
+
+/** The `version-statuses` entry of one version; undefined when it does not exist (or its module either, unless `moduleMustExist`). */
+export async function versionEntry(
+  ctx: ProviderContext,
+  address: Address,
+  moduleMustExist = false,
+): Promise<Fields | undefined> {
+  const { version } = parseVersionAddress(address);
+  return (await moduleVersions(ctx, address, moduleMustExist))?.find((s) => s.version === version);
+}
+
+/** Deletes one version; gone already (a retry after a lost answer) is done too. */
+export async function removeVersion(ctx: ProviderContext, address: Address): Promise<void> {
+  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
+  await requireClient(ctx.api, 'platform').request({
+    method: 'DELETE',
+    accept: [404],
+    path: `${modulePath(organization, registry, namespace, name, provider)}/${encodeURIComponent(version)}`,
+    signal: ctx.signal,
+  });
+}
+
+/** The version's status after its upload: `ok`, or the failure with the registry's reason. */
+export async function waitForIngestion(ctx: ProviderContext, address: Address): Promise<void> {
+  const { version } = parseVersionAddress(address);
+  const started = Date.now();
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    const entry = await versionEntry(ctx, address, true);
+    if (entry?.status === 'ok') return;
+    if (FAILED_STATUSES.has(String(entry?.status))) {
+      throw new ConvergeError(
+        'API_ERROR',
+        `version ${version} was uploaded but the registry could not read it: ${String(entry?.error ?? entry?.status)}`,
+        {
+          hint: 'fix the module (the message says where), publish it as a new version, and delete this one',
+        },
+      );
+    }
+    if (Date.now() - started > INGEST_WAIT_MS)
+      throw new ConvergeError(
+        'API_ERROR',
+        `version ${version} is still ${String(entry?.status ?? 'unknown')} after the upload`,
+      );
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
