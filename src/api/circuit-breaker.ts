@@ -5,6 +5,13 @@
  * of the run: no new request starts, and requests waiting to retry stop, so
  * an apply against a dead server ends within seconds and says what it did
  * not start, instead of retrying every request for twenty minutes.
+ *
+ * Failures "in a row" must include one of a request sent after the first
+ * failure of the row. Requests in flight together can fail together (a
+ * blip, a few held requests whose deadlines fall in the same moment while
+ * the window was full of them): that is one piece of evidence, not
+ * `threshold`. A server that is gone fails the requests sent after that too;
+ * a live one answers some of them, and any answer ends the row.
  */
 import { NetworkError } from './errors.ts';
 
@@ -14,6 +21,10 @@ export class CircuitBreaker {
   readonly #threshold: number;
   readonly #origin: string;
   #failures = 0;
+  /** When the row's first failure arrived. */
+  #rowStart = 0;
+  /** Whether a request sent after the row began failed too. */
+  #confirmed = false;
   #lastReason = '';
   #open = false;
 
@@ -26,18 +37,25 @@ export class CircuitBreaker {
     return this.#open;
   }
 
-  /** A connection failure; true when it opened the breaker. */
-  failure(reason: string): boolean {
+  /**
+   * A connection failure of an attempt sent at `sentAt` (by `now`'s clock, performance.now by
+   * default); true when it opened the breaker.
+   */
+  failure(reason: string, sentAt: number, now: number = performance.now()): boolean {
+    if (this.#failures === 0) this.#rowStart = now;
+    else if (sentAt > this.#rowStart) this.#confirmed = true;
     this.#failures++;
     this.#lastReason = reason;
-    if (this.#open || this.#failures < this.#threshold) return false;
+    if (this.#open || this.#failures < this.#threshold || !this.#confirmed) return false;
     this.#open = true;
     return true;
   }
 
   /** The server answered (any status): it is there. */
   success(): void {
-    if (!this.#open) this.#failures = 0;
+    if (this.#open) return;
+    this.#failures = 0;
+    this.#confirmed = false;
   }
 
   /** The error for a request the open breaker stops; `sent` when an earlier attempt may have reached the server. */

@@ -171,7 +171,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         sample = { overloaded: overloaded(result), latencyMs: performance.now() - sent };
         if (result.kind === 'response') breaker.success();
         else {
-          breaker.failure(result.failure.reason);
+          breaker.failure(result.failure.reason, sent);
           if (result.failure.sent) mayHaveSent = true;
         }
         step = judge(result, req, path, idempotent, { ...state, elapsedMs: performance.now() - started });
