@@ -32,16 +32,7 @@ import { addressKey } from '../../src/reconcile/address.ts';
 import type { ApplySummary, ReconcileEvent } from '../../src/reconcile/events.ts';
 import type { DesiredObject, PlannedAction } from '../../src/reconcile/types.ts';
 import { packModule } from '../../src/registry/pack.ts';
-import {
-  api,
-  apply,
-  changes,
-  desiredFrom,
-  plan,
-  providerMap,
-  secrets,
-  type Target,
-} from '../helpers/engine.ts';
+import { api, apply, changes, desiredFrom, plan, providerMap, secrets, type Target } from '../helpers/engine.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 import {
   FIXTURE_MODULES,
