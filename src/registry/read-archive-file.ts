@@ -1,12 +1,10 @@
 /**
- * Reads a manifest's ready-made `archive:` file and checks, by its first two
- * bytes, that it is gzip at all, so that a zip or plain tar is named as such
- * instead of failing later as a broken tar.
+ * Reads a manifest's ready-made `archive:` file and checks that it is gzip
+ * at all (./gzip.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { ConvergeError } from '../errors.ts';
-
-const GZIP_MAGIC = [0x1f, 0x8b];
+import { isGzip } from './gzip.ts';
 
 export async function readArchiveFile(file: string): Promise<Buffer> {
   let bytes: Buffer;
@@ -20,7 +18,7 @@ export async function readArchiveFile(file: string): Promise<Buffer> {
       { cause: error },
     );
   }
-  if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) {
+  if (!isGzip(bytes)) {
     throw new ConvergeError('INPUT_INVALID', `${file} is not a gzip file`, {
       hint: 'a module archive is a .tar.gz; or declare the module directory as `source` and converge packs it',
     });

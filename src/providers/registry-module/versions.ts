@@ -15,6 +15,7 @@ import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
+import { isGzip } from '../../registry/gzip.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { modulePath, organizationModules } from './api.ts';
@@ -216,16 +217,17 @@ export function versionProblems(
     return [at('source', `${shown} is not a module: no .tf file at its root`)];
   }
   if (where.kind === 'archive' && !stat.isFile()) return [at('archive', `${shown} is not a file`)];
-  if (where.kind === 'archive' && !isGzip(where.path)) return [at('archive', `${shown} is not a gzip tarball`)];
+  if (where.kind === 'archive' && !fileIsGzip(where.path)) return [at('archive', `${shown} is not a gzip tarball`)];
   return [];
 }
 
-function isGzip(path: string): boolean {
+/** Only the first two bytes are read: validate never reads a whole archive. */
+function fileIsGzip(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
     const magic = Buffer.alloc(2);
     readSync(fd, magic, 0, 2, 0);
-    return magic[0] === 0x1f && magic[1] === 0x8b;
+    return isGzip(magic);
   } finally {
     closeSync(fd);
   }

@@ -9,6 +9,7 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
+import { isGzip } from '../../../registry/gzip.ts';
 import { entryPath } from './archive-paths.ts';
 import { IngestError } from './errors.ts';
 import { MAX_ENTRIES, MAX_UNCOMPRESSED_BYTES, MIB } from './limits.ts';
@@ -18,7 +19,6 @@ const gunzipAsync = promisify(gunzip);
 /** Entry types whose bytes are a file's content; links, devices and FIFOs carry none worth reading. */
 const FILE_TYPES = new Set(['File', 'OldFile', 'ContiguousFile']);
 
-const isGzip = (b: Buffer): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /** zstd's magic number: node-tar would decompress it without our cap. */
 const isZstd = (b: Buffer): boolean => b.length >= 4 && b.readUInt32LE(0) === 0xfd2fb528;
 
