@@ -28,7 +28,7 @@ function checkSetName(object: DesiredObject): SpecProblem[] {
   return [];
 }
 
-const base = secretsRoleProvider({
+export const ldapLibrarySet = secretsRoleProvider({
   kind: 'LDAPLibrarySet',
   defaultMount: 'ldap',
   collection: 'library',
@@ -39,35 +39,38 @@ const base = secretsRoleProvider({
     max_ttl: seconds(DAY),
     disable_check_in_enforcement: flag(false),
   },
-  extra: () => ({ dependsOn: ['LDAPConfig'], check: checkSetName }),
+  extra: (forms) => ({
+    dependsOn: ['LDAPConfig'],
+    check: checkSetName,
+    // the set, and which of its accounts are out now (`checked_out`, never compared)
+    async read(ctx, live) {
+      const { scope = 'ldap', name } = live.address;
+      const data = await readData(ctx, secretsPath(scope, 'library', name));
+      if (!data) return undefined;
+      const status = await readData(ctx, secretsPath(scope, 'library', name, 'status'));
+      const out = Object.entries(status ?? {})
+        .filter(
+          ([, state]) =>
+            typeof state === 'object' && state !== null && (state as { available?: unknown }).available === false,
+        )
+        .map(([account]) => account);
+      return {
+        kind: live.kind,
+        address: live.address,
+        ref: name,
+        fields: { ...forms.readable(data), checked_out: out },
+      };
+    },
+    liveNotes(spec, live) {
+      const out = Array.isArray(live.checked_out) ? (live.checked_out as string[]) : [];
+      const kept = forms.desired(spec).service_account_names;
+      const keep = Array.isArray(kept) ? kept : [];
+      return out
+        .filter((account) => !keep.includes(account))
+        .map(
+          (account) =>
+            `${account} is checked out: the service refuses to remove it from the set until it is checked in`,
+        );
+    },
+  }),
 });
-
-export const ldapLibrarySet = {
-  ...base,
-  // the set, and which of its accounts are out now (`checked_out`, never compared)
-  async read(ctx: Parameters<NonNullable<typeof base.read>>[0], live: Parameters<NonNullable<typeof base.read>>[1]) {
-    const full = await base.read?.(ctx, live);
-    if (!full) return undefined;
-    const status = await readData(
-      ctx,
-      secretsPath(full.address.scope ?? 'ldap', 'library', full.address.name, 'status'),
-    );
-    const out = Object.entries(status ?? {})
-      .filter(
-        ([, state]) =>
-          typeof state === 'object' && state !== null && (state as { available?: unknown }).available === false,
-      )
-      .map(([account]) => account);
-    return { ...full, fields: { ...full.fields, checked_out: out } };
-  },
-  liveNotes(spec: Record<string, unknown>, live: Record<string, unknown>): string[] {
-    const out = Array.isArray(live.checked_out) ? (live.checked_out as string[]) : [];
-    const kept = base.canonicalDesired(spec as never).service_account_names;
-    const keep = Array.isArray(kept) ? kept : [];
-    return out
-      .filter((account) => !keep.includes(account))
-      .map(
-        (account) => `${account} is checked out: the service refuses to remove it from the set until it is checked in`,
-      );
-  },
-} satisfies typeof base & { liveNotes(spec: Record<string, unknown>, live: Record<string, unknown>): string[] };
