@@ -16,7 +16,6 @@ import { ConvergeError } from '../../errors.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { PackedModule } from '../../registry/pack.ts';
-import { modulePath } from './api.ts';
 import { aloneInModule } from './version-lock.ts';
 import {
   FAILED_STATUSES,
@@ -24,6 +23,7 @@ import {
   parseVersionAddress,
   removeVersion,
   versionEntry,
+  versionModulePath,
   waitForIngestion,
 } from './version-status.ts';
 
@@ -74,8 +74,7 @@ async function publishOnce(ctx: ProviderContext, address: Address, content: Pack
 
 /** Deletes the contentless version and publishes it anew, once, when another version keeps the module. */
 function republish(ctx: ProviderContext, address: Address, content: PackedModule, why: string): Promise<void> {
-  const { organization, registry, namespace, name, provider } = parseVersionAddress(address);
-  return aloneInModule(ctx, modulePath(organization, registry, namespace, name, provider), async () => {
+  return aloneInModule(ctx, versionModulePath(address), async () => {
     const { version } = parseVersionAddress(address);
     const statuses = (await moduleVersions(ctx, address)) ?? [];
     const self = statuses.find((s) => s.version === version);
@@ -103,6 +102,5 @@ function contentless(address: Address, why: string, onlyVersion: boolean): Conve
 }
 
 function versionsPath(address: Address): string {
-  const { organization, registry, namespace, name, provider } = parseVersionAddress(address);
-  return `${modulePath(organization, registry, namespace, name, provider)}/versions`;
+  return `${versionModulePath(address)}/versions`;
 }

@@ -29,6 +29,12 @@ export function parseVersionAddress(address: Address) {
   return { ...module, version: address.name.slice(slash + 1) };
 }
 
+/** The API path of the module a version belongs to. */
+export function versionModulePath(address: Address): string {
+  const { organization, registry, namespace, name, provider } = parseVersionAddress(address);
+  return modulePath(organization, registry, namespace, name, provider);
+}
+
 /**
  * Every `version-statuses` entry of the version's module; undefined when the
  * module does not exist, unless `moduleMustExist` (then its 404 is the error).
@@ -38,10 +44,9 @@ export async function moduleVersions(
   address: Address,
   moduleMustExist = false,
 ): Promise<Fields[] | undefined> {
-  const { organization, registry, namespace, name, provider } = parseVersionAddress(address);
   const response = await requireClient(ctx.api, 'platform').request({
     method: 'GET',
-    path: modulePath(organization, registry, namespace, name, provider),
+    path: versionModulePath(address),
     ...(!moduleMustExist && { accept: [404] }),
     signal: ctx.signal,
   });
@@ -62,11 +67,11 @@ export async function versionEntry(
 
 /** Deletes one version; gone already (a retry after a lost answer) is done too. */
 export async function removeVersion(ctx: ProviderContext, address: Address): Promise<void> {
-  const { organization, registry, namespace, name, provider, version } = parseVersionAddress(address);
+  const { version } = parseVersionAddress(address);
   await requireClient(ctx.api, 'platform').request({
     method: 'DELETE',
     accept: [404],
-    path: `${modulePath(organization, registry, namespace, name, provider)}/${encodeURIComponent(version)}`,
+    path: `${versionModulePath(address)}/${encodeURIComponent(version)}`,
     signal: ctx.signal,
   });
 }

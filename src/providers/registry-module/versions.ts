@@ -18,11 +18,18 @@ import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts
 import { isGzip } from '../../registry/gzip.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
-import { modulePath, organizationModules } from './api.ts';
+import { organizationModules } from './api.ts';
 import { moduleKey } from './names.ts';
 import { publishVersion } from './publish.ts';
 import { aloneInModule } from './version-lock.ts';
-import { FAILED_STATUSES, moduleVersions, parseVersionAddress, removeVersion, versionEntry } from './version-status.ts';
+import {
+  FAILED_STATUSES,
+  moduleVersions,
+  parseVersionAddress,
+  removeVersion,
+  versionEntry,
+  versionModulePath,
+} from './version-status.ts';
 
 export const VERSION_KIND = 'RegistryModuleVersion';
 
@@ -134,9 +141,7 @@ export const registryModuleVersion = defineProvider(
       // Alone in its module (./version-lock.ts):
       // it counts the module's versions afresh, because deleting a module's last version deletes
       // the module, which its manifest declares (pruning a module's versions never removes it).
-      const { organization, registry, namespace, name, provider } = parseVersionAddress(live.address);
-      const module = modulePath(organization, registry, namespace, name, provider);
-      await aloneInModule(ctx, module, async () => {
+      await aloneInModule(ctx, versionModulePath(live.address), async () => {
         const versions = await moduleVersions(ctx, live.address);
         if (versions === undefined) return; // the module is gone, and the version with it
         if (versions.length === 1 && versions[0]?.version === live.ref) throw lastVersion(live.address);
