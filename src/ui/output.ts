@@ -16,6 +16,44 @@ export function processOutput(stdout: NodeJS.WritableStream = process.stdout, st
   };
 }
 
+export interface TurnOutput extends Output {
+  /** Writes what is held now (before the process exits, or before anything else writes to stdout). */
+  flush(): void;
+}
+
+/**
+ * The process's output, with the lines written to stdout in one turn of the
+ * event loop leaving in one write. A plan prints a line per object and an
+ * apply a line per action too: thousands of lines, each a system call of its
+ * own on a pipe, a file or a terminal, on the same thread that sends the
+ * requests. Corked, a turn's lines go out together at its end.
+ */
+export function turnOutput(stdout: NodeJS.WriteStream = process.stdout, stderr = process.stderr): TurnOutput {
+  const output = processOutput(stdout, stderr);
+  let held: NodeJS.Immediate | undefined;
+  const flush = () => {
+    if (held === undefined) return;
+    clearImmediate(held);
+    held = undefined;
+    stdout.uncork();
+  };
+  return {
+    out: (line) => {
+      if (held === undefined) {
+        stdout.cork();
+        held = setImmediate(flush);
+      }
+      output.out(line);
+    },
+    // stdout's held lines first, so that both streams keep their order on a terminal
+    err: (line) => {
+      flush();
+      output.err(line);
+    },
+    flush,
+  };
+}
+
 /** Collects lines (tests, and commands that write reports to files). */
 export function memoryOutput(): Output & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];

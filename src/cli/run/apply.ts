@@ -14,13 +14,13 @@ import type { Plan } from '../../reconcile/types.ts';
 import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
+import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
 import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
-import { type TurnOutput, turnOutput } from './turn-output.ts';
 
 export interface ApplyFlags extends CommonFlags {
   autoApprove: boolean;
@@ -32,7 +32,7 @@ export interface ApplyFlags extends CommonFlags {
 }
 
 export async function runApply(paths: string[], flags: ApplyFlags): Promise<number> {
-  // a line per action: a turn's lines leave in one write (src/cli/run/turn-output.ts)
+  // a line per action: a turn's lines leave in one write (src/ui/output.ts)
   const output = turnOutput();
   try {
     return await applyWith(output, paths, flags);

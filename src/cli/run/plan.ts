@@ -11,7 +11,7 @@ import {
 } from '../../reconcile/plan-file.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
-import { processOutput } from '../../ui/output.ts';
+import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
@@ -26,7 +26,16 @@ export interface PlanFlags extends CommonFlags {
 }
 
 export async function runPlan(paths: string[], flags: PlanFlags): Promise<number> {
-  const output = processOutput();
+  // a line per object: a turn's lines leave in one write (src/ui/output.ts)
+  const output = turnOutput();
+  try {
+    return await planWith(output, paths, flags);
+  } finally {
+    output.flush();
+  }
+}
+
+async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): Promise<number> {
   const colors = colorsFor(process.stdout, flags.color);
   const inputs = await loadInputs(paths, flags);
   if (flags.out) checkWritable(flags.out, '--out');
