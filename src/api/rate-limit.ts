@@ -20,16 +20,20 @@
  *    away), the rest wait for that answer; once the pace is known, the
  *    opening requests count as if they had been paced, so the first second
  *    stays under the limit. A server that still says nothing is not held to
- *    the assumption for ever: after two windows at the assumed pace, every
- *    window in which the pace was used and nothing was turned away doubles
- *    it (a slow start whose round trip is the limit's one-second window:
- *    only a whole window shows whether a rate got through).
+ *    the assumption: the assumed pace is where a slow start begins, as
+ *    TCP's does. Each round trip in which the pace held requests back and
+ *    came back clean (an answer, not turned away, to a request sent after
+ *    the last doubling) doubles it (docs/performance.md, "Rate limits",
+ *    says why that is safe).
  * 3. A 429 from a server that advertises nothing: the rate that got
- *    through in the last second becomes the pace, later 429s cut it, and
- *    every second without one raises it by one request per second (AIMD;
- *    how many requests may be in flight is the client's concurrency window,
+ *    through in the last second becomes the pace (half the pace when too
+ *    few answers came back to tell), later 429s cut it, and every second
+ *    without one raises it by one request per second (AIMD; how many
+ *    requests may be in flight is the client's concurrency window,
  *    src/api/concurrency.ts). Without the increase, a few 429s that were
- *    someone else's burst would slow the rest of the run for good.
+ *    someone else's burst would slow the rest of the run for good. A 503
+ *    during the slow start ends it the same way, at half the pace: the
+ *    server is overloaded, not limiting, so there is nothing to count.
  * `X-RateLimit-Remaining: 0` and every server-requested wait pause all
  * requests of the client until the reset, not only the one that was told.
  *
@@ -42,12 +46,12 @@ import { until } from './sleep.ts';
 
 const SAFETY = 0.95;
 const DECREASE = 0.7;
+/** The multiplicative decrease of the slow start, as TCP's: the first 429 or 503 halves the pace. */
+const HALVE = 0.5;
 const LEARN_TIMEOUT_MS = 1000;
 const WINDOW_MS = 1000;
 /** An estimate from fewer successes than this says nothing about the server. */
 const MIN_SAMPLE = 5;
-/** A silent server's assumed pace is held this long after the first answer before it grows (see 2b). */
-const GROW_AFTER_MS = 2 * WINDOW_MS;
 
 export interface RateLimiterOptions {
   /** Configured requests per second; undefined: only what the server says. */
@@ -75,8 +79,10 @@ export class RateLimiter {
   readonly #quota = new Quota();
   /** How many times the assumed pace has doubled while a silent server let everything through. */
   #growth = 1;
-  /** When the assumed pace may next grow; undefined before the first answer. */
-  #growAt: number | undefined;
+  /** When the assumed pace last doubled: an answer to a request sent since then ends a round trip at that pace. */
+  #grownAt = Number.NEGATIVE_INFINITY;
+  /** Whether the pace has held a request back since it last doubled: a pace nobody reached proves nothing. */
+  #held = false;
   /** GCRA theoretical arrival time of the next slot. */
   #tat = 0;
   /** Bumped when the pace changes or a pause begins: older reservations are void. */
@@ -198,6 +204,7 @@ export class RateLimiter {
       const epoch = this.#epoch;
       const wait = this.#reserve(now, rate);
       if (wait <= 0) return this.#permit();
+      this.#held = true;
       await this.#sleep(wait, signal);
       // our slot holds unless the pace changed or a pause began, and the server has not since said "no room"
       if (epoch === this.#epoch && (this.#quota.room() > 0 || !this.#quota.current(this.#now()))) {
@@ -288,10 +295,14 @@ export class RateLimiter {
       this.#rateLimited(started, now, resetMs(headers['retry-after'], now));
       return report;
     }
+    if (status === 503) {
+      this.#overloaded(started, now);
+      return report;
+    }
     this.#successes.push(now);
     while ((this.#successes[0] ?? now) <= now - WINDOW_MS) this.#successes.shift();
     this.#probe(now);
-    this.#grow(now);
+    this.#grow(started, now);
     if (remaining <= 0) this.pause(reset ?? 1000 / (this.#advertised ?? 1));
     return report;
   }
@@ -315,7 +326,7 @@ export class RateLimiter {
     if (this.#estimated === undefined) {
       const current = this.#rate ?? Number.POSITIVE_INFINITY;
       if (measured !== undefined) this.#estimated = Math.min(measured, current);
-      else if (this.#rate !== undefined) this.#estimated = this.#rate * DECREASE;
+      else if (this.#rate !== undefined) this.#estimated = this.#rate * (this.#growth > 1 ? HALVE : DECREASE);
       else return;
     } else {
       // fewer got through than the pace: that is the limit; as many or more: others share it, back off
@@ -335,20 +346,34 @@ export class RateLimiter {
   }
 
   /**
-   * The slow start of an assumed pace (2b above): doubled once per window
-   * in which a server that says nothing let a pace through, once it was
-   * used (half of it answered in the last second: a pace nobody reached
-   * proved nothing).
+   * A 503 while the assumed pace grows (2b above): the slow start ends at
+   * half the pace, never below the assumption the API documents (any server
+   * takes that much; the retries and the concurrency window deal with an
+   * overload below it).
    */
-  #grow(now: number): void {
-    if (this.#assumed === undefined || this.#configured !== undefined) return;
-    if (this.#advertised !== undefined || this.#estimated !== undefined) return;
-    if (this.#growAt === undefined) {
-      this.#growAt = now + GROW_AFTER_MS;
-      return;
-    }
-    if (now < this.#growAt || this.#successes.length < (this.#rate ?? 0) / 2) return;
-    this.#growAt = now + WINDOW_MS;
+  #overloaded(started: number, now: number): void {
+    if (!this.#growing() || this.#growth === 1) return;
+    if (started < this.#lastDecrease) return;
+    this.#lastDecrease = now;
+    this.#estimated = Math.max((this.#assumed ?? 0) * SAFETY, (this.#rate ?? 0) * HALVE);
+    this.#update();
+  }
+
+  /** True while the pace is the assumption (no limit configured, advertised or learned). */
+  #growing(): boolean {
+    if (this.#assumed === undefined || this.#configured !== undefined) return false;
+    return this.#advertised === undefined && this.#estimated === undefined;
+  }
+
+  /**
+   * The slow start of an assumed pace (2b above): a clean answer to a
+   * request sent since the pace last doubled ends a round trip at that pace;
+   * if the pace held requests back meanwhile, it doubles.
+   */
+  #grow(started: number, now: number): void {
+    if (!this.#growing() || started < this.#grownAt || !this.#held) return;
+    this.#grownAt = now;
+    this.#held = false;
     this.#growth *= 2;
     this.#update();
   }

@@ -214,32 +214,73 @@ describe('RateLimiter', () => {
     expect(next()).toBe(true);
   });
 
-  it('grows the assumed pace of a server that says nothing, a window at a time, after two', async () => {
+  it('grows the assumed pace of a server that says nothing once per round trip in which the pace held requests back', async () => {
     const { state, now } = clock();
     const limiter = new RateLimiter({ assumed: 30, now });
-    const answer = async () => {
-      const p = await limiter.acquire();
-      p.observe(200, {});
-      p.release();
-    };
-    // answers at the pace for two seconds change nothing
-    for (let i = 0; i < 56; i++) {
-      await answer();
-      state.now += 36;
-    }
+    // the opening: 28 requests at once (95 % of the documented minimum)
+    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
+    const waiting = limiter.acquire();
+    state.now += 20;
+    // the first answer tells nothing; the pace has held nobody back yet: no growth
+    opening[0]?.observe(200, {});
+    opening[0]?.release();
     expect(limiter.rate).toBeCloseTo(28.5);
-    // a third clean second, the pace in use: it doubles
-    for (let i = 0; i < 30; i++) {
-      await answer();
-      state.now += 36;
-    }
+    const held = await waiting; // went on at the pace, which held it back
+    // another answer of the same round trip: the pace doubles, once
+    opening[1]?.observe(200, {});
     expect(limiter.rate).toBeCloseTo(57);
-    // a 429 ends the growth: the pace falls back to what got through in the server's window
-    const limited = await limiter.acquire();
-    limited.observe(429, { 'retry-after': '0.5' });
-    limited.release();
-    // the window the Retry-After points at began 500 ms ago: 13 answers since, 36 ms apart
-    expect(limiter.rate).toBeCloseTo(13 * 0.95);
+    opening[2]?.observe(200, {});
+    expect(limiter.rate).toBeCloseTo(57);
+    // a request sent after the doubling, answered clean, with the pace binding meanwhile: doubles again
+    const next = limiter.acquire();
+    state.now += 1000; // its slot
+    const sent = await next;
+    void limiter.acquire(); // the pace holds this one back
+    state.now += 20;
+    sent.observe(200, {});
+    expect(limiter.rate).toBeCloseTo(114);
+    // a request sent before that doubling proves nothing of the new pace
+    held.observe(200, {});
+    expect(limiter.rate).toBeCloseTo(114);
+  });
+
+  it('ends the slow start on the first 429 at what got through, and halves it when too few answers tell', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ assumed: 30, now });
+    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
+    const waiting = limiter.acquire();
+    opening[0]?.observe(200, {});
+    await waiting;
+    opening[1]?.observe(200, {});
+    expect(limiter.rate).toBeCloseTo(57);
+    // two answers only in the last second: too few to measure, so the pace halves
+    state.now += 5;
+    opening[2]?.observe(429, {});
+    expect(limiter.rate).toBeCloseTo(28.5);
+  });
+
+  it('ends the slow start on a 503 at half the pace, never below the documented minimum', async () => {
+    const { state, now } = clock();
+    const limiter = new RateLimiter({ assumed: 30, now });
+    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
+    const waiting = limiter.acquire();
+    opening[0]?.observe(200, {});
+    await waiting;
+    opening[1]?.observe(200, {});
+    const later = limiter.acquire();
+    state.now += 1000;
+    const sent = await later;
+    void limiter.acquire();
+    sent.observe(200, {});
+    expect(limiter.rate).toBeCloseTo(114);
+    const failing = limiter.acquire();
+    state.now += 1000;
+    (await failing).observe(503, {});
+    expect(limiter.rate).toBeCloseTo(57);
+    // a 503 at the assumed pace itself leaves it there: the API documents that every server takes it
+    const fresh = new RateLimiter({ assumed: 30, now });
+    (await fresh.acquire()).observe(503, {});
+    expect(fresh.rate).toBeCloseTo(28.5);
   });
 
   it('gives up waiting for the first answer when aborted', async () => {
