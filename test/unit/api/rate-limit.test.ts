@@ -214,44 +214,64 @@ describe('RateLimiter', () => {
     expect(next()).toBe(true);
   });
 
-  it('grows the assumed pace of a server that says nothing once per round trip in which the pace held requests back', async () => {
+  /**
+   * The opening's 28 requests (95 % of the documented minimum), a 29th held back by the pace,
+   * and the first answers: the pace doubled once. The clock is the limiter's own; nothing waits
+   * for real time (a request the pace holds back is left waiting).
+   */
+  async function grownOnce() {
     const { state, now } = clock();
     const limiter = new RateLimiter({ assumed: 30, now });
-    // the opening: 28 requests at once (95 % of the documented minimum)
     const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
-    const waiting = limiter.acquire();
+    void limiter.acquire();
     state.now += 20;
-    // the first answer tells nothing; the pace has held nobody back yet: no growth
+    // the first answer tells nothing, and the pace has held nobody back yet: no growth
     opening[0]?.observe(200, {});
-    opening[0]?.release();
-    expect(limiter.rate).toBeCloseTo(28.5);
-    const held = await waiting; // went on at the pace, which held it back
-    // another answer of the same round trip: the pace doubles, once
+    const before = limiter.rate;
+    await tick(); // the 29th goes on to the pace, which holds it back
     opening[1]?.observe(200, {});
+    return { state, limiter, opening, before };
+  }
+
+  /** A request sent after the last doubling (its slot long past), and more that the pace holds back. */
+  async function sendAfterDoubling(state: { now: number }, limiter: RateLimiter) {
+    state.now += 2000;
+    const sent = await limiter.acquire();
+    // more than the pace's burst allowance: the last ones are held back
+    for (let i = 0; i < 10; i++) void limiter.acquire();
+    state.now += 20;
+    return sent;
+  }
+
+  it('grows the assumed pace of a server that says nothing once per round trip in which the pace held requests back', async () => {
+    const { state, limiter, opening, before } = await grownOnce();
+    expect(before).toBeCloseTo(28.5);
+    // an answer of the round trip the pace held a request back in: it doubles, once
     expect(limiter.rate).toBeCloseTo(57);
     opening[2]?.observe(200, {});
     expect(limiter.rate).toBeCloseTo(57);
     // a request sent after the doubling, answered clean, with the pace binding meanwhile: doubles again
-    const next = limiter.acquire();
-    state.now += 1000; // its slot
-    const sent = await next;
-    void limiter.acquire(); // the pace holds this one back
-    state.now += 20;
-    sent.observe(200, {});
+    (await sendAfterDoubling(state, limiter)).observe(200, {});
     expect(limiter.rate).toBeCloseTo(114);
     // a request sent before that doubling proves nothing of the new pace
-    held.observe(200, {});
+    opening[3]?.observe(200, {});
     expect(limiter.rate).toBeCloseTo(114);
   });
 
-  it('ends the slow start on the first 429 at what got through, and halves it when too few answers tell', async () => {
+  it('does not grow a pace that held nobody back', async () => {
     const { state, now } = clock();
     const limiter = new RateLimiter({ assumed: 30, now });
-    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
-    const waiting = limiter.acquire();
-    opening[0]?.observe(200, {});
-    await waiting;
-    opening[1]?.observe(200, {});
+    for (let i = 0; i < 40; i++) {
+      const permit = await limiter.acquire();
+      state.now += 100; // 10/s: the pace never binds
+      permit.observe(200, {});
+      permit.release();
+    }
+    expect(limiter.rate).toBeCloseTo(28.5);
+  });
+
+  it('ends the slow start on the first 429 at what got through, and halves it when too few answers tell', async () => {
+    const { state, limiter, opening } = await grownOnce();
     expect(limiter.rate).toBeCloseTo(57);
     // two answers only in the last second: too few to measure, so the pace halves
     state.now += 5;
@@ -260,25 +280,13 @@ describe('RateLimiter', () => {
   });
 
   it('ends the slow start on a 503 at half the pace, never below the documented minimum', async () => {
-    const { state, now } = clock();
-    const limiter = new RateLimiter({ assumed: 30, now });
-    const opening = await Promise.all(Array.from({ length: 28 }, () => limiter.acquire()));
-    const waiting = limiter.acquire();
-    opening[0]?.observe(200, {});
-    await waiting;
-    opening[1]?.observe(200, {});
-    const later = limiter.acquire();
-    state.now += 1000;
-    const sent = await later;
-    void limiter.acquire();
-    sent.observe(200, {});
+    const { state, limiter } = await grownOnce();
+    (await sendAfterDoubling(state, limiter)).observe(200, {});
     expect(limiter.rate).toBeCloseTo(114);
-    const failing = limiter.acquire();
-    state.now += 1000;
-    (await failing).observe(503, {});
+    (await sendAfterDoubling(state, limiter)).observe(503, {});
     expect(limiter.rate).toBeCloseTo(57);
     // a 503 at the assumed pace itself leaves it there: the API documents that every server takes it
-    const fresh = new RateLimiter({ assumed: 30, now });
+    const fresh = new RateLimiter({ assumed: 30, now: clock().now });
     (await fresh.acquire()).observe(503, {});
     expect(fresh.rate).toBeCloseTo(28.5);
   });
