@@ -65,6 +65,24 @@ export async function listResources(
   return pages.flatMap((page) => page.resources);
 }
 
+/**
+ * Every resource of a collection the API does not page (a module's test
+ * variables): one request, no page parameters. With `missingIsEmpty`, a 404
+ * (the collection's owner has none, or does not exist yet) is no resources.
+ */
+export async function listUnpaged(
+  client: HttpClient,
+  path: string,
+  extras: RequestExtras & { missingIsEmpty?: boolean } = {},
+): Promise<Resource[]> {
+  const { missingIsEmpty, ...rest } = extras;
+  const response = await client.request({ method: 'GET', path, ...(missingIsEmpty && { accept: [404] }), ...rest });
+  if (response.status === 404) return [];
+  const body = documentOf(response.body, `GET ${path}`);
+  if (!Array.isArray(body.data)) throw malformed(`GET ${path}`, 'data is not a list');
+  return body.data.map((item) => toResource(item, `GET ${path}`));
+}
+
 /** A request document: `{data: {type, id?, attributes}}`. */
 export function resourceBody(type: string, attributes: Fields, id?: string): { data: Fields } {
   return { data: { type, ...(id !== undefined && { id }), attributes } };

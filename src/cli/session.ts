@@ -11,7 +11,7 @@ import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
 import { commonDirectory, loadManifests, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
 import { catalog, providerMap } from '../providers/index.ts';
-import { parseAddressPattern } from '../reconcile/address.ts';
+import { kindOfKey, parseAddressPattern } from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
 import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
@@ -197,7 +197,7 @@ export async function secretPolicy(
     if (conn?.token) namespaces.set(api, { name: serverNamespace(api, conn.url), token: conn.token });
   }
   const store = await FingerprintStore.open(config.fingerprints, [...namespaces.values()], (objectKey) => {
-    const api = providerMap.get(objectKey.split('/')[0] ?? '')?.api;
+    const api = providerMap.get(kindOfKey(objectKey))?.api;
     return api === undefined ? undefined : namespaces.get(api)?.name;
   });
   const policy: SecretPolicy = {

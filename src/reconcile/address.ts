@@ -80,3 +80,100 @@ export function parseAddressPattern(text: string, scoped: (kind: string) => bool
   if (next < 0) return { kind, scope: decodeScope(rest) };
   return { kind, scope: decodeScope(rest.slice(0, next)), name: rest.slice(next + 1) };
 }
+
+/**
+ * The parts of a kind's identity (docs/architecture.md, "Identity parts"):
+ * the metadata field that names its scope, and the parts its name is made
+ * of, in the order the string form writes them, joined by `/`. A kind whose
+ * names come in several shapes (a private module `name/provider`, a public
+ * record `registry/namespace/name/provider`, written `public/...`) lists
+ * each; a name is read by the shape with as many segments. Only the last
+ * part may hold `/`, and only where `slashInName` says so (an LDAP role's
+ * hierarchical name): then the last shape takes every segment left.
+ */
+export interface Identity {
+  readonly scope?: string;
+  readonly name: readonly (readonly string[])[];
+  readonly slashInName?: boolean;
+}
+
+/** Identity parts by name: `{organization: 'acme', name: 'network', provider: 'aws'}`. */
+export type IdentityParts = Readonly<Record<string, string>>;
+
+/**
+ * The identity of a kind whose objects are made under a parent (a module's
+ * version, a module's test variable): the parent's parts and one key more.
+ */
+export function childIdentity(parent: Identity, key: string): Identity {
+  return { ...(parent.scope !== undefined && { scope: parent.scope }), name: parent.name.map((s) => [...s, key]) };
+}
+
+/** The address made of identity parts: the first shape (longest first) whose parts are all given. */
+export function formatIdentity(kind: string, identity: Identity, parts: IdentityParts): Address {
+  const shapes = [...identity.name].sort((a, b) => b.length - a.length);
+  const shape = shapes.find((s) => s.every((part) => parts[part] !== undefined)) ?? [];
+  const scope = identity.scope === undefined ? undefined : parts[identity.scope];
+  return { kind, ...(scope !== undefined && { scope }), name: shape.map((part) => parts[part]).join('/') };
+}
+
+/** The identity parts of an address: its scope and the segments of its name, by the shape with as many. */
+export function parseIdentity(identity: Identity, address: Address): IdentityParts {
+  const segments = address.name === '' ? [] : address.name.split('/');
+  const shape =
+    identity.name.find((s) => s.length === segments.length) ??
+    (identity.slashInName ? identity.name.at(-1) : undefined) ??
+    [];
+  const parts: Record<string, string> = {};
+  if (identity.scope !== undefined) parts[identity.scope] = address.scope ?? '';
+  shape.forEach((part, i) => {
+    parts[part] = i === shape.length - 1 ? segments.slice(i).join('/') : (segments[i] ?? '');
+  });
+  return parts;
+}
+
+/**
+ * A child's address, built from its parent's (a module's version, a
+ * module's test variable): in the parent's scope, named by the parent's
+ * name and the key. The key never holds `/`, so `parentOf` finds the parent
+ * again.
+ */
+export function childAddress(parent: Address, kind: string, key: string): Address {
+  const name = parent.name === '' ? key : `${parent.name}/${key}`;
+  return { kind, ...(parent.scope !== undefined && { scope: parent.scope }), name };
+}
+
+/** The parent (of kind `kind`) a child address was built from: `childAddress`'s inverse. */
+export function parentOf(child: Address, kind: string): Address {
+  const slash = child.name.lastIndexOf('/');
+  return {
+    kind,
+    ...(child.scope !== undefined && { scope: child.scope }),
+    name: child.name.slice(0, Math.max(slash, 0)),
+  };
+}
+
+/** The key a child address was built with. */
+export function keyOf(child: Address): string {
+  return child.name.slice(child.name.lastIndexOf('/') + 1);
+}
+
+/**
+ * What one list call covers: a scope (every object of the kind in it), or
+ * the children of one parent (a module's test variables, listed per module).
+ * A typed prefix of the addresses it lists; `unitKey` tells units apart.
+ */
+export type ListUnit = { scope?: string; parent?: undefined } | { scope?: string; parent: Address };
+
+export function scopeUnit(scope: string | undefined): ListUnit {
+  return scope === undefined ? {} : { scope };
+}
+
+export function unitKey(unit: ListUnit): string {
+  return unit.parent ? addressKey(unit.parent) : encodeScope(unit.scope ?? '');
+}
+
+/** The kind of an address key: a fingerprint store entry's, to know its API. */
+export function kindOfKey(key: string): string {
+  const slash = key.indexOf('/');
+  return slash < 0 ? key : key.slice(0, slash);
+}

@@ -1,10 +1,10 @@
 /**
  * Keyed child lists (Provider.children): each item of such a list field
  * becomes a desired object of its own (a module's version is planned,
- * shown and applied alone), addressed `<parent name>/<item key>` in the
- * parent's scope; the parent keeps its other fields. Pure.
+ * shown and applied alone), its address built from the parent's
+ * (`childAddress`); the parent keeps its other fields. Pure.
  */
-import { addressKey } from './address.ts';
+import { addressKey, childAddress } from './address.ts';
 import type { Provider } from './provider.ts';
 import type { DesiredObject, Fields, Json } from './types.ts';
 
@@ -40,7 +40,7 @@ function childObjects(parent: DesiredObject, field: string, key: string, kind: s
     return [
       {
         kind,
-        address: { kind, ...scopeOf(parent), name: `${parent.address.name}/${item[key]}` },
+        address: childAddress(parent.address, kind, item[key]),
         metadata: parent.metadata,
         ensure: 'present',
         spec: item,
@@ -53,10 +53,6 @@ function childObjects(parent: DesiredObject, field: string, key: string, kind: s
       },
     ];
   });
-}
-
-function scopeOf(object: DesiredObject): { scope?: string } {
-  return object.address.scope === undefined ? {} : { scope: object.address.scope };
 }
 
 function isFields(value: Json): value is Fields {

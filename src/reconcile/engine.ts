@@ -4,7 +4,7 @@
  * `applyPlan` (apply.ts) executes it.
  */
 import PQueue from 'p-queue';
-import { addressKey } from './address.ts';
+import { addressKey, type ListUnit, unitKey } from './address.ts';
 import { expandChildren } from './children.ts';
 import type { EventStream } from './events.ts';
 import { groupByKind } from './group-by-kind.ts';
@@ -96,14 +96,15 @@ function addReferenceReads(
       const provider = providers.get(ref.kind);
       if (!provider) continue;
       const unit = listUnitOf(provider, ref);
+      const key = unitKey(unit);
       let request = requests.find((r) => r.provider.kind === ref.kind);
       if (!request) {
-        request = { provider, units: new Set(), scopes: new Set(), needFields: new Set() };
+        request = { provider, units: new Map(), scopes: new Set(), needFields: new Set() };
         requests.push(request);
       }
-      if (request.units.has(unit)) continue;
-      (request.units as Set<string>).add(unit);
-      extra.set(ref.kind, (extra.get(ref.kind) ?? new Set()).add(unit));
+      if (request.units.has(key)) continue;
+      (request.units as Map<string, ListUnit>).set(key, unit);
+      extra.set(ref.kind, (extra.get(ref.kind) ?? new Set()).add(key));
     }
   }
   return extra;
@@ -117,7 +118,7 @@ function withoutUnits(
 ): ReadonlyMap<string, LiveObject> {
   if (!live) return new Map();
   if (!units) return live;
-  return new Map([...live].filter(([, object]) => !units.has(listUnitOf(provider, object.address))));
+  return new Map([...live].filter(([, object]) => !units.has(unitKey(listUnitOf(provider, object.address)))));
 }
 
 /**
@@ -130,7 +131,12 @@ function readRequest(
   desired: readonly DesiredObject[],
   ownership: readonly OwnershipRule[],
 ): ReadRequest {
-  const units = new Set(desired.map((d) => listUnitOf(provider, d.address)));
+  const units = new Map(
+    desired.map((d) => {
+      const unit = listUnitOf(provider, d.address);
+      return [unitKey(unit), unit] as const;
+    }),
+  );
   const scopes = new Set<string>();
   for (const rule of ownership) if (rule.kind === provider.kind && rule.scope !== undefined) scopes.add(rule.scope);
   const needFields = new Set(desired.filter((d) => d.ensure === 'present').map((d) => addressKey(d.address)));

@@ -15,7 +15,7 @@
  */
 import type { ApiClients } from '../api/types.ts';
 import type { SpecProblem } from '../manifest/catalog.ts';
-import type { Address } from './address.ts';
+import { type Address, type Identity, type ListUnit, scopeUnit } from './address.ts';
 import type { DesiredObject, Fields, Json, LiveObject, Metadata } from './types.ts';
 
 export interface ProviderContext {
@@ -48,8 +48,8 @@ export interface ManifestDocument {
 /**
  * A list field whose items are objects of their own (a module's versions):
  * each item is planned, shown and applied as one object of `provider`'s kind,
- * addressed `<parent name>/<item key>` in the parent's scope. The parent's
- * own diff leaves the field out.
+ * addressed `childAddress(parent, kind, item key)` (src/reconcile/address.ts).
+ * The parent's own diff leaves the field out.
  */
 export interface ChildList {
   field: string;
@@ -88,15 +88,22 @@ export interface Provider {
    * the provider's edge; the planner stays pure.
    */
   prepare?(desired: DesiredObject): Promise<DesiredObject>;
+  /**
+   * The parts of the kind's identity (`organization/name/provider`,
+   * `mount/name`), which src/reconcile/address.ts formats and parses; when
+   * absent, the scope (for a scoped kind) and one name that holds no `/`.
+   */
+  readonly identity?: Identity;
   /** The address of an object, from validated metadata (defaults applied). */
   address(metadata: Metadata): Address;
   /**
    * The unit one list call covers (a test variable is owned in its
-   * organization but listed per module); the scope when absent.
+   * organization but listed per module: its unit is its module); the scope
+   * when absent.
    */
-  listUnit?(address: Address): string;
+  listUnit?(address: Address): ListUnit;
   /** Every list unit of a scope, to find unmanaged objects there (--prune, export); the scope itself when absent. */
-  listUnits?(ctx: ProviderContext, scope: string): Promise<string[]>;
+  listUnits?(ctx: ProviderContext, scope: string): Promise<ListUnit[]>;
 
   /** Fields the API never returns, for this object: compared through the fingerprint store only. */
   writeOnly(spec: Fields): readonly string[];
@@ -133,7 +140,7 @@ export interface Provider {
   present?(field: string, value: Json): Json;
 
   /** All live objects of one list unit, in as few requests as the API allows. */
-  list(ctx: ProviderContext, unit: string): Promise<LiveObject[]>;
+  list(ctx: ProviderContext, unit: ListUnit): Promise<LiveObject[]>;
   /** Full fields of one listed object, for APIs whose list returns names only. */
   read?(ctx: ProviderContext, object: LiveObject): Promise<LiveObject | undefined>;
   /** One object by address, with its fields, in the fewest requests; undefined when it does not exist. */
@@ -150,6 +157,13 @@ export interface Provider {
 }
 
 /** The unit one list call of `provider` covers for an address. */
-export function listUnitOf(provider: Provider, address: Address): string {
-  return provider.listUnit?.(address) ?? address.scope ?? '';
+export function listUnitOf(provider: Provider, address: Address): ListUnit {
+  return provider.listUnit?.(address) ?? scopeUnit(address.scope);
+}
+
+/** The parts of a kind's identity, as it declares them or by default from its cardinality. */
+export function identityOf(provider: Provider): Identity {
+  if (provider.identity) return provider.identity;
+  const name = provider.cardinality === 'many' ? [['name']] : [[]];
+  return provider.scoped ? { scope: 'scope', name } : { name };
 }

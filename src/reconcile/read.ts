@@ -6,15 +6,15 @@
  * --parallelism bounds the whole run.
  */
 import type PQueue from 'p-queue';
-import { type Address, addressKey, sameAddress } from './address.ts';
+import { type Address, addressKey, type ListUnit, sameAddress, scopeUnit, unitKey } from './address.ts';
 import type { EventStream } from './events.ts';
 import { listUnitOf, type Provider, type ProviderContext } from './provider.ts';
 import type { LiveObject } from './types.ts';
 
 export interface ReadRequest {
   provider: Provider;
-  /** List units to read (`listUnitOf` of the declared objects). */
-  units: ReadonlySet<string>;
+  /** List units to read (`listUnitOf` of the declared objects), by `unitKey`. */
+  units: ReadonlyMap<string, ListUnit>;
   /** Whole scopes to read, for unmanaged objects (--prune, export): each expands to its list units. */
   scopes?: ReadonlySet<string>;
   /** Keys whose full fields are needed; 'all' for export and drift of unmanaged objects. */
@@ -44,14 +44,14 @@ export async function readLive(
     requests.map(async ({ provider, units, scopes, needFields }) => {
       const byKey = new Map<string, LiveObject>();
       state.set(provider.kind, byKey);
-      const all = new Set(units);
+      const all = new Map(units);
       const expanded = await Promise.all(
         [...(scopes ?? [])].map((scope) =>
-          provider.listUnits ? queue.add(() => provider.listUnits!(ctx, scope)) : Promise.resolve([scope]),
+          provider.listUnits ? queue.add(() => provider.listUnits!(ctx, scope)) : Promise.resolve([scopeUnit(scope)]),
         ),
       );
-      for (const list of expanded) for (const unit of list ?? []) all.add(unit);
-      const lists = await Promise.all([...all].map((unit) => queue.add(() => provider.list(ctx, unit))));
+      for (const list of expanded) for (const unit of list ?? []) all.set(unitKey(unit), unit);
+      const lists = await Promise.all([...all.values()].map((unit) => queue.add(() => provider.list(ctx, unit))));
       for (const list of lists) for (const live of list ?? []) byKey.set(addressKey(live.address), live);
       const toRead = [...byKey].filter(([key, live]) => !live.fields && (needFields === 'all' || needFields.has(key)));
       await Promise.all(

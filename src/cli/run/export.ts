@@ -157,7 +157,7 @@ function readRequests(chosen: readonly Provider[], scopes: readonly string[]): R
   }
   return chosen.map((provider) => ({
     provider,
-    units: new Set<string>(),
+    units: new Map(),
     scopes: new Set(isScoped(provider) && scopes.length > 0 ? scopes : [provider.address({}).scope ?? '']),
     needFields: 'all' as const,
   }));

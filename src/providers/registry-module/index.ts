@@ -10,27 +10,22 @@
 import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
 import { requireClient } from '../../api/require-client.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
-import type { Address } from '../../reconcile/address.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from '../shared/define.ts';
 import { getPath } from '../shared/paths.ts';
 import { flag, text } from '../shared/rules.ts';
-import { modulePath, organizationModules, orgPath } from './api.ts';
-import { moduleKey, moduleName, parseModuleName } from './names.ts';
+import { organizationModules, orgPath } from './api.ts';
+import { listedModule, MODULE_IDENTITY, MODULE_KIND, moduleAddress, moduleParts, modulePathOf } from './names.ts';
 import { registryModuleVersion, versionProblems } from './versions.ts';
 
-const kind = 'RegistryModule';
+const kind = MODULE_KIND;
 
 export const registryModule = defineProvider(
   (forms) => {
-    const address = (organization: string, name: string): Address => ({ kind, scope: organization, name });
-    const pathOf = (a: Address) => {
-      const m = parseModuleName(a.scope ?? '', a.name);
-      return modulePath(m.organization, m.registry, m.namespace, m.name, m.provider);
-    };
+    const pathOf = modulePathOf;
     const toLive = (organization: string, attributes: Fields, id: string): LiveObject => ({
       kind,
-      address: address(organization, moduleKey(attributes)),
+      address: listedModule(organization, attributes),
       ref: id,
       fields: forms.readable(attributes),
     });
@@ -45,21 +40,20 @@ export const registryModule = defineProvider(
     return {
       kind,
       scoped: true,
+      identity: MODULE_IDENTITY,
       children: [{ field: 'versions', key: 'version', provider: registryModuleVersion }],
       replaceConsent: 'a module is replaced by deleting it with every version it has and creating it anew',
       address(metadata) {
         const registry = metadata.registry === 'public' ? 'public' : 'private';
-        return address(
-          metadata.organization ?? '',
-          moduleName({
-            registry,
-            namespace: metadata.namespace ?? metadata.organization ?? '',
-            name: metadata.name ?? '',
-            provider: metadata.provider ?? '',
-          }),
-        );
+        return moduleAddress({
+          organization: metadata.organization ?? '',
+          registry,
+          namespace: metadata.namespace ?? metadata.organization ?? '',
+          name: metadata.name ?? '',
+          provider: metadata.provider ?? '',
+        });
       },
-      async list(ctx, organization) {
+      async list(ctx, { scope: organization = '' }) {
         const modules = await organizationModules(ctx, organization);
         return modules.map((m) => toLive(organization, m.attributes, m.id));
       },
@@ -76,7 +70,7 @@ export const registryModule = defineProvider(
       },
       async create(ctx, desired, fields) {
         const client = requireClient(ctx.api, 'platform');
-        const m = parseModuleName(desired.address.scope ?? '', desired.address.name);
+        const m = moduleParts(desired.address);
         const vcs = getPath(fields, 'vcs-repo.identifier');
         const base = `${orgPath(m.organization)}/registry-modules`;
         const attributes: Fields =
@@ -128,14 +122,14 @@ export const registryModule = defineProvider(
         });
       },
       async delete(ctx, live) {
-        const m = parseModuleName(live.address.scope ?? '', live.address.name);
+        const m = moduleParts(live.address);
         // a public record is removed by its namespace and name only
         const path = m.registry === 'public' ? pathOf(live.address).replace(/\/[^/]+$/, '') : pathOf(live.address);
         await requireClient(ctx.api, 'platform').request({ method: 'DELETE', path, signal: ctx.signal });
       },
       check: checkModule,
       toManifest(live) {
-        const m = parseModuleName(live.address.scope ?? '', live.address.name);
+        const m = moduleParts(live.address);
         return {
           kind,
           metadata: {

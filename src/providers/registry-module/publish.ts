@@ -16,11 +16,11 @@ import { ConvergeError } from '../../errors.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { PackedModule } from '../../registry/pack.ts';
+import { versionOf } from './names.ts';
 import { aloneInModule } from './version-lock.ts';
 import {
   FAILED_STATUSES,
   moduleVersions,
-  parseVersionAddress,
   removeVersion,
   versionEntry,
   versionModulePath,
@@ -39,7 +39,7 @@ export async function publishVersion(ctx: ProviderContext, address: Address, con
 
 /** Undefined when published; else why the version that now exists has no content. */
 async function publishOnce(ctx: ProviderContext, address: Address, content: PackedModule): Promise<string | undefined> {
-  const { version } = parseVersionAddress(address);
+  const version = versionOf(address);
   const client = requireClient(ctx.api, 'platform');
   const path = versionsPath(address);
   let upload: unknown;
@@ -75,7 +75,7 @@ async function publishOnce(ctx: ProviderContext, address: Address, content: Pack
 /** Deletes the contentless version and publishes it anew, once, when another version keeps the module. */
 function republish(ctx: ProviderContext, address: Address, content: PackedModule, why: string): Promise<void> {
   return aloneInModule(ctx, versionModulePath(address), async () => {
-    const { version } = parseVersionAddress(address);
+    const version = versionOf(address);
     const statuses = (await moduleVersions(ctx, address)) ?? [];
     const self = statuses.find((s) => s.version === version);
     if (self !== undefined && RECEIVED.has(String(self.status))) return waitForIngestion(ctx, address);
@@ -89,7 +89,7 @@ function republish(ctx: ProviderContext, address: Address, content: PackedModule
 
 /** Why a version has no content, what to do about it, and that it is not published. */
 function contentless(address: Address, why: string, onlyVersion: boolean): ConvergeError {
-  const { version } = parseVersionAddress(address);
+  const version = versionOf(address);
   return new ConvergeError(
     'API_ERROR',
     `POST ${versionsPath(address)}: version ${version} was created, but ${why}: it has no content, and the registry gives an upload link only when a version is created`,

@@ -10,8 +10,7 @@ import { ConvergeError } from '../../errors.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { Fields } from '../../reconcile/types.ts';
-import { modulePath } from './api.ts';
-import { parseModuleName } from './names.ts';
+import { moduleOf, modulePathOf, versionOf } from './names.ts';
 
 /** How long an upload may take to be parsed before the version counts as failed. */
 const INGEST_WAIT_MS = 60_000;
@@ -23,16 +22,9 @@ export const FAILED_STATUSES: ReadonlySet<string> = new Set([
   'clone_failed',
 ]);
 
-export function parseVersionAddress(address: Address) {
-  const slash = address.name.lastIndexOf('/');
-  const module = parseModuleName(address.scope ?? '', address.name.slice(0, slash));
-  return { ...module, version: address.name.slice(slash + 1) };
-}
-
 /** The API path of the module a version belongs to. */
 export function versionModulePath(address: Address): string {
-  const { organization, registry, namespace, name, provider } = parseVersionAddress(address);
-  return modulePath(organization, registry, namespace, name, provider);
+  return modulePathOf(moduleOf(address));
 }
 
 /**
@@ -61,13 +53,13 @@ export async function versionEntry(
   address: Address,
   moduleMustExist = false,
 ): Promise<Fields | undefined> {
-  const { version } = parseVersionAddress(address);
+  const version = versionOf(address);
   return (await moduleVersions(ctx, address, moduleMustExist))?.find((s) => s.version === version);
 }
 
 /** Deletes one version; gone already (a retry after a lost answer) is done too. */
 export async function removeVersion(ctx: ProviderContext, address: Address): Promise<void> {
-  const { version } = parseVersionAddress(address);
+  const version = versionOf(address);
   await requireClient(ctx.api, 'platform').request({
     method: 'DELETE',
     accept: [404],
@@ -78,7 +70,7 @@ export async function removeVersion(ctx: ProviderContext, address: Address): Pro
 
 /** The version's status after its upload: `ok`, or the failure with the registry's reason. */
 export async function waitForIngestion(ctx: ProviderContext, address: Address): Promise<void> {
-  const { version } = parseVersionAddress(address);
+  const version = versionOf(address);
   const started = Date.now();
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     const entry = await versionEntry(ctx, address, true);

@@ -13,23 +13,16 @@ import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from
 import { dirname, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
-import type { Address } from '../../reconcile/address.ts';
+import { type Address, childAddress } from '../../reconcile/address.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import { isGzip } from '../../registry/gzip.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { organizationModules } from './api.ts';
-import { moduleKey } from './names.ts';
+import { listedModule, moduleOf, moduleParts, VERSION_IDENTITY, versionOf } from './names.ts';
 import { publishVersion } from './publish.ts';
 import { aloneInModule } from './version-lock.ts';
-import {
-  FAILED_STATUSES,
-  moduleVersions,
-  parseVersionAddress,
-  removeVersion,
-  versionEntry,
-  versionModulePath,
-} from './version-status.ts';
+import { FAILED_STATUSES, moduleVersions, removeVersion, versionEntry, versionModulePath } from './version-status.ts';
 
 export const VERSION_KIND = 'RegistryModuleVersion';
 
@@ -87,6 +80,8 @@ export const registryModuleVersion = defineProvider(
     mutable: false,
     creatable: true,
     deletePolicy: 'prunable',
+    identity: VERSION_IDENTITY,
+    // a version is only ever made from its module's address (a keyed child list): never from metadata of its own
     address: (metadata) => ({
       kind: VERSION_KIND,
       ...(metadata.organization && { scope: metadata.organization }),
@@ -94,10 +89,10 @@ export const registryModuleVersion = defineProvider(
     }),
 
     // the same list as the modules', read once: one live object per entry of `version-statuses`
-    async list(ctx, organization) {
+    async list(ctx, { scope: organization = '' }) {
       const modules = await organizationModules(ctx, organization);
       return modules.flatMap((resource): LiveObject[] => {
-        const name = moduleKey(resource.attributes);
+        const module = listedModule(organization, resource.attributes);
         const statuses = Array.isArray(resource.attributes['version-statuses'])
           ? resource.attributes['version-statuses']
           : [];
@@ -108,7 +103,7 @@ export const registryModuleVersion = defineProvider(
           return [
             {
               kind: VERSION_KIND,
-              address: { kind: VERSION_KIND, scope: organization, name: `${name}/${version}` },
+              address: childAddress(module, VERSION_KIND, version),
               ref: version,
               // how many versions the module has: whether deleting this one would delete the module too
               fields: {
@@ -153,7 +148,7 @@ export const registryModuleVersion = defineProvider(
       const entry = await versionEntry(ctx, address);
       if (entry === undefined) return undefined;
       const status = String(entry.status);
-      const version = parseVersionAddress(address).version;
+      const version = versionOf(address);
       return { kind: VERSION_KIND, address, ref: version, fields: { version, status } };
     },
     liveNotes(_spec, live) {
@@ -240,7 +235,8 @@ function fileIsGzip(path: string): boolean {
 
 /** Refusing to prune a module's last version: the registry would delete the declared module with it. */
 function lastVersion(address: Address): ConvergeError {
-  const { name, provider, version } = parseVersionAddress(address);
+  const { name, provider } = moduleParts(moduleOf(address));
+  const version = versionOf(address);
   return new ConvergeError(
     'GUARD_REFUSED',
     `not deleted: ${version} is the only version of ${name}/${provider}, and deleting a module's last version deletes the module, which the manifest declares; declare a version to keep, or delete the module with \`ensure: absent\``,

@@ -1,18 +1,32 @@
 /**
  * The shape of a JSON:API collection of named objects (tool versions and
- * policy-engine versions; see docs/apis.md): listed page by page, created
- * with POST, changed with PATCH /:id, removed with DELETE /:id, and found one
- * at a time with an exact-match filter on the naming attribute where the API
- * has one. Where the collection lives is a function of the list unit, so
- * scoped collections (an organization's, a module's) use the same shape.
+ * policy-engine versions, a module's test variables; see docs/apis.md):
+ * listed page by page (or in one answer where the API does not page),
+ * created with POST, changed with PATCH /:id, removed with DELETE /:id, and
+ * found one at a time with an exact-match filter on the naming attribute
+ * where the API has one. A collection either stands alone (a global kind,
+ * named by its key) or lives under a parent object (a module's variables):
+ * then its objects' addresses are built from the parent's, the parent is
+ * their list unit and what they reference, and the collection's path is a
+ * function of it.
  */
-import { listResources, resourceBody, resourceOf } from '../../api/jsonapi.ts';
+import { listResources, listUnpaged, resourceBody, resourceOf } from '../../api/jsonapi.ts';
 import { requireClient } from '../../api/require-client.ts';
 import type { Resource } from '../../api/types.ts';
-import type { Address } from '../../reconcile/address.ts';
+import {
+  type Address,
+  childAddress,
+  childIdentity,
+  type Identity,
+  keyOf,
+  type ListUnit,
+  parentOf,
+  sameAddress,
+  scopeUnit,
+} from '../../reconcile/address.ts';
 import type { Provider, ProviderContext } from '../../reconcile/provider.ts';
-import type { LiveObject } from '../../reconcile/types.ts';
-import { defineProvider } from './define.ts';
+import type { LiveObject, Metadata } from '../../reconcile/types.ts';
+import { defineProvider, type ProviderShape } from './define.ts';
 import type { FieldsConfig } from './fields.ts';
 import { deleteMember } from './platform.ts';
 
@@ -20,41 +34,84 @@ export interface CollectionConfig extends FieldsConfig {
   kind: string;
   /** The JSON:API type: `tool-versions`. */
   type: string;
-  /** The collection's path for a list unit: `() => '/api/v2/admin/tool-versions'`. */
-  path: (unit: string) => string;
+  /** The collection's path for a list unit: `() => '/api/v2/admin/tool-versions'` (`parent.path` under a parent). */
+  path?: (unit: ListUnit) => string;
   /** The attribute that names an object, taken from `metadata.name`. */
   key: string;
   /** The API filters the collection by the naming attribute (`filter[version]`, exact match): one request finds one object. */
   filterByKey?: boolean;
+  /** The objects live under a parent object, which is their scope, list unit and reference. */
+  parent?: ParentConfig;
+  /** The collection is one answer, without page parameters. */
+  unpaged?: boolean;
+  /** The API answers 404 for the collection of a parent that has none (or does not exist yet): no objects. */
+  missingIsEmpty?: boolean;
+}
+
+export interface ParentConfig {
+  kind: string;
+  identity: Identity;
+  /** The collection's path under one parent. */
+  path: (parent: Address) => string;
+  /** The parent's address from an object's metadata. */
+  address: (metadata: Metadata) => Address;
+  /** The parent's metadata fields, for export. */
+  metadata: (parent: Address) => Metadata;
+  /** The parents in a scope that can hold objects (for --prune and export). */
+  inScope: (ctx: ProviderContext, scope: string) => Promise<Address[]>;
 }
 
 export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
-  const { kind, type, key } = config;
-  const address = (name: string): Address => ({ kind, name });
-  // the collection of an object: its list unit is its scope ('' for a global kind)
-  const pathOf = (object: { address: Address }) => config.path(object.address.scope ?? '');
+  const { kind, type, key, parent } = config;
+  const unitOf = (address: Address): ListUnit =>
+    parent ? { scope: address.scope ?? '', parent: parentOf(address, parent.kind) } : scopeUnit(address.scope);
+  const addressIn = (unit: ListUnit, name: string): Address =>
+    unit.parent ? childAddress(unit.parent, kind, name) : { kind, name };
+  // the value of the naming attribute: the whole name, or the key under the parent
+  const nameOf = (address: Address) => (parent ? keyOf(address) : address.name);
+  const collectionPath = (unit: ListUnit) =>
+    unit.parent && parent ? parent.path(unit.parent) : (config.path?.(unit) ?? '');
+  const pathOf = (object: { address: Address }) => collectionPath(unitOf(object.address));
 
   return defineProvider((forms) => {
-    const toLive = (resource: Resource): LiveObject | undefined => {
+    const toLive = (unit: ListUnit, resource: Resource): LiveObject | undefined => {
       const name = resource.attributes[key];
       if (typeof name !== 'string') return undefined;
-      return { kind, address: address(name), ref: resource.id, fields: forms.readable(resource.attributes) };
+      return { kind, address: addressIn(unit, name), ref: resource.id, fields: forms.readable(resource.attributes) };
     };
-    const list = async (ctx: ProviderContext, unit: string, query: Record<string, string> = {}) => {
-      const resources = await listResources(requireClient(ctx.api, 'platform'), config.path(unit), query, {
-        signal: ctx.signal,
-      });
-      return resources.map(toLive).filter((live) => live !== undefined);
+    const list = async (ctx: ProviderContext, unit: ListUnit, query: Record<string, string> = {}) => {
+      const client = requireClient(ctx.api, 'platform');
+      const path = collectionPath(unit);
+      const resources = config.unpaged
+        ? await listUnpaged(client, path, {
+            signal: ctx.signal,
+            ...(config.missingIsEmpty && { missingIsEmpty: true }),
+          })
+        : await listResources(client, path, query, { signal: ctx.signal });
+      return resources.map((resource) => toLive(unit, resource)).filter((live) => live !== undefined);
     };
-    return {
+    const shape: ProviderShape = {
       kind,
-      address: (metadata) => address(metadata.name ?? ''),
+      address: (metadata) =>
+        parent
+          ? childAddress(parent.address(metadata), kind, metadata.name ?? '')
+          : { kind, name: metadata.name ?? '' },
       list: (ctx, unit) => list(ctx, unit),
       ...(config.filterByKey && {
         async get(ctx, wanted) {
-          const found = await list(ctx, wanted.scope ?? '', { [`filter[${key}]`]: wanted.name });
-          return found.find((live) => live.address.name === wanted.name);
+          const found = await list(ctx, unitOf(wanted), { [`filter[${key}]`]: nameOf(wanted) });
+          return found.find((live) => sameAddress(live.address, wanted));
         },
+      }),
+      ...(parent && {
+        scoped: true,
+        dependsOn: [parent.kind],
+        identity: childIdentity(parent.identity, 'key'),
+        listUnit: unitOf,
+        async listUnits(ctx, scope) {
+          return (await parent.inScope(ctx, scope)).map((p) => ({ scope, parent: p }));
+        },
+        references: (desired) => [parentOf(desired.address, parent.kind)],
       }),
 
       // errors propagate: when the answer is lost the engine reads back before deciding
@@ -63,10 +120,10 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
         const response = await requireClient(ctx.api, 'platform').request({
           method: 'POST',
           path,
-          body: resourceBody(type, { [key]: desired.address.name, ...forms.wire(fields, desired.spec) }),
+          body: resourceBody(type, { [key]: nameOf(desired.address), ...forms.wire(fields, desired.spec) }),
           signal: ctx.signal,
         });
-        return toLive(resourceOf(response.body, `POST ${path}`));
+        return toLive(unitOf(desired.address), resourceOf(response.body, `POST ${path}`));
       },
 
       async update(ctx, desired, live, fields) {
@@ -84,8 +141,10 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
       },
 
       toManifest(live) {
-        return { kind, metadata: { name: live.address.name }, spec: forms.exportSpec(live.fields ?? {}) };
+        const owner = parent?.metadata(parentOf(live.address, parent.kind)) ?? {};
+        return { kind, metadata: { ...owner, name: nameOf(live.address) }, spec: forms.exportSpec(live.fields ?? {}) };
       },
     };
+    return shape;
   }, config);
 }

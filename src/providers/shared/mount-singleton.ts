@@ -49,8 +49,8 @@ export function mountSingletonProvider(config: MountSingletonConfig): Provider {
       scoped: true,
       updateStyle: config.updateStyle,
       address: (metadata) => address(metadata.mount ?? defaultMount),
-      async list(ctx, mount) {
-        const found = await get(ctx, mount);
+      async list(ctx, unit) {
+        const found = await get(ctx, unit.scope ?? defaultMount);
         return found ? [found] : [];
       },
       get: (ctx, a) => get(ctx, mountOf(a)),

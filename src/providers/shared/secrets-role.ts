@@ -68,7 +68,8 @@ export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
       address: (metadata) => address(metadata.mount ?? config.defaultMount, metadata.name ?? ''),
 
       // names only: the engine reads each one that it needs with `read`
-      async list(ctx, mount) {
+      async list(ctx, unit) {
+        const mount = unit.scope ?? config.defaultMount;
         const names = await (config.hierarchical
           ? walk(ctx, mount, collection)
           : listNames(ctx, secretsPath(mount, collection)));

@@ -59,7 +59,7 @@ describe('AdminUser', () => {
 
   it('lists users by username with the user id as ref, 100 per request', async () => {
     const client = usersServer(Array.from({ length: 250 }, (_, i) => user(i)));
-    const listed = await provider.list(contextFor(client), '');
+    const listed = await provider.list(contextFor(client), {});
     expect(listed).toHaveLength(250);
     expect(listed[7]).toMatchObject({
       kind: 'AdminUser',
@@ -72,7 +72,7 @@ describe('AdminUser', () => {
   it('calls one action per changed flag', async () => {
     const users = [user(1, { 'is-suspended': true })];
     const client = usersServer(users);
-    const [current] = await provider.list(contextFor(client), '');
+    const [current] = await provider.list(contextFor(client), {});
     const d = desired('AdminUser', 'user1', { 'is-admin': true, 'is-suspended': false });
     await provider.update(contextFor(client), d, current!, { 'is-admin': true, 'is-suspended': false });
     expect(client.lines.slice(1)).toEqual([
@@ -84,14 +84,14 @@ describe('AdminUser', () => {
 
   it('asks for nothing the user already has, since the actions answer 400 then', async () => {
     const client = usersServer([user(1, { 'is-admin': true })]);
-    const [current] = await provider.list(contextFor(client), '');
+    const [current] = await provider.list(contextFor(client), {});
     await provider.update(contextFor(client), desired('AdminUser', 'user1', {}), current!, { 'is-admin': true });
     expect(client.requests).toHaveLength(1);
   });
 
   it('revokes rights before suspending', async () => {
     const client = usersServer([user(1, { 'is-admin': true })]);
-    const [current] = await provider.list(contextFor(client), '');
+    const [current] = await provider.list(contextFor(client), {});
     await provider.update(contextFor(client), desired('AdminUser', 'user1', {}), current!, {
       'is-suspended': true,
       'is-admin': false,

@@ -50,7 +50,7 @@ describe('GeneralSettings updates', () => {
     const server = settingsServer(client, 'general-settings', 'general', { 'plan-timeout': '2h' });
     const d = desired('GeneralSettings', '', { 'plan-timeout': '180m', 'apply-timeout': 90000 });
     const fields = provider.canonicalDesired(d.spec);
-    const [live] = await provider.list(contextFor(client), '');
+    const [live] = await provider.list(contextFor(client), {});
     await provider.update(contextFor(client), d, live!, {
       'plan-timeout': fields['plan-timeout']!,
       'apply-timeout': fields['apply-timeout']!,
@@ -64,7 +64,7 @@ describe('GeneralSettings updates', () => {
   it('sends a defaulted timeout in its documented form', async () => {
     const client = new FakeClient();
     settingsServer(client, 'general-settings', 'general', { 'plan-timeout': '3h' });
-    const [live] = await provider.list(contextFor(client), '');
+    const [live] = await provider.list(contextFor(client), {});
     await provider.update(contextFor(client), desired('GeneralSettings', '', {}), live!, { 'plan-timeout': 7200 });
     expect(client.requests[1]?.body).toMatchObject({ data: { attributes: { 'plan-timeout': '2h' } } });
   });

@@ -133,7 +133,7 @@ describe('LDAPStaticRole', () => {
     };
     const client = new FakeClient();
     for (const [path, keys] of Object.entries(levels)) client.on('GET', path, () => ({ body: { data: { keys } } }));
-    const found = await ldapStaticRole.list(ctxOf(client), 'ldap');
+    const found = await ldapStaticRole.list(ctxOf(client), { scope: 'ldap' });
     expect(found.map((l) => l.address.name).sort()).toEqual(['a', 'apps/app1', 'apps/deep/y', 'team/x']);
     expect(client.requests).toHaveLength(4);
   });

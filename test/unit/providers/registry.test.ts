@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/api/errors.ts';
 import { moduleTestVariable } from '../../../src/providers/module-test-variable/index.ts';
 import { registryModule } from '../../../src/providers/registry-module/index.ts';
-import { moduleName, parseModuleName } from '../../../src/providers/registry-module/names.ts';
+import { moduleAddress, moduleParts } from '../../../src/providers/registry-module/names.ts';
 import { registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
@@ -40,20 +40,22 @@ const versionOf = (version: string) =>
 
 describe('registry names', () => {
   it('names private modules name/provider and public records public/namespace/name/provider, both ways', () => {
-    expect(moduleName({ registry: 'private', namespace: 'acme', name: 'network', provider: 'aws' })).toBe(
-      'network/aws',
-    );
-    expect(moduleName({ registry: 'public', namespace: 'hashi', name: 'vpc', provider: 'aws' })).toBe(
+    const module = { organization: 'acme', name: 'network', provider: 'aws' };
+    expect(moduleAddress({ ...module, registry: 'private', namespace: 'acme' }).name).toBe('network/aws');
+    expect(moduleAddress({ ...module, registry: 'public', namespace: 'hashi', name: 'vpc' }).name).toBe(
       'public/hashi/vpc/aws',
     );
-    expect(parseModuleName('acme', 'public/hashi/vpc/aws')).toEqual({
+    expect(moduleParts({ kind: 'RegistryModule', scope: 'acme', name: 'public/hashi/vpc/aws' })).toEqual({
       organization: 'acme',
       registry: 'public',
       namespace: 'hashi',
       name: 'vpc',
       provider: 'aws',
     });
-    expect(parseModuleName('acme', 'network/aws')).toMatchObject({ registry: 'private', namespace: 'acme' });
+    expect(moduleParts({ kind: 'RegistryModule', scope: 'acme', name: 'network/aws' })).toMatchObject({
+      registry: 'private',
+      namespace: 'acme',
+    });
     expect(registryModule.address({ organization: 'acme', name: 'network', provider: 'aws' })).toEqual({
       kind: 'RegistryModule',
       scope: 'acme',
@@ -77,8 +79,8 @@ describe('RegistryModule and its versions', () => {
       },
     }));
     const ctx = ctxOf(client);
-    const modules = await registryModule.list(ctx, 'acme');
-    const versions = await registryModuleVersion.list(ctx, 'acme');
+    const modules = await registryModule.list(ctx, { scope: 'acme' });
+    const versions = await registryModuleVersion.list(ctx, { scope: 'acme' });
     expect(modules.map((m) => m.address.name)).toEqual(['network/aws']);
     expect(versions.map((v) => [v.address.name, v.fields?.status])).toEqual([
       ['network/aws/1.0.0', 'ok'],
@@ -278,7 +280,10 @@ describe('ModuleTestVariable', () => {
         address: { kind: 'ModuleTestVariable', scope: 'acme', name: 'network/aws/TF_VAR_region' },
       },
     );
-    expect(moduleTestVariable.listUnit?.(variable.address)).toBe('acme/network/aws');
+    expect(moduleTestVariable.listUnit?.(variable.address)).toEqual({
+      scope: 'acme',
+      parent: { kind: 'RegistryModule', scope: 'acme', name: 'network/aws' },
+    });
     expect(moduleTestVariable.references?.(variable)).toEqual([
       { kind: 'RegistryModule', scope: 'acme', name: 'network/aws' },
     ]);

@@ -103,7 +103,7 @@ describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) =>
   it('lists exactly one object, with an empty name and the settings id as ref, in one request', async () => {
     const client = new FakeClient();
     settingsServer(client, type, id, before);
-    const listed = await provider.list(contextFor(client), '');
+    const listed = await provider.list(contextFor(client), {});
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ kind: provider.kind, address: { kind: provider.kind, name: '' }, ref: id });
     expect(client.lines).toEqual([`GET /api/v2/admin/${type}`]);
@@ -116,19 +116,19 @@ describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) =>
     const d = desired(provider.kind, '', spec);
     const secrets = new Map(provider.writeOnly(spec).map((f): [string, string] => [f, 'sent']));
 
-    const [current] = await provider.list(ctx, '');
+    const [current] = await provider.list(ctx, {});
     const changes = plan(provider, spec, current!.fields!, secrets);
     expect(changes.length).toBeGreaterThan(0);
     await provider.update(ctx, d, current!, fieldsToSend(provider.canonicalDesired(spec), changes));
 
-    const [after] = await provider.list(ctx, '');
+    const [after] = await provider.list(ctx, {});
     expect(plan(provider, spec, after!.fields!, new Map())).toEqual([]);
   });
 
   it('sends only the fields it is given, as a JSON:API document without an id', async () => {
     const client = new FakeClient();
     settingsServer(client, type, id, before);
-    const [current] = await provider.list(contextFor(client), '');
+    const [current] = await provider.list(contextFor(client), {});
     const field = Object.keys(provider.canonicalDesired(spec)).find((k) => !provider.writeOnly(spec).includes(k))!;
     const value = provider.canonicalDesired(spec)[field]!;
     await provider.update(contextFor(client), desired(provider.kind, '', spec), current!, { [field]: value });
@@ -164,6 +164,6 @@ describe('settings updates', () => {
 
   it('fail with a configuration error when no platform connection exists', async () => {
     const ctx = { api: {}, signal: new AbortController().signal };
-    await expect(generalSettings.list(ctx, '')).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
+    await expect(generalSettings.list(ctx, {})).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 });

@@ -161,7 +161,7 @@ describe('SSHRole requests', () => {
       .on('GET', '/v1/ssh/roles/:name', (_r, [name]) => ({ body: { data: { key_type: 'otp', default_user: name } } }))
       .on('GET', '/v1/teams%2Fssh/roles', () => ({ status: 404, body: { errors: [] } }));
     const ctx = secretsContext(client);
-    const listed = await sshRole.list(ctx, 'ssh');
+    const listed = await sshRole.list(ctx, { scope: 'ssh' });
     expect(listed.map((l) => l.address)).toEqual([
       { kind: 'SSHRole', scope: 'ssh', name: 'a' },
       { kind: 'SSHRole', scope: 'ssh', name: 'b' },
@@ -171,7 +171,7 @@ describe('SSHRole requests', () => {
     expect(client.lines).toEqual(['GET /v1/ssh/roles?list=true', 'GET /v1/ssh/roles/a']);
     // a mount path with a slash is one path per segment
     const nested = new FakeClient().on('GET', '/v1/teams/ssh/roles', () => ({ status: 404, body: { errors: [] } }));
-    expect(await sshRole.list(secretsContext(nested), 'teams/ssh')).toEqual([]);
+    expect(await sshRole.list(secretsContext(nested), { scope: 'teams/ssh' })).toEqual([]);
     expect(
       await sshRole.get?.(secretsContext(nested), { kind: 'SSHRole', scope: 'teams/ssh', name: 'x' }),
     ).toBeUndefined();

@@ -77,7 +77,7 @@ describe.each([
         path,
         pagedCollection(() => all),
       );
-      const listed = await provider.list(contextFor(client), '');
+      const listed = await provider.list(contextFor(client), {});
       expect(listed).toHaveLength(250);
       expect(listed[249]).toMatchObject({
         kind: provider.kind,

@@ -47,7 +47,7 @@ describe('write-only settings fields', () => {
   it('are dropped from listed objects and exports', async () => {
     const client = new FakeClient();
     settingsServer(client, 'cost-estimation-settings', 'cost-estimation', { enabled: true, ...credentials });
-    const [listed] = await costEstimationSettings.list(contextFor(client), '');
+    const [listed] = await costEstimationSettings.list(contextFor(client), {});
     expect(JSON.stringify(listed)).not.toMatch(/secret-|AKIA|tenant/);
     expect(
       costEstimationSettings.toManifest(live('CostEstimationSettings', '', { ...credentials }, 'cost-estimation')),
@@ -62,7 +62,7 @@ describe('write-only settings fields', () => {
     const client = new FakeClient();
     settingsServer(client, 'smtp-settings', 'smtp', { enabled: false, auth: 'none' }, ['password']);
     const d = desired('SMTPSettings', '', { enabled: true, auth: 'login', username: 'u', password: 'pw' });
-    const [current] = await smtpSettings.list(contextFor(client), '');
+    const [current] = await smtpSettings.list(contextFor(client), {});
     await smtpSettings.update(contextFor(client), d, current!, { enabled: true, auth: 'login', password: 'pw' });
     expect(client.requests[1]).toMatchObject({
       method: 'PATCH',

@@ -17,7 +17,7 @@ async function run(
   const liveByKey = new Map<string, LiveObject>();
   const snapshots = await Promise.all(
     providers.map(async (provider) => {
-      const listed = await provider.list({ api: {}, signal: new AbortController().signal }, '');
+      const listed = await provider.list({ api: {}, signal: new AbortController().signal }, {});
       for (const l of listed) liveByKey.set(addressKey(l.address), l);
       return {
         provider,

@@ -3,8 +3,8 @@
  * (`org/module` for a kind listed per module, the scope otherwise), every
  * call is recorded, and failures or lost answers can be injected per call.
  */
-import { addressKey } from '../../../src/reconcile/address.ts';
-import type { Provider, ProviderContext } from '../../../src/reconcile/provider.ts';
+import { addressKey, unitKey } from '../../../src/reconcile/address.ts';
+import { listUnitOf, type Provider, type ProviderContext } from '../../../src/reconcile/provider.ts';
 import type { Address, DesiredObject, Fields, LiveObject } from '../../../src/reconcile/types.ts';
 
 export interface ScopedMemory extends Provider {
@@ -25,7 +25,7 @@ export function scopedMemory(kind: string, overrides: Partial<Provider> = {}): S
   const objects = new Map<string, { address: Address; fields: Fields }>();
   const calls: string[] = [];
   const inject = new Map<string, { error: Error; applied?: boolean }>();
-  const unitOf = (provider: Provider, address: Address) => provider.listUnit?.(address) ?? address.scope ?? '';
+  const unitOf = (provider: Provider, address: Address) => unitKey(listUnitOf(provider, address));
   const effect = (op: string, key: string, change: () => void) => {
     calls.push(`${op}:${key}`);
     const injected = inject.get(`${op}:${key}`);
@@ -61,8 +61,9 @@ export function scopedMemory(kind: string, overrides: Partial<Provider> = {}): S
     canonicalDesired: (spec) => ({ ...spec }),
     canonicalLive: (fields) => ({ ...fields }),
     async list(_ctx, unit) {
-      calls.push(`list:${unit}`);
-      return [...objects.values()].filter((o) => unitOf(provider, o.address) === unit).map(toLive);
+      // a unit under a parent shows as `<scope>/<parent name>`
+      calls.push(`list:${unit.parent ? `${unit.scope}/${unit.parent.name}` : unit.scope}`);
+      return [...objects.values()].filter((o) => unitOf(provider, o.address) === unitKey(unit)).map(toLive);
     },
     async get(_ctx, address) {
       calls.push(`get:${addressKey(address)}`);

@@ -5,6 +5,7 @@
  * and keyed child lists.
  */
 import { describe, expect, it } from 'vitest';
+import { type ListUnit, parentOf } from '../../../src/reconcile/address.ts';
 import { applyPlan } from '../../../src/reconcile/apply.ts';
 import { planRun } from '../../../src/reconcile/engine.ts';
 import { EventStream } from '../../../src/reconcile/events.ts';
@@ -88,13 +89,13 @@ describe('scoped kinds', () => {
 });
 
 describe('listing per unit', () => {
-  // a variable is owned in its organization but listed per module (`org/module/provider`)
-  const unitOf = (address: Address) => `${address.scope}/${address.name.split('/').slice(0, 2).join('/')}`;
+  // a variable is owned in its organization but listed per module: its unit is its module's address
+  const unitOf = (address: Address): ListUnit => ({ scope: address.scope ?? '', parent: parentOf(address, 'Module') });
   const variables = () =>
     scopedMemory('Variable', {
       listUnit: unitOf,
       async listUnits(_ctx, scope) {
-        return [`${scope}/network/aws`, `${scope}/db/aws`, `${scope}/dns/gcp`];
+        return ['network/aws', 'db/aws', 'dns/gcp'].map((name) => ({ scope, parent: { kind: 'Module', scope, name } }));
       },
     });
   const variable = (org: string, name: string, spec = {}) => declared('Variable', { scope: org, name }, spec);
@@ -234,8 +235,8 @@ describe('keyed child lists', () => {
     const versions = scopedMemory('ModuleVersion', {
       mutable: false,
       dependsOn: ['Module'],
-      // listed per module: the unit is `org/name/provider`
-      listUnit: (a) => `${a.scope}/${a.name.split('/').slice(0, 2).join('/')}`,
+      // listed per module: the unit is the module's address
+      listUnit: (a) => ({ scope: a.scope ?? '', parent: parentOf(a, 'Module') }),
     });
     const modules = scopedMemory('Module', {
       children: [{ field: 'versions', key: 'version', provider: versions }],
