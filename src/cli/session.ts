@@ -11,15 +11,23 @@ import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
 import { commonDirectory, loadManifests, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
 import { catalog, providerMap } from '../providers/index.ts';
-import { kindOfKey, parseAddressPattern } from '../reconcile/address.ts';
+import {
+  type AddressPattern,
+  formatAddressPattern,
+  kindOfKey,
+  parseAddressPattern,
+  scopeInName,
+} from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
 import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
-import type { Provider } from '../reconcile/provider.ts';
+import { identityOf, type Provider } from '../reconcile/provider.ts';
 import type { SecretPolicy } from '../reconcile/secrets.ts';
-import type { Selection } from '../reconcile/selection.ts';
+import { matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
+import { processOutput } from '../ui/output.ts';
 import { type CommonFlags, parseSelectors } from './flags.ts';
+import { resolveKind } from './kind-name.ts';
 
 export interface Inputs {
   config: ConvergeConfig;
@@ -52,15 +60,8 @@ export async function loadInputs(paths: readonly string[], flags: CommonFlags): 
   } catch (error) {
     throw new ConvergeError('INPUT_INVALID', (error as Error).message);
   }
-  const targets = flags.target.map((target) => {
-    const pattern = parseAddressPattern(target, (kind) => providerMap.get(kind)?.scoped);
-    if (!providerMap.has(pattern.kind)) {
-      throw new ConvergeError('INPUT_INVALID', `--target ${target}: unknown kind "${pattern.kind}"`, {
-        hint: `kinds: ${[...providerMap.keys()].join(', ')}`,
-      });
-    }
-    return pattern;
-  });
+  // the kinds are checked before the manifests are read; the scopes they declare resolve the rest
+  const targetKinds = flags.target.map((target) => targetKind(parseAddressPattern(target, () => false).kind));
   for (const rule of config.ownership) {
     if (!providerMap.has(rule.kind)) {
       throw new ConvergeError(
@@ -83,7 +84,46 @@ export async function loadInputs(paths: readonly string[], flags: CommonFlags): 
     ...interpolationAccess(config, paths),
   });
   registerDesiredSecrets(desired);
+  const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
+  for (const [i, pattern] of targets.entries()) {
+    if (!desired.some((d) => matchesTarget({ targets: [pattern], selectors: {} }, d.address))) {
+      processOutput().err(`converge: --target ${flags.target[i]} matches no object in the manifests`);
+    }
+  }
   return { config, desired, selection: { targets, selectors }, providers: providerMap };
+}
+
+/** A kind named by --target: as written, or the same kind in another case. */
+function targetKind(kind: string): string {
+  return resolveKind(kind, [...providerMap.keys()], '--target');
+}
+
+/**
+ * A --target as an address pattern: a scope written with its `/` unencoded
+ * is read as the declared scope it names; a name no object of the kind can
+ * have (`SSHRole/teams/ssh-prod/web`, a role name holds no `/`) is refused
+ * with the form that names the scope.
+ */
+function targetPattern(target: string, kind: string, desired: readonly DesiredObject[]): AddressPattern {
+  const provider = providerMap.get(kind)!;
+  const scopes = new Set(desired.filter((d) => d.kind === kind).map((d) => d.address.scope ?? ''));
+  const written = parseAddressPattern(
+    target,
+    () => provider.scoped,
+    () => scopes,
+  );
+  const pattern = { ...written, kind };
+  const meant = scopeInName(identityOf(provider), pattern);
+  if (meant) {
+    throw new ConvergeError(
+      'INPUT_INVALID',
+      `--target ${target}: no ${kind} in scope "${pattern.scope}" is named "${pattern.name}"`,
+      {
+        hint: `a scope that holds "/" is written percent-encoded: --target ${formatAddressPattern(meant)}`,
+      },
+    );
+  }
+  return pattern;
 }
 
 /**

@@ -70,15 +70,63 @@ export interface AddressPattern {
   name?: string;
 }
 
-export function parseAddressPattern(text: string, scoped: (kind: string) => boolean | undefined): AddressPattern {
+/**
+ * `known` are the scopes a kind is known to have (the declared ones): a
+ * scope written with its `/` unencoded (`SSHRole/teams/ssh-prod/web`) is
+ * read as the longest known scope the text starts with, unless its first
+ * segment is a known scope itself.
+ */
+export function parseAddressPattern(
+  text: string,
+  scoped: (kind: string) => boolean | undefined,
+  known: (kind: string) => ReadonlySet<string> = () => new Set(),
+): AddressPattern {
   const slash = text.indexOf('/');
   const kind = slash < 0 ? text : text.slice(0, slash);
   if (slash < 0) return { kind };
   const rest = text.slice(slash + 1);
   if (!scoped(kind)) return { kind, name: rest };
-  const next = rest.indexOf('/');
-  if (next < 0) return { kind, scope: decodeScope(rest) };
-  return { kind, scope: decodeScope(rest.slice(0, next)), name: rest.slice(next + 1) };
+  const segments = rest.split('/');
+  const scopes = known(kind);
+  let cut = 1;
+  if (!scopes.has(decodeScope(segments[0] ?? ''))) {
+    for (let i = segments.length; i > 1; i--) {
+      if (scopes.has(decodeScope(segments.slice(0, i).join('/')))) {
+        cut = i;
+        break;
+      }
+    }
+  }
+  const scope = decodeScope(segments.slice(0, cut).join('/'));
+  return cut === segments.length ? { kind, scope } : { kind, scope, name: segments.slice(cut).join('/') };
+}
+
+/** A pattern's string form: as `--target` takes it, its scope percent-encoded. */
+export function formatAddressPattern(pattern: AddressPattern): string {
+  return [
+    pattern.kind,
+    ...(pattern.scope === undefined ? [] : [encodeScope(pattern.scope)]),
+    ...(pattern.name === undefined ? [] : [pattern.name]),
+  ].join('/');
+}
+
+/**
+ * Whether a pattern's name can name an object of a kind with this identity:
+ * not when it has more segments than the kind's names (a role name holds no
+ * `/`), which is what a scope written with its `/` unencoded looks like.
+ * Then the pattern that moves the extra segments into the scope (written
+ * percent-encoded: `SSHRole/teams%2Fssh-prod/web`) is the one meant.
+ */
+export function scopeInName(identity: Identity, pattern: AddressPattern): AddressPattern | undefined {
+  if (pattern.scope === undefined || pattern.name === undefined || identity.slashInName) return undefined;
+  const segments = pattern.name.split('/');
+  const longest = Math.max(...identity.name.map((shape) => shape.length));
+  if (segments.length <= longest) return undefined;
+  const cut = segments.length - longest;
+  const scope = [pattern.scope, ...segments.slice(0, cut)].join('/');
+  return longest === 0
+    ? { kind: pattern.kind, scope }
+    : { kind: pattern.kind, scope, name: segments.slice(cut).join('/') };
 }
 
 /**

@@ -16,6 +16,7 @@ import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
 import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
+import { resolveKind } from '../kind-name.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
 import { checkWritable } from '../writable.ts';
@@ -46,6 +47,10 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   const saved = await readSavedPlan(paths);
   const effective = saved ? savedFlags(saved, flags) : flags;
   const inputs = await loadInputs(saved ? saved.manifests : paths, effective);
+  // checked before anything is sent; a kind in another case is that kind
+  const allowReplace = (flags.allowReplace ?? []).map((k) =>
+    resolveKind(k, [...inputs.providers.keys()], '--allow-replace'),
+  );
   // apply records what it sends: a store it cannot write would fail after the secrets went out
   if (inputs.config.fingerprints) checkWritable(inputs.config.fingerprints, 'the fingerprint store');
   const events = new EventStream();
@@ -72,7 +77,7 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     output.flush();
     const deletes = (plan.counts.delete ?? 0) + (plan.counts.replace ?? 0);
     await guardDeletes(deletes, inputs.config.maxDeletes, flags.allowMassDelete);
-    await guardReplacements(plan, inputs.providers, flags.allowReplace ?? []);
+    await guardReplacements(plan, inputs.providers, allowReplace);
     // a saved plan was reviewed when it was made: applying it is the approval
     if (!saved) await confirmApply(plan.actions.filter((a) => a.action !== 'noop').length, flags.autoApprove);
 

@@ -8,7 +8,6 @@ import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
 import { buildExport, ENV_EXAMPLE, type ExportInput } from '../../export/build.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
-import { didYouMean } from '../../manifest/suggest.ts';
 import { providers } from '../../providers/index.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import type { Provider } from '../../reconcile/provider.ts';
@@ -16,6 +15,7 @@ import { type ReadRequest, readLive } from '../../reconcile/read.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
+import { resolveKind } from '../kind-name.ts';
 import { EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, connect, loadCommandConfig } from '../session.ts';
 import { checkWritable } from '../writable.ts';
@@ -133,14 +133,8 @@ export async function runExport(flags: ExportFlags): Promise<number> {
 function chooseProviders(kinds: readonly string[]): Provider[] {
   if (kinds.length === 0) return [...providers];
   const known = providers.map((p) => p.kind);
-  for (const kind of kinds) {
-    if (!known.includes(kind)) {
-      throw new ConvergeError('INPUT_INVALID', `--kind ${kind}: unknown kind${didYouMean(kind, known)}`, {
-        hint: `kinds: ${known.join(', ')}`,
-      });
-    }
-  }
-  return providers.filter((p) => kinds.includes(p.kind));
+  const named = kinds.map((kind) => resolveKind(kind, known, '--kind'));
+  return providers.filter((p) => named.includes(p.kind));
 }
 
 /**

@@ -7,9 +7,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
-import { didYouMean } from '../../manifest/suggest.ts';
 import { providers } from '../../providers/index.ts';
 import { processOutput } from '../../ui/output.ts';
+import { resolveKind } from '../kind-name.ts';
 import { EXIT_OK } from '../run-main.ts';
 
 export interface SchemaFlags {
@@ -45,16 +45,6 @@ export async function runSchema(kind: string | undefined, flags: SchemaFlags): P
     output.out('`converge schema KIND` prints one schema; `--out DIR` writes them for editors.');
   }
   return EXIT_OK;
-}
-
-/** The kind as written, or the same kind in another case; anything else is an error with a suggestion. */
-function resolveKind(kind: string, kinds: readonly string[]): string {
-  if (kinds.includes(kind)) return kind;
-  const sameLetters = kinds.find((k) => k.toLowerCase() === kind.toLowerCase());
-  if (sameLetters) return sameLetters;
-  throw new ConvergeError('INPUT_INVALID', `unknown kind "${kind}"${didYouMean(kind, kinds)}`, {
-    hint: `kinds: ${kinds.join(', ')} (\`converge schema\` lists them)`,
-  });
 }
 
 function load(kind: string): Schema {

@@ -47,6 +47,7 @@ export function mountSingletonProvider(config: MountSingletonConfig): Provider {
       api: 'secrets',
       cardinality: 'one-per-scope',
       scoped: true,
+      identity: { scope: 'mount', name: [[]] },
       updateStyle: config.updateStyle,
       address: (metadata) => address(metadata.mount ?? defaultMount),
       async list(ctx, unit) {

@@ -64,6 +64,8 @@ export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
       kind,
       api: 'secrets',
       scoped: true,
+      // `mount/name`; a hierarchical name holds `/`
+      identity: { scope: 'mount', name: [['name']], slashInName: config.hierarchical === true },
       updateStyle: 'replace',
       address: (metadata) => address(metadata.mount ?? config.defaultMount, metadata.name ?? ''),
 
