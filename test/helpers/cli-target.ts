@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ADMIN_PASSWORD } from '../../src/emulator/ldap/directory/index.ts';
 import { MEMORY_DIRECTORY_URL } from '../../src/emulator/secrets/seed.ts';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { type CliResult, converge } from './cli.ts';
 
 export interface CliTarget {
@@ -20,8 +20,12 @@ export interface CliTarget {
   close(): Promise<void>;
 }
 
-export async function cliTarget(name: string, extraEnv: Record<string, string> = {}): Promise<CliTarget> {
-  const emulator = await startEmulator({ port: 0 });
+export async function cliTarget(
+  name: string,
+  extraEnv: Record<string, string> = {},
+  options: Omit<EmulatorOptions, 'port'> = {},
+): Promise<CliTarget> {
+  const emulator = await startEmulator({ ...options, port: 0 });
   const scratch = await mkdtemp(join(tmpdir(), `converge-${name}-`));
   const env = {
     CONVERGE_PLATFORM_URL: emulator.url,

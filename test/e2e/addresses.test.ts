@@ -1,0 +1,106 @@
+/**
+ * Addresses on the command line, through the CLI as a process: a --target
+ * whose mount holds `/` written as it is, a target that matches nothing,
+ * and kind names in another case (--allow-replace, --target).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+
+const CA_KEY = fileURLToPath(new URL('../fixtures/kinds/ssh-ca', import.meta.url));
+
+let target: CliTarget;
+beforeEach(async () => {
+  target = await cliTarget(
+    'addresses',
+    {},
+    { seed: { secrets: { mounts: [{ path: 'teams/ssh-prod', type: 'ssh' }] } } },
+  );
+});
+afterEach(() => target?.close());
+
+async function manifest(name: string, text: string): Promise<string> {
+  const path = join(target.scratch, name);
+  await writeFile(path, text);
+  return path;
+}
+
+const role = (mount: string, name: string) =>
+  `kind: SSHRole\nmetadata: {mount: ${mount}, name: ${name}}\nspec: {key_type: otp, default_user: ubuntu, cidr_list: 10.0.0.0/8}\n`;
+
+describe('--target with a mount holding /', () => {
+  it('selects the role in the declared mount when the mount is written as it is, or percent-encoded', async () => {
+    const file = await manifest('roles.yaml', `${role('teams/ssh-prod', 'web')}---\n${role('ssh', 'web')}`);
+    for (const written of ['SSHRole/teams/ssh-prod/web', 'SSHRole/teams%2Fssh-prod/web']) {
+      const planned = await target.run(['plan', file, '--target', written]);
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toContain('+ create SSHRole/teams%2Fssh-prod/web');
+      expect(planned.stdout).not.toContain('SSHRole/ssh/web');
+      expect(planned.stderr).not.toContain('matches no object');
+    }
+    const applied = await target.run(['apply', file, '-t', 'SSHRole/teams/ssh-prod/web', '--auto-approve']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('created SSHRole/teams%2Fssh-prod/web');
+    expect(applied.stdout).not.toContain('SSHRole/ssh/web');
+  });
+
+  it('refuses a name no role can have, naming the percent-encoded form, and sends nothing', async () => {
+    const file = await manifest('roles.yaml', role('ssh', 'web'));
+    target.emulator.resetStats();
+    const result = await target.run(['plan', file, '--target', 'SSHRole/teams/ssh-prod/web']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      '--target SSHRole/teams/ssh-prod/web: no SSHRole in scope "teams" is named "ssh-prod/web"',
+    );
+    expect(result.stderr).toContain('--target SSHRole/teams%2Fssh-prod/web');
+    expect(target.emulator.stats().total).toBe(0);
+  });
+
+  it('says so when a target matches no object in the manifests', async () => {
+    const file = await manifest('roles.yaml', role('ssh', 'web'));
+    const result = await target.run(['plan', file, '--target', 'SSHRole/ssh/api']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('--target SSHRole/ssh/api matches no object in the manifests');
+  });
+});
+
+describe('kinds named on the command line', () => {
+  it('take any case: --target sshrole and --allow-replace sshcertificateauthority', async () => {
+    const roles = await manifest('roles.yaml', role('ssh', 'web'));
+    const planned = await target.run(['plan', roles, '--target', 'sshrole/ssh/web']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('+ create SSHRole/ssh/web');
+
+    // a generated CA, then the key material given: a replacement that needs consent
+    const ca = await manifest(
+      'ca.yaml',
+      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ed25519}\n',
+    );
+    expect((await target.run(['apply', ca, '--auto-approve'])).code).toBe(0);
+    const publicKey = (await readFile(`${CA_KEY}.pub`, 'utf8')).trim();
+    await writeFile(
+      ca,
+      `kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec:\n  private_key: \${file:${CA_KEY}}\n  public_key: ${publicKey}\n`,
+    );
+    await writeFile(
+      join(target.scratch, 'converge.config.yaml'),
+      `interpolation:\n  fileRoots: [${JSON.stringify(join(CA_KEY, '..'))}]\n`,
+    );
+    const consent = await target.run(['apply', ca, '--auto-approve', '--allow-replace', 'sshcertificateauthority']);
+    expect(consent.code, consent.stderr).toBe(0);
+    expect(consent.stdout).toContain('SSHCertificateAuthority/ssh');
+    expect((await target.run(['plan', ca, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('refuses an unknown kind in --allow-replace with a suggestion, before anything is sent', async () => {
+    const roles = await manifest('roles.yaml', role('ssh', 'web'));
+    target.emulator.resetStats();
+    const result = await target.run(['apply', roles, '--auto-approve', '--allow-replace', 'SSHCertificateAuthorty']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--allow-replace SSHCertificateAuthorty: unknown kind');
+    expect(result.stderr).toContain('did you mean "SSHCertificateAuthority"');
+    expect(target.emulator.stats().total).toBe(0);
+  });
+});
