@@ -129,26 +129,13 @@ describe('--target with a scope holding /', () => {
   const scoped = () => true;
   it('reads an unencoded scope as the declared scope it names', () => {
     const known = () => new Set(['teams/ssh-prod', 'ssh']);
-    expect(parseAddressPattern('SSHRole/teams/ssh-prod/web', scoped, known)).toEqual({
-      kind: 'SSHRole',
-      scope: 'teams/ssh-prod',
-      name: 'web',
-    });
-    expect(parseAddressPattern('SSHRole/teams/ssh-prod', scoped, known)).toEqual({
-      kind: 'SSHRole',
-      scope: 'teams/ssh-prod',
-    });
+    const read = (text: string) => parseAddressPattern(text, scoped, known);
+    const role = (scope: string, name?: string) => ({ kind: 'SSHRole', scope, ...(name !== undefined && { name }) });
+    expect(read('SSHRole/teams/ssh-prod/web')).toEqual(role('teams/ssh-prod', 'web'));
+    expect(read('SSHRole/teams/ssh-prod')).toEqual(role('teams/ssh-prod'));
     // the documented reading first: a first segment that is a known scope ends the scope
-    expect(parseAddressPattern('SSHRole/ssh/web', scoped, known)).toEqual({
-      kind: 'SSHRole',
-      scope: 'ssh',
-      name: 'web',
-    });
-    expect(parseAddressPattern('SSHRole/teams%2Fssh-prod/web', scoped, known)).toEqual({
-      kind: 'SSHRole',
-      scope: 'teams/ssh-prod',
-      name: 'web',
-    });
+    expect(read('SSHRole/ssh/web')).toEqual(role('ssh', 'web'));
+    expect(read('SSHRole/teams%2Fssh-prod/web')).toEqual(role('teams/ssh-prod', 'web'));
   });
 
   it('names the percent-encoded form when the name cannot be a name of the kind', () => {
