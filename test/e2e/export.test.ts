@@ -237,7 +237,8 @@ describe('converge export options', () => {
 
   it('exits 1 with a suggestion for an unknown kind, before any request', async () => {
     const before = emulator.stats().total;
-    const result = await run(['export', '--out', join(scratch, 'none'), '--kind', 'Toolversion']);
+    // a kind in another case is that kind (`toolversion`); a typo is not
+    const result = await run(['export', '--out', join(scratch, 'none'), '--kind', 'ToolVersoin']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('did you mean "ToolVersion"?');
     expect(emulator.stats().total).toBe(before);
