@@ -288,4 +288,57 @@ describe('ModuleTestVariable', () => {
       { kind: 'RegistryModule', scope: 'acme', name: 'network/aws' },
     ]);
   });
+
+  it('is a collection under its module: addressed from it, one list without pages, 404 for none', async () => {
+    const VARS = '/api/v2/organizations/acme/tests/registry-modules/private/acme/:name/aws/vars';
+    const client = new FakeClient()
+      .on('GET', VARS, (_request, [name]) =>
+        name === 'network'
+          ? {
+              body: {
+                data: [
+                  { id: 'var-1', type: 'vars', attributes: { key: 'TF_VAR_region', value: 'eu', category: 'env' } },
+                ],
+              },
+            }
+          : { status: 404 },
+      )
+      .on('POST', VARS, (request) => ({
+        status: 201,
+        body: {
+          data: {
+            id: 'var-2',
+            type: 'vars',
+            attributes: (request.body as { data: { attributes: Fields } }).data.attributes,
+          },
+        },
+      }));
+    const ctx = ctxOf(client);
+    const address = moduleTestVariable.address({ organization: 'acme', module: 'network/aws', name: 'TF_VAR_region' });
+    expect(address).toEqual({ kind: 'ModuleTestVariable', scope: 'acme', name: 'network/aws/TF_VAR_region' });
+    const unit = moduleTestVariable.listUnit!(address);
+    const [live] = await moduleTestVariable.list(ctx, unit);
+    expect(live).toMatchObject({ address, ref: 'var-1', fields: { key: 'TF_VAR_region', value: 'eu' } });
+    // a module without variables (or not created yet) answers 404: none, one request
+    const none = { kind: 'RegistryModule', scope: 'acme', name: 'db/aws' };
+    expect(await moduleTestVariable.list(ctx, { scope: 'acme', parent: none })).toEqual([]);
+    expect(client.lines).toEqual([
+      'GET /api/v2/organizations/acme/tests/registry-modules/private/acme/network/aws/vars',
+      'GET /api/v2/organizations/acme/tests/registry-modules/private/acme/db/aws/vars',
+    ]);
+    const created = await moduleTestVariable.create(
+      ctx,
+      desired('ModuleTestVariable', 'TF_VAR_zone', {}, { address: { ...address, name: 'db/aws/TF_VAR_zone' } }),
+      { value: 'a' },
+    );
+    expect(created?.address).toEqual({ kind: 'ModuleTestVariable', scope: 'acme', name: 'db/aws/TF_VAR_zone' });
+    expect(client.requests.at(-1)?.body).toMatchObject({
+      data: { type: 'vars', attributes: { key: 'TF_VAR_zone', value: 'a' } },
+    });
+    expect(moduleTestVariable.toManifest(live!).metadata).toEqual({
+      organization: 'acme',
+      module: 'network/aws',
+      name: 'TF_VAR_region',
+    });
+  });
 });
