@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'PLAN_STALE' // a saved plan no longer matches live state
   | 'PLAN_INVALID' // a plan cannot be made (a declared user that does not exist, ...)
   | 'GUARD_REFUSED' // the mass-delete guard, a non-interactive apply without --auto-approve, a delete that would take more (a module's last version)
+  | 'REPLACE_FAILED' // a replacement did not complete; its message says what is live now
   | 'INTERRUPTED';
 
 const brand = Symbol.for('converge.error');

@@ -13,6 +13,8 @@ import type { ActionFailure, ApplySummary, EventStream, SkipReason } from './eve
 import type { FingerprintStore } from './fingerprint-store.ts';
 import type { Provider, ProviderContext } from './provider.ts';
 import { readBack } from './read.ts';
+import { rememberedField } from './remembered.ts';
+import { ReplaceError, replaceObject } from './replace.ts';
 import type { DesiredObject, FieldChange, Fields, LiveObject, Plan, PlannedAction } from './types.ts';
 
 export interface ApplyContext {
@@ -101,9 +103,14 @@ async function execute(action: PlannedAction, context: ApplyContext): Promise<bo
       return create(provider, need(desired, action), action, context);
     case 'update':
       return update(provider, need(desired, action), need(live, action), action, context);
-    case 'replace':
-      await remove(provider, need(live, action), context);
-      return create(provider, need(desired, action), action, context);
+    case 'replace': {
+      const previous = need(live, action);
+      return replaceObject(provider, need(desired, action), previous, {
+        create: (object) => create(provider, object, action, context),
+        remove: (object) => remove(provider, object, context, false),
+        forget: () => context.fingerprints?.forget(action.key),
+      });
+    }
     case 'delete':
       await remove(provider, need(live, action), context);
       return false;
@@ -115,8 +122,9 @@ async function execute(action: PlannedAction, context: ApplyContext): Promise<bo
 async function create(provider: Provider, desired: DesiredObject, action: PlannedAction, context: ApplyContext) {
   const fields = provider.canonicalDesired(desired.spec);
   let recovered = false;
+  let made: LiveObject | undefined;
   try {
-    await provider.create(context.provider, desired, fields);
+    made = await provider.create(context.provider, desired, fields);
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // the answer was lost: the object may exist now; read back instead of creating it twice
@@ -130,7 +138,30 @@ async function create(provider: Provider, desired: DesiredObject, action: Planne
     recovered = true;
   }
   recordSecrets(provider, action.key, desired, fields, action.changes, context, true);
+  await rememberCreated(provider, desired, fields, made, context);
   return recovered;
+}
+
+/**
+ * What the service set itself on create (a generated CA's public key), as
+ * converge saw it: a later plan reports a different live value (src/reconcile/remembered.ts).
+ */
+async function rememberCreated(
+  provider: Provider,
+  desired: DesiredObject,
+  fields: Fields,
+  made: LiveObject | undefined,
+  context: ApplyContext,
+) {
+  const store = context.fingerprints;
+  const unset = (provider.remembers ?? []).filter((field) => fields[field] === undefined);
+  if (!store || unset.length === 0) return;
+  const seen = made?.fields ? made : await readBack(provider, context.provider, desired.address).catch(() => undefined);
+  const values = seen?.fields ? provider.canonicalLive(seen.fields) : {};
+  for (const field of unset) {
+    const value = values[field];
+    if (value !== undefined) store.record(addressKey(desired.address), rememberedField(field), value);
+  }
 }
 
 /** Sends what still differs from a read-back object; a lost answer to that is read back once more. */
@@ -214,7 +245,8 @@ function remainingChanges(
   return [...readable, ...secretsSent];
 }
 
-async function remove(provider: Provider, live: LiveObject, context: ApplyContext) {
+/** `forget`: false where a replacement forgets the fingerprints itself, once the previous object is gone. */
+async function remove(provider: Provider, live: LiveObject, context: ApplyContext, forget = true) {
   try {
     await provider.delete(context.provider, live);
   } catch (error) {
@@ -225,7 +257,7 @@ async function remove(provider: Provider, live: LiveObject, context: ApplyContex
       if (still) await provider.delete(context.provider, still);
     }
   }
-  context.fingerprints?.forget(addressKey(live.address));
+  if (forget) context.fingerprints?.forget(addressKey(live.address));
 }
 
 /**
@@ -302,7 +334,12 @@ function isStatus(error: unknown, status: number): boolean {
 function toFailure(error: unknown): ActionFailure {
   if (error instanceof Error) {
     const { status, code } = error as Error & { status?: number; code?: string };
-    return { message: error.message, ...(typeof status === 'number' && { status }), ...(code && { code }) };
+    return {
+      message: error.message,
+      ...(typeof status === 'number' && { status }),
+      ...(code && { code }),
+      ...(error instanceof ReplaceError && { live: error.live }),
+    };
   }
   return { message: String(error) };
 }

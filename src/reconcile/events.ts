@@ -3,6 +3,7 @@
  * prints: it emits these, and a reporter (Ink, plain lines, JSON lines)
  * renders them. Every event carries a sequence number and a timestamp.
  */
+import type { LiveAfterFailure } from './replace.ts';
 import type { Action, Plan, PlannedAction } from './types.ts';
 
 /**
@@ -16,6 +17,8 @@ export interface ActionFailure {
   message: string;
   status?: number;
   code?: string;
+  /** A replacement that did not complete: what is live at the address now (src/reconcile/replace.ts). */
+  live?: LiveAfterFailure;
 }
 
 export interface ApplySummary {

@@ -8,6 +8,8 @@ import { diffFields } from './diff.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import type { Provider } from './provider.ts';
+import { swappedFields } from './remembered.ts';
+import { replaceRisk, replaceSafety } from './replace.ts';
 import { CHANGED, decideSecrets, type SecretPolicy } from './secrets.ts';
 import type {
   Action,
@@ -149,7 +151,9 @@ export function planObject(
     secret: secretFields(key, desired, options),
     sendSecrets: secrets.send,
   };
-  let changes = diffFields(compared, liveFields, diffOptions);
+  // a value the service set on create that someone changed since (a generated CA swapped by hand)
+  const swapped = swappedFields(provider, key, compared, liveFields, options.secrets.lookup);
+  let changes = [...diffFields(compared, liveFields, diffOptions), ...swapped.changes];
   if (!provider.mutable) {
     // never written again once it exists: a difference is worth knowing, not an action
     const differ = changes.filter((c) => !c.secret).map((c) => c.path);
@@ -173,16 +177,36 @@ export function planObject(
   const occasion = replacing ? 'create' : changes.length > 0 ? 'rewrite' : 'update';
   if (occasion !== 'update') {
     secrets = decideSecrets(key, replacing ? desiredFields : compared, writeOnly, occasion, options.secrets, held);
-    changes = diffFields(compared, liveFields, { ...diffOptions, sendSecrets: secrets.send });
+    changes = [...diffFields(compared, liveFields, { ...diffOptions, sendSecrets: secrets.send }), ...swapped.changes];
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';
-  const planned: PlannedAction = { ...base, action, changes: presented(provider, changes), ref: live.ref };
+  // a replacement that can neither create first nor put the previous object back carries the risk
+  const safety = replacing ? replaceSafety(provider, live) : undefined;
+  const unrestorable = safety?.mode === 'delete-first' ? safety.why : undefined;
+  const planned: PlannedAction = {
+    ...base,
+    action,
+    changes: presented(provider, changes),
+    ref: live.ref,
+    ...(unrestorable !== undefined && { unrestorable }),
+  };
   const fromLive = provider.liveNotes?.(desired.spec, live.fields) ?? [];
-  const consent =
-    replacing && provider.replaceConsent
-      ? [`destructive: ${provider.replaceConsent}; apply needs --allow-replace ${desired.kind}`]
-      : [];
-  return withNotes(planned, [...kindNotes, ...fromLive, ...consent, ...secrets.notes]);
+  const consent = replacing ? replaceNotes(provider, planned) : [];
+  return withNotes(planned, [...kindNotes, ...fromLive, ...swapped.notes, ...consent, ...secrets.notes]);
+}
+
+/**
+ * What a replacement destroys, in the plan: more than the object (a new CA key invalidates every
+ * certificate), or the object itself when its create fails and it cannot be put back (then the
+ * action carries the risk, and apply needs --allow-replace for it).
+ */
+function replaceNotes(provider: Provider, planned: PlannedAction): string[] {
+  const risks = [
+    ...(provider.replaceConsent ? [provider.replaceConsent] : []),
+    ...(planned.unrestorable !== undefined ? [replaceRisk(planned.unrestorable)] : []),
+  ];
+  if (risks.length === 0) return [];
+  return [`destructive: ${risks.join('; ')}; apply needs --allow-replace ${planned.kind}`];
 }
 
 function withNotes(action: PlannedAction, notes: readonly string[]): PlannedAction {

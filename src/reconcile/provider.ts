@@ -121,6 +121,28 @@ export interface Provider {
    */
   readonly replaceConsent?: string;
   /**
+   * Replacements (docs/architecture.md, "Executing"). True when the API lets
+   * a new object exist beside the old one (identity by a server-made handle,
+   * not by path): a replacement creates the new object, then deletes the old.
+   */
+  readonly createsBeside?: boolean;
+  /**
+   * Why an object of this kind, once deleted, cannot be put back from what
+   * was read (a private key that is never read back, versions deleted with a
+   * module); undefined when its readable state recreates it. Derived from the
+   * field table by defineProvider: a write-only field of the object cannot be
+   * resent. A replacement that deletes first restores the previous object
+   * when the create fails, unless this says why it cannot.
+   */
+  unrestorable?(live: LiveObject): string | undefined;
+  /**
+   * Readable fields the service sets itself on create (a generated CA's
+   * public key): converge remembers the value it saw after creating the
+   * object, and a different live value later, where the manifest does not
+   * declare the field, is a replacement (someone swapped it by hand).
+   */
+  readonly remembers?: readonly string[];
+  /**
    * Write-only fields the service has changed itself (an LDAP engine that
    * rotated its root password), with why: sent only when the fingerprint
    * store shows the user changed the value, never on --resend-secrets nor

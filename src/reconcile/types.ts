@@ -103,6 +103,12 @@ export interface PlannedAction {
   ref?: string;
   /** Short explanation (`pruned: not in any manifest`, `ensure: absent`). */
   reason?: string;
+  /**
+   * A replacement that deletes the live object first and cannot put it back
+   * if the create fails: why (src/reconcile/replace.ts). Apply needs
+   * --allow-replace for it.
+   */
+  unrestorable?: string;
   /** Things the user should know that are not changes (`SMTP password not compared: no fingerprint store`). */
   notes?: string[];
 }

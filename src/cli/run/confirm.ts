@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../errors.ts';
 import { describeAddress } from '../../reconcile/address.ts';
 import type { Provider } from '../../reconcile/provider.ts';
+import { replaceRisk } from '../../reconcile/replace.ts';
 import type { Plan } from '../../reconcile/types.ts';
 
 function isInteractive(): boolean {
@@ -44,24 +45,32 @@ export async function guardDeletes(deletes: number, limit: number, allow: boolea
 
 /**
  * Replacements that destroy more than the object (a new SSH CA invalidates
- * every certificate in circulation) need consent of their own, even with
- * --auto-approve or a saved plan: --allow-replace <Kind>, or a yes typed for
- * that kind on a terminal.
+ * every certificate in circulation), or that delete an object that cannot be
+ * put back if its create fails (src/reconcile/replace.ts), need consent of
+ * their own, even with --auto-approve or a saved plan: --allow-replace
+ * <Kind>, or a yes typed for that kind on a terminal.
  */
 export async function guardReplacements(
   plan: Plan,
   providers: ReadonlyMap<string, Provider>,
   allowed: readonly string[],
 ): Promise<void> {
-  const byKind = new Map<string, string[]>();
+  const byKind = new Map<string, { objects: string[]; risks: Set<string> }>();
   for (const action of plan.actions) {
-    const why = providers.get(action.kind)?.replaceConsent;
-    if (action.action !== 'replace' || why === undefined || allowed.includes(action.kind)) continue;
-    byKind.set(action.kind, [...(byKind.get(action.kind) ?? []), describeAddress(action.address)]);
+    if (action.action !== 'replace' || allowed.includes(action.kind)) continue;
+    const consent = providers.get(action.kind)?.replaceConsent;
+    const risks = [
+      ...(consent !== undefined ? [consent] : []),
+      ...(action.unrestorable !== undefined ? [replaceRisk(action.unrestorable)] : []),
+    ];
+    if (risks.length === 0) continue;
+    const entry = byKind.get(action.kind) ?? { objects: [], risks: new Set<string>() };
+    entry.objects.push(describeAddress(action.address));
+    for (const risk of risks) entry.risks.add(risk);
+    byKind.set(action.kind, entry);
   }
-  for (const [kind, objects] of byKind) {
-    const why = providers.get(kind)?.replaceConsent ?? '';
-    const message = `this plan replaces ${objects.join(', ')}: ${why}`;
+  for (const [kind, { objects, risks }] of byKind) {
+    const message = `this plan replaces ${objects.join(', ')}: ${[...risks].join('; ')}`;
     const hint = `check the plan; pass --allow-replace ${kind} to go on`;
     if (!isInteractive()) throw new ConvergeError('GUARD_REFUSED', `${message}; nothing was changed`, { hint });
     const answer = await ask(`\n${message}. Type "replace ${kind}" to go on: `);

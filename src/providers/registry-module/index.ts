@@ -43,6 +43,8 @@ export const registryModule = defineProvider(
       identity: MODULE_IDENTITY,
       children: [{ field: 'versions', key: 'version', provider: registryModuleVersion }],
       replaceConsent: 'a module is replaced by deleting it with every version it has and creating it anew',
+      // its uploaded versions go with it, and what was read does not hold their content
+      unrestorable: () => 'its versions are deleted with it',
       address(metadata) {
         const registry = metadata.registry === 'public' ? 'public' : 'private';
         return moduleAddress({

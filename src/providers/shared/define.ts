@@ -49,6 +49,13 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     canonicalLive: forms.live,
     present: forms.present,
     notes: forms.notes,
+    unrestorable: (live) => unreadable(forms.exportedWriteOnly(live.fields ?? {})),
     ...shape(forms),
   };
+}
+
+/** Why a deleted object cannot be put back from what was read: its write-only fields were never read. */
+function unreadable(writeOnly: readonly string[]): string | undefined {
+  if (writeOnly.length === 0) return undefined;
+  return `${writeOnly.join(', ')} ${writeOnly.length === 1 ? 'is' : 'are'} never read back, so cannot be sent again`;
 }

@@ -3,18 +3,21 @@
  * SSHCertificateAuthority). The API reads back only the public key, so an
  * existing CA is compared by it: a declared public key that differs is a
  * replacement, which invalidates every certificate the old key signed and
- * so needs `--allow-replace`. A generated CA that exists is left alone; its
- * key type and size are sent on create only. The private key is sent, never
- * read, shown nor exported.
+ * so needs `--allow-replace`. A generated CA is compared by the type and
+ * size of its live public key, and by the key converge saw after generating
+ * it (a key swapped by hand is drift). The private key is sent, never read,
+ * shown nor exported, so a CA cannot be put back once deleted.
  */
 
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
-import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
+import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
+import { keyShape, withoutShape } from './key-shape.ts';
 
 const kind = 'SSHCertificateAuthority';
+const DEFAULT_MOUNT = 'ssh';
 
 /** `type base64`: the comment and surrounding space of a public key line do not change the key. */
 const publicKeyLine = (value: Json): Json => {
@@ -25,25 +28,36 @@ const publicKeyLine = (value: Json): Json => {
 
 const keysGiven = (fields: Fields) => fields.private_key !== undefined || fields.public_key !== undefined;
 
+const generated = (fields: Fields) => fields.generate_signing_key === true;
+
 const FIELDS: FieldsConfig = {
   fields: {
     generate_signing_key: { default: (fields) => !keysGiven(fields), createOnly: true },
-    key_type: { createOnly: true },
-    key_bits: { createOnly: true },
+    // a generated key's type and size, as `rsa 4096` (src/providers/ssh-certificate-authority/key-shape.ts)
+    key_type: { default: 'ssh-rsa', appliesWhen: generated, immutable: true },
+    key_bits: { appliesWhen: generated, immutable: true },
     private_key: { writeOnly: true, createOnly: true },
     public_key: { normalize: publicKeyLine, immutable: true },
   },
+  finish: keyShape,
 };
 
 export const sshCertificateAuthority = mountSingletonProvider({
   kind,
-  defaultMount: 'ssh',
+  defaultMount: DEFAULT_MOUNT,
   path: ['config', 'ca'],
   // never updated: only the public key is compared, and a change to it is a replacement
   updateStyle: 'replace',
   ...FIELDS,
-  extra: () => ({
+  extra: (forms) => ({
     replaceConsent: 'a new CA key invalidates every certificate the old key signed',
+    remembers: ['public_key'],
+    // export writes the key itself (an imported CA), not the type and size read from it
+    toManifest: (live: LiveObject) => ({
+      kind,
+      metadata: { mount: live.address.scope ?? DEFAULT_MOUNT },
+      spec: withoutShape(forms.exportSpec(live.fields ?? {})),
+    }),
     check: checkCa,
     async update() {
       throw new ConvergeError('PLAN_INVALID', `${kind} is never updated in place: a new key replaces it`);

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { generateKeyPair, type KeyAlgorithm } from '../../../src/emulator/ssh/keys.ts';
 import { readBack, roleFromBody } from '../../../src/emulator/ssh/roles.ts';
 import { sshCertificateAuthority } from '../../../src/providers/ssh-certificate-authority/index.ts';
 import { sshRole } from '../../../src/providers/ssh-role/index.ts';
@@ -203,11 +204,33 @@ describe('SSHCertificateAuthority', () => {
     );
     expect(changes).toEqual([]);
     expect(sshCertificateAuthority.writeOnly(spec)).toEqual(['private_key']);
-    expect(sshCertificateAuthority.createOnly).toEqual(
-      expect.arrayContaining(['private_key', 'key_type', 'key_bits', 'generate_signing_key']),
-    );
-    expect(sshCertificateAuthority.immutable).toEqual(['public_key']);
+    expect(sshCertificateAuthority.createOnly).toEqual(expect.arrayContaining(['private_key', 'generate_signing_key']));
+    expect(sshCertificateAuthority.immutable).toEqual(['key_type', 'key_bits', 'public_key']);
     expect(sshCertificateAuthority.replaceConsent).toMatch(/invalidates every certificate/);
+  });
+
+  it('compares a generated CA by the type and size of its live key: another one is a replacement', () => {
+    const live = (type: KeyAlgorithm, bits: number) => ({ public_key: generateKeyPair(type, bits).publicKey });
+    const ca = sshCertificateAuthority as typeof sshRole;
+    // the service's defaults: ssh-rsa is RSA 4096, ec is P-256, an identifier fixes the curve
+    const rsa4096 = live('rsa', 4096);
+    expect(noChanges(ca, {}, rsa4096)).toEqual([]);
+    expect(noChanges(ca, { key_type: 'rsa', key_bits: 0 }, rsa4096)).toEqual([]);
+    expect(noChanges(ca, { key_type: 'ec' }, live('ec', 256))).toEqual([]);
+    expect(noChanges(ca, { key_type: 'ecdsa-sha2-nistp384' }, live('ec', 384))).toEqual([]);
+    expect(noChanges(ca, { key_type: 'ssh-ed25519', key_bits: 256 }, live('ed25519', 0))).toEqual([]);
+    expect(noChanges(ca, { key_type: 'ed25519' }, live('ec', 256))).toEqual([
+      { path: 'key_bits', before: 256, after: 0, replace: true },
+      { path: 'key_type', before: 'ec', after: 'ed25519', replace: true },
+    ]);
+    expect(noChanges(ca, { key_type: 'rsa', key_bits: 2048 }, rsa4096)).toEqual([
+      { path: 'key_bits', before: 4096, after: 2048, replace: true },
+    ]);
+    // given keys are compared by the key itself; a key type written beside them is a note
+    expect(noChanges(ca, { private_key: 'k', public_key: key }, { public_key: key })).toEqual([]);
+    expect(sshCertificateAuthority.notes?.({ private_key: 'k', public_key: key, key_type: 'rsa' })).toEqual([
+      'key_type does not apply to this object and is not compared (the API does not keep it)',
+    ]);
   });
 
   it('generates by default only when no keys are given', () => {

@@ -1,0 +1,159 @@
+/**
+ * Replacements that cannot lose an object (docs/architecture.md, "Executing"
+ * and "Planning rules"). A replacement whose create fails must not leave the
+ * address empty without saying so:
+ * - `create-first`: the API lets the new object exist beside the old one, so
+ *   the new one is created before the old one is deleted;
+ * - `restore`: same address, so the old one is deleted first; when the create
+ *   fails, the previous object is created again from what was read;
+ * - `delete-first`: neither is possible (a write-only field was never read
+ *   back): the plan says so, and apply needs --allow-replace.
+ */
+import { isCircuitOpen } from '../api/circuit-breaker.ts';
+import { ConvergeError } from '../errors.ts';
+import { addressKey } from './address.ts';
+import type { Provider } from './provider.ts';
+import type { DesiredObject, LiveObject } from './types.ts';
+
+export type ReplaceSafety = { mode: 'create-first' } | { mode: 'restore' } | { mode: 'delete-first'; why: string };
+
+/** What is live at the address after a replacement failed. */
+export type LiveAfterFailure = 'previous' | 'restored' | 'absent' | 'unknown' | 'both';
+
+export function replaceSafety(provider: Provider, live: LiveObject): ReplaceSafety {
+  if (provider.createsBeside) return { mode: 'create-first' };
+  const why =
+    provider.unrestorable?.(live) ??
+    (live.fields === undefined ? 'it was not read' : undefined) ??
+    // toManifest is how what was read becomes something to create
+    (typeof provider.toManifest === 'function' ? undefined : 'converge cannot write it from what it read');
+  return why === undefined ? { mode: 'restore' } : { mode: 'delete-first', why };
+}
+
+/** The risk of a replacement that deletes first and cannot restore, as the plan and the consent name it. */
+export function replaceRisk(why: string): string {
+  return `the object is deleted before the new one is created and cannot be put back if the create fails (${why})`;
+}
+
+/** A replacement that did not complete; `live` says what is at the address now. */
+export class ReplaceError extends ConvergeError {
+  readonly live: LiveAfterFailure;
+  readonly status: number | undefined;
+
+  constructor(message: string, live: LiveAfterFailure, cause: unknown) {
+    super('REPLACE_FAILED', message, { cause });
+    this.name = 'ReplaceError';
+    this.live = live;
+    const status = (cause as { status?: unknown } | undefined)?.status;
+    this.status = typeof status === 'number' ? status : undefined;
+  }
+}
+
+/** The executor's own steps, so that lost answers and fingerprints are handled as for any create or delete. */
+export interface ReplaceSteps {
+  /** Creates an object; true when a lost answer was recovered by reading back. */
+  create(desired: DesiredObject): Promise<boolean>;
+  /** Deletes the previous object (a 404 counts as deleted). */
+  remove(live: LiveObject): Promise<void>;
+  /** The previous object is gone: its fingerprints go with it. */
+  forget(): void;
+}
+
+/** Runs one replacement; returns true when a lost answer was recovered. */
+export async function replaceObject(
+  provider: Provider,
+  desired: DesiredObject,
+  live: LiveObject,
+  steps: ReplaceSteps,
+): Promise<boolean> {
+  const key = addressKey(live.address);
+  const safety = replaceSafety(provider, live);
+  if (safety.mode === 'create-first') {
+    const recovered = await first(
+      () => steps.create(desired),
+      (error) => failed('create', error, `the previous ${key} is unchanged`, 'previous'),
+    );
+    try {
+      await steps.remove(live);
+    } catch (error) {
+      throw failed('delete', error, `the new ${key} was created and the previous one is still live`, 'both');
+    }
+    return recovered;
+  }
+  await first(
+    () => steps.remove(live),
+    (error) => failed('delete', error, `the previous ${key} is unchanged`, 'previous'),
+  );
+  steps.forget();
+  try {
+    return await steps.create(desired);
+  } catch (error) {
+    if (isLost(error)) {
+      throw failed('create', error, `${key} may be absent now: plan again to see what is live`, 'unknown');
+    }
+    if (safety.mode === 'delete-first') {
+      throw failed(
+        'create',
+        error,
+        `the previous ${key} could not be restored (${safety.why}): it is absent now`,
+        'absent',
+      );
+    }
+    try {
+      await steps.create(restoration(provider, live, desired));
+    } catch (restoreError) {
+      const lost = isLost(restoreError);
+      const now = lost ? 'it may be absent now: plan again to see what is live' : 'it is absent now';
+      throw failed(
+        'create',
+        error,
+        `the previous ${key} could not be restored (${messageOf(restoreError)}): ${now}`,
+        lost ? 'unknown' : 'absent',
+      );
+    }
+    throw failed('create', error, `the previous ${key} was restored from what was read`, 'restored');
+  }
+}
+
+/** The previous object as a declared one, from what was read: what a restore creates. */
+function restoration(provider: Provider, live: LiveObject, desired: DesiredObject): DesiredObject {
+  const document = provider.toManifest(live);
+  return {
+    kind: live.kind,
+    address: live.address,
+    metadata: document.metadata,
+    ensure: 'present',
+    spec: document.spec,
+    secretFields: [],
+    source: desired.source,
+    positions: {},
+  };
+}
+
+/**
+ * Runs a replacement's first step, turning its failure into the
+ * replacement's. A request never sent because the server is gone stays as it
+ * is: the executor reports the action as not started, which it was.
+ */
+async function first<T>(run: () => Promise<T>, failure: (error: unknown) => ReplaceError): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isCircuitOpen(error) && (error as { outcome?: string }).outcome === 'not-sent') throw error;
+    throw failure(error);
+  }
+}
+
+function failed(what: 'create' | 'delete', error: unknown, now: string, live: LiveAfterFailure): ReplaceError {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  const how = isLost(error) ? "'s answer was lost" : typeof status === 'number' ? ' was refused' : ' failed';
+  return new ReplaceError(`replace failed: the ${what}${how} (${messageOf(error)}); ${now}`, live, error);
+}
+
+function isLost(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { outcome?: string }).outcome === 'unknown';
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
