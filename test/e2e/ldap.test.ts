@@ -110,4 +110,49 @@ describe('LDAP kinds through the CLI', () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect((await secrets('GET', '/ldap/static-role/apps/app1')).body.data.username).toBe('svc-batch3');
   });
+
+  it('puts a static role back when its replacement is refused, says so, and exits 1', async () => {
+    const config = await manifest('config.yaml', CONFIG);
+    const role = await manifest(
+      'role.yaml',
+      'kind: LDAPStaticRole\nmetadata: {name: app1}\nspec: {username: svc-app1, rotation_period: 24h}\n',
+    );
+    expect((await target.run(['apply', config, role, '--auto-approve'])).code).toBe(0);
+    // svc-app2 is not in the directory: the service refuses the create after the old role is deleted
+    await writeFile(
+      role,
+      'kind: LDAPStaticRole\nmetadata: {name: app1}\nspec: {username: svc-app2, rotation_period: 24h}\n',
+    );
+    const plan = await target.run(['plan', config, role]);
+    expect(plan.stdout).toContain('-/+ replace LDAPStaticRole/ldap/app1');
+    // its readable state recreates it: no risk to name, no consent to ask
+    expect(plan.stdout).not.toContain('destructive');
+
+    const applied = await target.run(['apply', config, role, '--auto-approve', '--no-progress']);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toContain(
+      'failed to replace LDAPStaticRole/ldap/app1: replace failed: the create was refused (POST /v1/ldap/static-role/app1: ' +
+        '400 could not find the account "svc-app2" in the directory); ' +
+        'the previous LDAPStaticRole/ldap/app1 was restored from what was read',
+    );
+    const restored = await secrets('GET', '/ldap/static-role/app1');
+    expect(restored.body.data).toMatchObject({ username: 'svc-app1', rotation_period: 86400 });
+    // the engine manages the account again: it has a password to hand out
+    expect((await secrets('GET', '/ldap/static-cred/app1')).body.data.password).toBeTruthy();
+
+    // the next plan is the same replacement, not a create of something lost
+    const again = await target.run(['plan', config, role]);
+    expect(again.stdout).toContain('-/+ replace LDAPStaticRole/ldap/app1');
+
+    // JSON lines say the same, and what is live now, for machines
+    const json = await target.run(['apply', config, role, '--auto-approve', '--json']);
+    expect(json.code).toBe(1);
+    const failed = json.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .find((event) => event.type === 'action-failed');
+    expect(failed.error).toMatchObject({ code: 'REPLACE_FAILED', status: 400, live: 'restored' });
+    expect(failed.error.message).toMatch(/; the previous LDAPStaticRole\/ldap\/app1 was restored from what was read$/);
+  });
 });

@@ -6,9 +6,8 @@
  * `ldapwhoami`, an independent client. Skipped, with the reason printed,
  * where slapd cannot run.
  */
-import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Slapd, startSlapd } from '../helpers/slapd.ts';
+import { binds, type Slapd, startSlapd } from '../helpers/slapd.ts';
 import { type SecretsAnswer, type SecretsClient, startSecrets } from './secrets-client.ts';
 
 const SERVICE_OU = 'ou=service,dc=example,dc=org';
@@ -47,21 +46,6 @@ function expectWritten(answer: SecretsAnswer): void {
 
 function expectOk(answer: SecretsAnswer): void {
   expect(answer.status, answer.text).toBe(200);
-}
-
-/** Whether slapd accepts `password` for `dn`, asked with ldapwhoami (exit 49 is "Invalid credentials"). */
-function binds(slapd: Slapd, dn: string, password: string): boolean {
-  const run = spawnSync('ldapwhoami', ['-x', '-H', slapd.url, '-D', dn, '-w', password], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
-  if (run.error) throw new Error(`ldapwhoami could not run (apt-get install -y ldap-utils): ${run.error.message}`);
-  if (run.status === 0) {
-    expect(run.stdout.trim().toLowerCase()).toBe(`dn:${dn.toLowerCase()}`);
-    return true;
-  }
-  expect(run.status, run.stderr).toBe(49);
-  return false;
 }
 
 const CREATION_LDIF = `dn: cn={{.Username}},${PEOPLE_OU}

@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
+import { expect } from 'vitest';
 import {
   DEFAULT_ADMIN_DN,
   DEFAULT_ADMIN_PASSWORD,
@@ -43,6 +44,21 @@ export function slapdMissing(): string | undefined {
   );
   if (missing.length === 0) return undefined;
   return `OpenLDAP is not installed (missing ${missing.join(', ')}); run: apt-get install -y slapd ldap-utils`;
+}
+
+/** Whether slapd accepts `password` for `dn`, asked with ldapwhoami (exit 49 is "Invalid credentials"). */
+export function binds(slapd: Slapd, dn: string, password: string): boolean {
+  const run = spawnSync('ldapwhoami', ['-x', '-H', slapd.url, '-D', dn, '-w', password], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  if (run.error) throw new Error(`ldapwhoami could not run (apt-get install -y ldap-utils): ${run.error.message}`);
+  if (run.status === 0) {
+    expect(run.stdout.trim().toLowerCase()).toBe(`dn:${dn.toLowerCase()}`);
+    return true;
+  }
+  expect(run.status, run.stderr).toBe(49);
+  return false;
 }
 
 /** True when ldap-utils' ldapwhoami can be run. */
