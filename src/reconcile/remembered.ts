@@ -33,7 +33,7 @@ export function swappedFields(
     const value = live[field];
     if (desired[field] !== undefined || value === undefined) continue;
     if (lookup(key, rememberedField(field), value) !== 'changed') continue;
-    swapped.changes.push({ path: field, before: value, replace: true });
+    swapped.changes.push({ path: field, before: value, replace: true, note: 'a new one, made by the service' });
     swapped.notes.push(
       `${field} is not the one converge saw after creating the object: it was changed outside converge; ` +
         'the replacement has the service make a new one (to keep the live one, declare it in the manifest)',

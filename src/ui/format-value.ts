@@ -12,5 +12,10 @@ export function formatChange(change: FieldChange, action: 'create' | 'other'): s
   const replace = change.replace ? ' (forces replacement)' : '';
   if (change.secret) return `${change.path}: (secret) ${change.note ?? 'changed'}${replace}`;
   if (action === 'create') return `${change.path}: ${formatValue(change.after)}`;
-  return `${change.path}: ${formatValue(change.before)} -> ${formatValue(change.after)}${replace}`;
+  return `${change.path}: ${formatValue(change.before)} -> ${afterText(change.after, change.note, 80)}${replace}`;
+}
+
+/** The value a change leads to; one the service will make (a new generated key) is said in words. */
+export function afterText(after: Json | undefined, note: string | undefined, max: number): string {
+  return after === undefined && note !== undefined ? `(${note})` : formatValue(after, max);
 }

@@ -154,5 +154,5 @@ describe('LDAP kinds through the CLI', () => {
       .find((event) => event.type === 'action-failed');
     expect(failed.error).toMatchObject({ code: 'REPLACE_FAILED', status: 400, live: 'restored' });
     expect(failed.error.message).toMatch(/; the previous LDAPStaticRole\/ldap\/app1 was restored from what was read$/);
-  });
+  }, 60_000);
 });

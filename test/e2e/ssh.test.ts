@@ -30,6 +30,14 @@ async function secretsGet(path: string) {
   return { status: response.status, text: await response.text() };
 }
 
+async function secretsSend(method: string, path: string, body?: unknown) {
+  return fetch(`${target.emulator.url}/v1${path}`, {
+    method,
+    headers: { 'x-service-token': target.emulator.tokens.secrets, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+}
+
 const OTP_ROLE =
   'kind: SSHRole\nmetadata: {name: web}\nspec: {key_type: otp, default_user: ubuntu, cidr_list: 10.0.0.0/8}\n';
 
@@ -63,12 +71,21 @@ describe('SSH kinds through the CLI', () => {
     );
     expect((await target.run(['apply', generated, '--auto-approve'])).code).toBe(0);
     const before = (await secretsGet('/ssh/public_key')).text;
-    // a generated CA that exists is left alone, whatever its key type says now
+    // a generated CA is compared by its live key's type and size: another type is a guarded replacement
     await writeFile(
       generated,
       'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ecdsa-sha2-nistp256}\n',
     );
-    expect((await target.run(['plan', generated, '--detailed-exitcode'])).code).toBe(0);
+    const typed = await target.run(['plan', generated, '--detailed-exitcode']);
+    expect(typed.code, typed.stderr).toBe(2);
+    expect(typed.stdout).toContain('-/+ replace SSHCertificateAuthority/ssh');
+    expect(typed.stdout).toContain('key_type: "ed25519" -> "ec" (forces replacement)');
+    expect(typed.stdout).toContain('key_bits: 0 -> 256 (forces replacement)');
+    expect(typed.stdout).toContain(
+      'destructive: a new CA key invalidates every certificate the old key signed; the object is deleted before ' +
+        'the new one is created and cannot be put back if the create fails (private_key is never read back, so ' +
+        'cannot be sent again); apply needs --allow-replace SSHCertificateAuthority',
+    );
 
     const publicKey = (await readFile(`${CA_KEY}.pub`, 'utf8')).trim();
     const given = await manifest(
@@ -100,7 +117,78 @@ describe('SSH kinds through the CLI', () => {
       expect(applied.stdout + applied.stderr + planned.stdout).not.toContain(line);
     }
     expect((await target.run(['plan', given, '--detailed-exitcode'])).code).toBe(0);
+  }, 60_000);
+
+  it('replaces a generated CA for a new key size only with --allow-replace, and is then in sync', async () => {
+    const file = await manifest(
+      'ca.yaml',
+      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ec}\n',
+    );
+    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    const before = (await secretsGet('/ssh/public_key')).text;
+    expect(before).toMatch(/^ecdsa-sha2-nistp256 /);
+    await writeFile(
+      file,
+      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ec, key_bits: 384}\n',
+    );
+    const unguarded = await target.run(['apply', file, '--auto-approve']);
+    expect(unguarded.code).toBe(1);
+    expect(unguarded.stderr).toContain('the object is deleted before the new one is created');
+    expect(unguarded.stderr).toContain('--allow-replace SSHCertificateAuthority');
+    expect((await secretsGet('/ssh/public_key')).text).toBe(before);
+
+    const applied = await target.run([
+      'apply',
+      file,
+      '--auto-approve',
+      '--allow-replace',
+      'SSHCertificateAuthority',
+      '--no-progress',
+    ]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('replaced SSHCertificateAuthority/ssh');
+    expect((await secretsGet('/ssh/public_key')).text).toMatch(/^ecdsa-sha2-nistp384 /);
+    expect((await target.run(['plan', file, '--detailed-exitcode'])).code).toBe(0);
   });
+
+  it('reports a generated CA swapped by hand as drift, by the key converge saw after creating it', async () => {
+    const file = await manifest(
+      'ca.yaml',
+      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ed25519}\n',
+    );
+    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+
+    // someone replaces the key behind converge's back, with one of the same type and size
+    expect((await secretsSend('DELETE', '/ssh/config/ca')).status).toBe(204);
+    expect((await secretsSend('POST', '/ssh/config/ca', { key_type: 'ed25519' })).status).toBe(200);
+    const swapped = (await secretsGet('/ssh/public_key')).text.trim();
+
+    const plan = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain('-/+ replace SSHCertificateAuthority/ssh');
+    expect(plan.stdout).toMatch(
+      /public_key: "ssh-ed25519 [^\n]* -> \(a new one, made by the service\) \(forces replacement\)/,
+    );
+    expect(plan.stdout).toContain(
+      'SSHCertificateAuthority/ssh: public_key is not the one converge saw after creating the object: it was ' +
+        'changed outside converge',
+    );
+    const drift = await target.run(['drift', file, '--format', 'json']);
+    expect(drift.code).toBe(2);
+    const report = JSON.parse(drift.stdout);
+    expect(report.objects[0]).toMatchObject({
+      key: 'SSHCertificateAuthority/ssh',
+      state: 'drifted',
+      action: 'replace',
+      changes: [{ path: 'public_key', before: swapped, replace: true, note: 'a new one, made by the service' }],
+    });
+    // replacing it is guarded as any CA replacement; afterwards the new key is the one remembered
+    expect(
+      (await target.run(['apply', file, '--auto-approve', '--allow-replace', 'SSHCertificateAuthority'])).code,
+    ).toBe(0);
+    expect((await secretsGet('/ssh/public_key')).text.trim()).not.toBe(swapped);
+    expect((await target.run(['drift', file])).code).toBe(0);
+  }, 60_000);
 
   it('notes a field of the other key type instead of planning a change forever', async () => {
     const file = await manifest(

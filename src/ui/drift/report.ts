@@ -6,7 +6,7 @@
  * and note and loses any value it might carry. Pure.
  */
 import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
-import { formatValue } from '../format-value.ts';
+import { afterText, formatValue } from '../format-value.ts';
 
 /** What a planned action means when nothing is going to be applied. */
 export type DriftState = 'drifted' | 'missing' | 'to-delete' | 'in-sync';
@@ -211,5 +211,5 @@ export function describeChange(change: DriftChange, state: DriftState, max = 120
   const replace = change.replace ? ' (forces replacement)' : '';
   if (change.secret) return `${change.path}: (sensitive)${change.note ? ` ${change.note}` : ''}${replace}`;
   if (state === 'missing') return `${change.path}: ${formatValue(change.after, max)}`;
-  return `${change.path}: ${formatValue(change.before, max)} -> ${formatValue(change.after, max)}${replace}`;
+  return `${change.path}: ${formatValue(change.before, max)} -> ${afterText(change.after, change.note, max)}${replace}`;
 }

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/reconcile/apply.ts';
 import { EventStream, type ReconcileEvent } from '../../../src/reconcile/events.ts';
+import { providers } from '../../../src/providers/index.ts';
 import { FingerprintStore } from '../../../src/reconcile/fingerprint-store.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
+import { replaceSafety } from '../../../src/reconcile/replace.ts';
 import type { FingerprintLookup } from '../../../src/reconcile/secrets.ts';
 import type { DesiredObject, LiveObject } from '../../../src/reconcile/types.ts';
 import { desired, live as live_, type MemoryProvider, memoryProvider } from './builders.ts';
@@ -190,7 +192,9 @@ describe('a value the service sets on create', () => {
     const { plan } = planOf(provider, wanted, store.lookup);
     expect(plan.actions[0]).toMatchObject({
       action: 'replace',
-      changes: [{ path: 'public_key', before: 'swapped-by-hand', replace: true }],
+      changes: [
+        { path: 'public_key', before: 'swapped-by-hand', replace: true, note: 'a new one, made by the service' },
+      ],
     });
     expect(plan.actions[0]?.notes?.[0]).toMatch(/^public_key is not the one converge saw after creating the object/);
   });
@@ -204,5 +208,36 @@ describe('a value the service sets on create', () => {
     expect(plan({ key_type: 'ed25519', public_key: 'k' }, true)).toBe('noop');
     expect(plan({ key_type: 'ed25519' }, false)).toBe('noop');
     expect(plan({ key_type: 'ed25519' }, true)).toBe('replace');
+  });
+});
+
+describe('what replacement does per kind (docs/kinds.md, "Replacements")', () => {
+  const safety = (kind: string, fields: Record<string, string | boolean>) => {
+    const provider = providers.find((p) => p.kind === kind);
+    if (!provider) throw new Error(`no provider ${kind}`);
+    return replaceSafety(provider, { kind, address: { kind, name: 'x' }, ref: 'x', fields });
+  };
+
+  it('restores what its readable state recreates, and says why it cannot for the others', () => {
+    expect(safety('LDAPStaticRole', { username: 'svc-app1', dn: 'cn=svc-app1', rotation_period: '1h' })).toEqual({
+      mode: 'restore',
+    });
+    expect(safety('ModuleTestVariable', { key: 'region', value: 'eu', sensitive: false })).toEqual({ mode: 'restore' });
+    expect(safety('ModuleTestVariable', { key: 'token', sensitive: true })).toEqual({
+      mode: 'delete-first',
+      why: 'value is never read back, so cannot be sent again',
+    });
+    expect(safety('SSHCertificateAuthority', { public_key: 'ssh-ed25519 AAAA' })).toEqual({
+      mode: 'delete-first',
+      why: 'private_key is never read back, so cannot be sent again',
+    });
+    expect(safety('RegistryModule', { name: 'vpc', provider: 'aws' })).toEqual({
+      mode: 'delete-first',
+      why: 'its versions are deleted with it',
+    });
+  });
+
+  it('has no kind that creates beside the old object, since every identity is a path or a unique name', () => {
+    expect(providers.filter((p) => p.createsBeside).map((p) => p.kind)).toEqual([]);
   });
 });
