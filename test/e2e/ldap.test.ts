@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
 beforeEach(async () => {
@@ -15,14 +15,18 @@ beforeEach(async () => {
 });
 afterEach(() => target?.close());
 
-const CONFIG = `kind: LDAPConfig
-metadata: {mount: ldap}
-spec:
-  url: \${env:LDAP_URL}
-  binddn: cn=admin,dc=example,dc=org
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ou=service,dc=example,dc=org
-`;
+const CONFIG = LDAP_CONFIG;
+
+const staticRole = (name: string, username: string) =>
+  `kind: LDAPStaticRole\nmetadata: {name: ${name}}\nspec: {username: ${username}, rotation_period: 24h}\n`;
+
+/** The engine's config and one static role, applied; the role's manifest is then changed by the test. */
+async function appliedRole(name: string, username: string): Promise<{ config: string; role: string }> {
+  const config = await manifest('config.yaml', CONFIG);
+  const role = await manifest('role.yaml', staticRole(name, username));
+  expect((await target.run(['apply', config, role, '--auto-approve'])).code).toBe(0);
+  return { config, role };
+}
 
 async function manifest(name: string, text: string): Promise<string> {
   const path = join(target.scratch, name);
@@ -92,16 +96,8 @@ describe('LDAP kinds through the CLI', () => {
   });
 
   it('plans a static role whose account changes as a replacement', async () => {
-    const config = await manifest('config.yaml', CONFIG);
-    const role = await manifest(
-      'role.yaml',
-      'kind: LDAPStaticRole\nmetadata: {name: apps/app1}\nspec: {username: svc-app1, rotation_period: 24h}\n',
-    );
-    expect((await target.run(['apply', config, role, '--auto-approve'])).code).toBe(0);
-    await writeFile(
-      role,
-      'kind: LDAPStaticRole\nmetadata: {name: apps/app1}\nspec: {username: svc-batch3, rotation_period: 24h}\n',
-    );
+    const { config, role } = await appliedRole('apps/app1', 'svc-app1');
+    await writeFile(role, staticRole('apps/app1', 'svc-batch3'));
     const plan = await target.run(['plan', config, role, '--detailed-exitcode']);
     expect(plan.code).toBe(2);
     expect(plan.stdout).toContain('-/+ replace LDAPStaticRole/ldap/apps/app1');
@@ -112,17 +108,9 @@ describe('LDAP kinds through the CLI', () => {
   });
 
   it('puts a static role back when its replacement is refused, says so, and exits 1', async () => {
-    const config = await manifest('config.yaml', CONFIG);
-    const role = await manifest(
-      'role.yaml',
-      'kind: LDAPStaticRole\nmetadata: {name: app1}\nspec: {username: svc-app1, rotation_period: 24h}\n',
-    );
-    expect((await target.run(['apply', config, role, '--auto-approve'])).code).toBe(0);
+    const { config, role } = await appliedRole('app1', 'svc-app1');
     // svc-app2 is not in the directory: the service refuses the create after the old role is deleted
-    await writeFile(
-      role,
-      'kind: LDAPStaticRole\nmetadata: {name: app1}\nspec: {username: svc-app2, rotation_period: 24h}\n',
-    );
+    await writeFile(role, staticRole('app1', 'svc-app2'));
     const plan = await target.run(['plan', config, role]);
     expect(plan.stdout).toContain('-/+ replace LDAPStaticRole/ldap/app1');
     // its readable state recreates it: no risk to name, no consent to ask

@@ -10,22 +10,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
 import { binds, type Slapd, startSlapd } from '../helpers/slapd.ts';
 
 const availability = await startSlapd();
 const skipped = 'skipped' in availability ? availability.skipped : undefined;
 if ('skipped' in availability) console.warn(`skipping the replacement tests against slapd: ${availability.skipped}`);
 else await availability.stop();
-
-const CONFIG = `kind: LDAPConfig
-metadata: {mount: ldap}
-spec:
-  url: \${env:LDAP_URL}
-  binddn: cn=admin,dc=example,dc=org
-  bindpass: \${env:LDAP_BINDPASS}
-  userdn: ou=service,dc=example,dc=org
-`;
 
 const role = (username: string) =>
   `kind: LDAPStaticRole\nmetadata: {name: app1}\nspec: {username: ${username}, rotation_period: 1h}\n`;
@@ -51,7 +42,7 @@ describe.skipIf(skipped !== undefined)('a static role replacement against slapd'
     };
     const config = join(target.scratch, 'config.yaml');
     const file = join(target.scratch, 'role.yaml');
-    await writeFile(config, CONFIG);
+    await writeFile(config, LDAP_CONFIG);
     await writeFile(file, role('svc-app1'));
     const created = await target.run(['apply', config, file, '--auto-approve']);
     expect(created.code, created.stderr).toBe(0);

@@ -38,6 +38,9 @@ async function secretsSend(method: string, path: string, body?: unknown) {
   });
 }
 
+const ca = (spec: string) => `kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: ${spec}\n`;
+const ALLOW_CA = ['--auto-approve', '--allow-replace', 'SSHCertificateAuthority'];
+
 const OTP_ROLE =
   'kind: SSHRole\nmetadata: {name: web}\nspec: {key_type: otp, default_user: ubuntu, cidr_list: 10.0.0.0/8}\n';
 
@@ -65,17 +68,11 @@ describe('SSH kinds through the CLI', () => {
   });
 
   it('marks a CA replacement as destructive, and applies it only with --allow-replace', async () => {
-    const generated = await manifest(
-      'ca.yaml',
-      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ed25519}\n',
-    );
+    const generated = await manifest('ca.yaml', ca('{key_type: ed25519}'));
     expect((await target.run(['apply', generated, '--auto-approve'])).code).toBe(0);
     const before = (await secretsGet('/ssh/public_key')).text;
     // a generated CA is compared by its live key's type and size: another type is a guarded replacement
-    await writeFile(
-      generated,
-      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ecdsa-sha2-nistp256}\n',
-    );
+    await writeFile(generated, ca('{key_type: ecdsa-sha2-nistp256}'));
     const typed = await target.run(['plan', generated, '--detailed-exitcode']);
     expect(typed.code, typed.stderr).toBe(2);
     expect(typed.stdout).toContain('-/+ replace SSHCertificateAuthority/ssh');
@@ -109,7 +106,7 @@ describe('SSH kinds through the CLI', () => {
     expect(refused.stderr).toContain('--allow-replace SSHCertificateAuthority');
     expect((await secretsGet('/ssh/public_key')).text).toBe(before);
 
-    const applied = await target.run(['apply', given, '--auto-approve', '--allow-replace', 'SSHCertificateAuthority']);
+    const applied = await target.run(['apply', given, ...ALLOW_CA]);
     expect(applied.code, applied.stderr).toBe(0);
     expect((await secretsGet('/ssh/public_key')).text.trim()).toBe(publicKey.split(' ').slice(0, 2).join(' '));
     const privateKey = await readFile(CA_KEY, 'utf8');
@@ -120,31 +117,18 @@ describe('SSH kinds through the CLI', () => {
   }, 60_000);
 
   it('replaces a generated CA for a new key size only with --allow-replace, and is then in sync', async () => {
-    const file = await manifest(
-      'ca.yaml',
-      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ec}\n',
-    );
+    const file = await manifest('ca.yaml', ca('{key_type: ec}'));
     expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
     const before = (await secretsGet('/ssh/public_key')).text;
     expect(before).toMatch(/^ecdsa-sha2-nistp256 /);
-    await writeFile(
-      file,
-      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ec, key_bits: 384}\n',
-    );
+    await writeFile(file, ca('{key_type: ec, key_bits: 384}'));
     const unguarded = await target.run(['apply', file, '--auto-approve']);
     expect(unguarded.code).toBe(1);
     expect(unguarded.stderr).toContain('the object is deleted before the new one is created');
     expect(unguarded.stderr).toContain('--allow-replace SSHCertificateAuthority');
     expect((await secretsGet('/ssh/public_key')).text).toBe(before);
 
-    const applied = await target.run([
-      'apply',
-      file,
-      '--auto-approve',
-      '--allow-replace',
-      'SSHCertificateAuthority',
-      '--no-progress',
-    ]);
+    const applied = await target.run(['apply', file, ...ALLOW_CA, '--no-progress']);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('replaced SSHCertificateAuthority/ssh');
     expect((await secretsGet('/ssh/public_key')).text).toMatch(/^ecdsa-sha2-nistp384 /);
@@ -152,10 +136,7 @@ describe('SSH kinds through the CLI', () => {
   });
 
   it('reports a generated CA swapped by hand as drift, by the key converge saw after creating it', async () => {
-    const file = await manifest(
-      'ca.yaml',
-      'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ed25519}\n',
-    );
+    const file = await manifest('ca.yaml', ca('{key_type: ed25519}'));
     expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
 
     // someone replaces the key behind converge's back, with one of the same type and size
@@ -183,9 +164,7 @@ describe('SSH kinds through the CLI', () => {
       changes: [{ path: 'public_key', before: swapped, replace: true, note: 'a new one, made by the service' }],
     });
     // replacing it is guarded as any CA replacement; afterwards the new key is the one remembered
-    expect(
-      (await target.run(['apply', file, '--auto-approve', '--allow-replace', 'SSHCertificateAuthority'])).code,
-    ).toBe(0);
+    expect((await target.run(['apply', file, ...ALLOW_CA])).code).toBe(0);
     expect((await secretsGet('/ssh/public_key')).text.trim()).not.toBe(swapped);
     expect((await target.run(['drift', file])).code).toBe(0);
   }, 60_000);

@@ -11,6 +11,16 @@ import { MEMORY_DIRECTORY_URL } from '../../src/emulator/secrets/seed.ts';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { type CliResult, converge } from './cli.ts';
 
+/** An LDAP engine configured on the directory the target's `LDAP_URL` and `LDAP_BINDPASS` name. */
+export const LDAP_CONFIG = `kind: LDAPConfig
+metadata: {mount: ldap}
+spec:
+  url: \${env:LDAP_URL}
+  binddn: cn=admin,dc=example,dc=org
+  bindpass: \${env:LDAP_BINDPASS}
+  userdn: ou=service,dc=example,dc=org
+`;
+
 export interface CliTarget {
   emulator: RunningEmulator;
   scratch: string;
