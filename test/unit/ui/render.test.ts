@@ -67,6 +67,34 @@ describe('startInkReporter', () => {
     expect(output.stdout).toEqual([]);
   });
 
+  it('says what a failed replacement left live', async () => {
+    const terminal = new FakeTerminal();
+    terminal.columns = 400;
+    const reporter = startInkReporter({
+      stream: terminal as unknown as NodeJS.WriteStream,
+      output: memoryOutput(),
+      colors: pc.createColors(false),
+    });
+    const role = planned('LDAPStaticRole/app1', 'replace');
+    const error = {
+      message:
+        'replace failed: the create was refused (400 could not find the account "svc-app2" in the directory); ' +
+        'the previous LDAPStaticRole/app1 was restored from what was read',
+      code: 'REPLACE_FAILED',
+      live: 'restored' as const,
+    };
+    reporter.listener(ev({ type: 'plan-ready', plan: planOf([role]) }));
+    reporter.listener(ev({ type: 'apply-start', total: 1 }));
+    reporter.listener(ev({ type: 'action-start', action: role }));
+    reporter.listener(ev({ type: 'action-failed', action: role, error }));
+    const failed = [{ key: role.key, action: 'replace' as const, error }];
+    reporter.listener(ev({ type: 'apply-done', summary: summary({ failed, elapsedMs: 50 }) }));
+    await reporter.close();
+    const screen = unstyled(terminal.written);
+    expect(screen).toContain(`✗ replace LDAPStaticRole/app1  failed: ${error.message}`);
+    expect(screen).toContain('Apply finished with failures: nothing done; 1 failed; 0 skipped (0.1 s)');
+  });
+
   it('closes cleanly when the apply never started', async () => {
     const terminal = new FakeTerminal();
     const reporter = startInkReporter({
