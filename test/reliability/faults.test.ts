@@ -894,9 +894,10 @@ function expectAccurateSummary(actions: readonly PlannedAction[], summary: Apply
     expect(e.type, e.action.key).toBe(expected);
   }
   for (const f of summary.failed) {
-    // an upload goes to the link the version's create answered with
+    // an upload goes to the link the version's create answered with; a replacement says which
+    // of its steps failed, with that request's error, and what is live now
     expect(f.error.message).toMatch(
-      /^((GET|POST|PATCH|DELETE) \/(api\/v2|v1)\/\S+|PUT \S*\/_archivist\/v1\/object\/\S+): \S/,
+      /^(replace failed: the (create|delete)[^(]* \()?((GET|POST|PATCH|DELETE) \/(api\/v2|v1)\/\S+|PUT \S*\/_archivist\/v1\/object\/\S+): \S/,
     );
   }
   expect(summary.skipped.every((s) => s.reason === 'dependency-failed')).toBe(true);
