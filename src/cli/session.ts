@@ -48,12 +48,16 @@ export function loadCommandConfig(flags: Pick<CommonFlags, 'config' | 'allowCode
   });
 }
 
-/** Loads and validates configuration, manifests and flags. Throws before any request. */
-export async function loadInputs(paths: readonly string[], flags: CommonFlags): Promise<Inputs> {
+/** Loads and validates configuration (unless given, loaded already), manifests and flags. Throws before any request. */
+export async function loadInputs(
+  paths: readonly string[],
+  flags: CommonFlags,
+  loaded?: ConvergeConfig,
+): Promise<Inputs> {
   if (paths.length === 0) {
     throw new ConvergeError('INPUT_INVALID', 'no manifest paths given', { hint: 'pass files or directories' });
   }
-  const config = await loadCommandConfig(flags);
+  const config = loaded ?? (await loadCommandConfig(flags));
   let selectors: Record<string, string>;
   try {
     selectors = parseSelectors(flags.selector);

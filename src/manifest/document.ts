@@ -70,6 +70,9 @@ export function buildObject(
     secretFields: interpolated.secretFields,
     dir: ctx.dir,
     ...(interpolated.files.size > 0 && { fileSources: Object.fromEntries(interpolated.files) }),
+    ...(interpolated.placeholders.size > 0 && {
+      placeholders: Object.fromEntries([...interpolated.placeholders].map(([key, set]) => [key, [...set]])),
+    }),
     source: doc.start,
     positions: doc.values,
   };

@@ -35,13 +35,22 @@ export interface Interpolated {
   secretPaths: Set<string>;
   /** Dotted paths of values that are one whole `${file:...}`, and the file as shown to users. */
   files: Map<string, string>;
+  /** The placeholders as written (`${env:SMTP_PASSWORD}`), by top-level spec key: names, never values. */
+  placeholders: Map<string, Set<string>>;
   problems: PathProblem[];
 }
 
 const RESOLVERS = ['env', 'file', 'file.base64'];
 
 export function interpolateSpec(spec: unknown, ctx: InterpolationContext): Interpolated {
-  const out: Interpolated = { spec, secretFields: [], secretPaths: new Set(), files: new Map(), problems: [] };
+  const out: Interpolated = {
+    spec,
+    secretFields: [],
+    secretPaths: new Set(),
+    files: new Map(),
+    placeholders: new Map(),
+    problems: [],
+  };
   if (!containsTemplate(spec)) return out;
   out.spec = resolveValue(spec, 'spec', ctx, out);
   const keys = new Set<string>();
@@ -88,6 +97,7 @@ function resolveString(value: string, path: string, ctx: InterpolationContext, o
       continue;
     }
     out.secretPaths.add(path);
+    notePlaceholder(out, path, part.source);
     const resolved = resolvePlaceholder(part, ctx);
     if ('error' in resolved) {
       out.problems.push({ path, message: `${path}: ${resolved.error}` });
@@ -118,6 +128,13 @@ function resolvePlaceholder(part: Placeholder, ctx: InterpolationContext): { tex
   }
   const hint = didYouMean(part.resolver, RESOLVERS) || `; ${PLACEHOLDER_HELP}`;
   return { error: `unknown resolver "${part.resolver}" in ${part.source}${hint}` };
+}
+
+function notePlaceholder(out: Interpolated, path: string, source: string): void {
+  const key = specKey(path);
+  if (key === undefined) return;
+  const sources = out.placeholders.get(key) ?? new Set<string>();
+  out.placeholders.set(key, sources.add(source));
 }
 
 function stripOneNewline(text: string): string {

@@ -36,8 +36,8 @@ export interface LoadOptions {
   envAccess?: EnvAccess;
 }
 
-/** converge's own tokens: never interpolated, whatever the configuration says. */
-export const TOKEN_VARIABLES = ['CONVERGE_PLATFORM_TOKEN', 'CONVERGE_SECRETS_TOKEN'];
+/** converge's own credentials: never interpolated, whatever the configuration says (the API tokens, the saved plans' key). */
+export const TOKEN_VARIABLES = ['CONVERGE_PLATFORM_TOKEN', 'CONVERGE_SECRETS_TOKEN', 'CONVERGE_PLAN_KEY'];
 
 export async function loadManifests(
   paths: string[],

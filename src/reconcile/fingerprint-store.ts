@@ -12,10 +12,11 @@
  * changed token or an older store format means the entries cannot be compared:
  * the plan says so and sends those secrets once more.
  */
-import { createHmac, randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConvergeError } from '../errors.ts';
+import { deriveKey, keyedHash } from './keyed-digest.ts';
 import type { FingerprintLookup } from './secrets.ts';
 import type { Json } from './types.ts';
 
@@ -34,8 +35,6 @@ export interface StoreNamespace {
   token: string;
 }
 
-/** scrypt cost: about 16 MiB and tens of milliseconds once per API and run; slow for a guesser. */
-const SCRYPT = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_CHECK = 'converge fingerprint key check';
 
 /** `platform@https://tfe.example.com`: an API and its server, with no user, password or query. */
@@ -70,9 +69,9 @@ export class FingerprintStore {
     this.#namespaceOf = namespaceOf;
     const reasons: string[] = upgraded ? ['the fingerprint store was written by an older converge'] : [];
     for (const { name, token } of namespaces) {
-      const key = scryptSync(token, `${file.salt}|${name}`, 32, SCRYPT);
+      const key = deriveKey(token, `${file.salt}|${name}`);
       this.#keys.set(name, key);
-      const check = createHmac('sha256', key).update(KEY_CHECK).digest('hex');
+      const check = keyedHash(key, KEY_CHECK);
       const recorded = file.keyChecks[name];
       if (recorded !== check) {
         if (recorded !== undefined) reasons.push(`the token for ${name} changed`);
@@ -176,5 +175,5 @@ export class FingerprintStore {
 }
 
 function hash(key: Buffer, value: Json): string {
-  return createHmac('sha256', key).update(JSON.stringify(value)).digest('hex');
+  return keyedHash(key, JSON.stringify(value));
 }

@@ -53,6 +53,8 @@ export interface DesiredObject {
   dir?: string;
   /** Values that are one whole `${file:...}` (an LDIF template), by dotted path: the file, as shown to users. */
   fileSources?: Record<string, string>;
+  /** The placeholders a top-level spec field was made from (`${env:SMTP_PASSWORD}`): names, never values. */
+  placeholders?: Record<string, string[]>;
   /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
   positions: Record<string, Position>;
   /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */

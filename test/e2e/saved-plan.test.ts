@@ -126,10 +126,11 @@ describe('apply of a saved plan', () => {
     ['a JSON list', '[]', 'not a saved plan (not a JSON object)'],
     ['another JSON object', '{"a": 1}', 'not a saved plan (no "format": "converge-plan")'],
     ['an old version', '{"format": "converge-plan", "version": 1}', 'plan format version 1 is not supported'],
+    ['the previous version', '{"format": "converge-plan", "version": 2}', 'plan format version 2 is not supported'],
     [
       'a plan without its parts',
-      '{"format": "converge-plan", "version": 2, "plan": {"actions": "all"}}',
-      'not a well-formed saved plan (manifests; options; servers; desiredDigest; live; plan.actions)',
+      '{"format": "converge-plan", "version": 3, "plan": {"actions": "all"}}',
+      'not a well-formed saved plan (manifests; config; options; servers; key; desired; live; plan.actions; integrity)',
     ],
   ])('refuses %s with one clear line and exit 1', async (_what, text, message) => {
     await writeFile(planFile, text);

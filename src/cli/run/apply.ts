@@ -1,16 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { applyPlan } from '../../reconcile/apply.ts';
-import type { PlanRun } from '../../reconcile/engine.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
-import {
-  desiredDigest,
-  liveFingerprint,
-  parseSavedPlan,
-  type SavedPlan,
-  verifySavedPlan,
-} from '../../reconcile/plan-file.ts';
-import type { Plan } from '../../reconcile/types.ts';
+import { parseSavedPlan, type SavedPlan } from '../../reconcile/plan-file.ts';
 import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
@@ -18,7 +10,8 @@ import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
 import { resolveKind } from '../kind-name.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
-import { closeClients, concurrencyOf, type Inputs, loadInputs, serversOf } from '../session.ts';
+import { checkBeforeReading, checkSavedPlan, savedPlanFlags } from '../saved-plan.ts';
+import { closeClients, concurrencyOf, loadInputs } from '../session.ts';
 import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
@@ -45,8 +38,9 @@ export async function runApply(paths: string[], flags: ApplyFlags): Promise<numb
 async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags): Promise<number> {
   const colors = colorsFor(process.stdout, flags.color);
   const saved = await readSavedPlan(paths);
-  const effective = saved ? savedFlags(saved, flags) : flags;
-  const inputs = await loadInputs(saved ? saved.manifests : paths, effective);
+  const effective = saved ? savedPlanFlags(saved, flags) : flags;
+  const checked = saved && (await checkBeforeReading(saved, effective, flags.config === undefined));
+  const inputs = await loadInputs(saved ? saved.manifests : paths, effective, checked?.config);
   // checked before anything is sent; a kind in another case is that kind
   const allowReplace = (flags.allowReplace ?? []).map((k) =>
     resolveKind(k, [...inputs.providers.keys()], '--allow-replace'),
@@ -67,7 +61,7 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   const interrupt = new AbortController();
   const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
   try {
-    const plan = saved ? checkSaved(saved, inputs, run) : run.plan;
+    const plan = saved && checked ? checkSavedPlan(saved, checked.digester, inputs, run) : run.plan;
     if (!hasChanges(plan)) {
       if (!flags.json) output.out(colors.green('No changes: live state matches the manifests.'));
       return EXIT_OK;
@@ -119,29 +113,4 @@ async function readSavedPlan(paths: string[]): Promise<SavedPlan | undefined> {
     return undefined; // not readable as a file: the manifest loader says why
   }
   return parseSavedPlan(file, text);
-}
-
-/** A saved plan is applied with the selection it was made with. */
-function savedFlags(saved: SavedPlan, flags: ApplyFlags): ApplyFlags {
-  return {
-    ...flags,
-    prune: saved.options.prune,
-    target: saved.options.targets,
-    selector: Object.entries(saved.options.selectors).map(([k, v]) => `${k}=${v}`),
-    resendSecrets: saved.options.resendSecrets,
-    ...(saved.config && { config: saved.config }),
-  };
-}
-
-/** The plan made now, if the saved one is exactly it (src/reconcile/plan-file.ts). */
-function checkSaved(saved: SavedPlan, inputs: Inputs, run: PlanRun): Plan {
-  return verifySavedPlan(saved, {
-    plan: run.plan,
-    servers: serversOf(inputs.config, inputs.desired),
-    desiredDigest: desiredDigest(run.desiredByKey, inputs.providers),
-    liveFingerprint: (key) => {
-      const live = run.liveByKey.get(key);
-      return liveFingerprint(live, live ? inputs.providers.get(live.kind) : undefined);
-    },
-  });
 }

@@ -2,21 +2,14 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
-import {
-  desiredDigest,
-  liveFingerprint,
-  PLAN_FORMAT,
-  PLAN_VERSION,
-  type SavedPlan,
-} from '../../reconcile/plan-file.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
 import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
-import { closeClients, loadInputs, serversOf } from '../session.ts';
-import { VERSION } from '../version.ts';
+import { savedPlanOf } from '../saved-plan.ts';
+import { closeClients, loadInputs } from '../session.ts';
 import { checkWritable } from '../writable.ts';
 import { makePlan } from './make-plan.ts';
 
@@ -45,31 +38,18 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
   await closeClients(clients);
 
   if (flags.out) {
-    const saved: SavedPlan = {
-      format: PLAN_FORMAT,
-      version: PLAN_VERSION,
-      createdAt: new Date().toISOString(),
-      converge: VERSION,
+    const saved = savedPlanOf({
       manifests: paths.map((p) => resolve(p)),
-      ...(inputs.config.file && { config: inputs.config.file }),
+      inputs,
       options: {
         prune: flags.prune,
         targets: flags.target,
         selectors: inputs.selection.selectors as Record<string, string>,
         resendSecrets: flags.resendSecrets,
       },
-      servers: serversOf(inputs.config, inputs.desired),
-      desiredDigest: desiredDigest(run.desiredByKey, inputs.providers),
-      live: Object.fromEntries(
-        run.plan.actions
-          .filter((a) => a.action !== 'noop')
-          .map((a) => {
-            const live = run.liveByKey.get(a.key);
-            return [a.key, liveFingerprint(live, inputs.providers.get(a.kind))];
-          }),
-      ),
-      plan: run.plan,
-    };
+      run,
+      env: process.env,
+    });
     await writeFile(flags.out, `${JSON.stringify(saved, null, 2)}\n`);
   }
 

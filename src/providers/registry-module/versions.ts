@@ -120,7 +120,10 @@ export const registryModuleVersion = defineProvider(
 
     async prepare(desired: DesiredObject) {
       const content = await packed(desired);
-      const prepared = { ...desired, spec: { ...desired.spec, digest: content.sha256 } };
+      // the digest stands for the content: a saved plan names where it was read when it changes
+      const from = String(desired.spec.source ?? desired.spec.archive);
+      const fileSources = { ...desired.fileSources, 'spec.digest': from };
+      const prepared = { ...desired, spec: { ...desired.spec, digest: content.sha256 }, fileSources };
       planned.set(prepared, content);
       return prepared;
     },
