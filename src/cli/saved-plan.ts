@@ -59,13 +59,16 @@ export function planDigester(
   return salt === undefined ? PlanDigester.create(from, secret) : PlanDigester.derive(from, secret, salt);
 }
 
+/** Sections named as the configuration file writes them, where that differs. */
+const SECTION_NAMES: Record<string, string> = { maxDeletes: 'guard.maxDeletes' };
+
 /** The effective configuration by top-level section, its tokens left out; not where it came from. */
 export function configSections(config: ConvergeConfig): Record<string, Json> {
   const { file: _where, ...content } = config;
-  return JSON.parse(JSON.stringify(content, (key, value: unknown) => (key === 'token' ? undefined : value))) as Record<
-    string,
-    Json
-  >;
+  const sections = JSON.parse(
+    JSON.stringify(content, (key, value: unknown) => (key === 'token' ? undefined : value)),
+  ) as Record<string, Json>;
+  return Object.fromEntries(Object.entries(sections).map(([name, value]) => [SECTION_NAMES[name] ?? name, value]));
 }
 
 function desiredDigests(digester: PlanDigester, run: PlanRun, providers: ReadonlyMap<string, Provider>) {

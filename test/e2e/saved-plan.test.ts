@@ -40,7 +40,8 @@ const envFor = (server: RunningEmulator) => ({
   CONVERGE_SECRETS_URL: server.url,
   CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
 });
-const run = (args: string[], server = emulator) => converge(args, { cwd: scratch, env: envFor(server) });
+const run = (args: string[], server = emulator, extra: Record<string, string> = {}) =>
+  converge(args, { cwd: scratch, env: { ...envFor(server), ...extra } });
 const writes = (server = emulator) => Object.keys(server.stats().byRoute).filter((route) => !route.startsWith('GET '));
 
 async function savedPlan(): Promise<Record<string, unknown> & { plan: { actions: Array<Record<string, unknown>> } }> {
@@ -138,6 +139,193 @@ describe('apply of a saved plan', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/hit a bug|at .*\.ts:\d+/);
+    expect(emulator.stats().total).toBe(0);
+  });
+});
+
+/** Tool versions live on the server that only a wider configuration's ownership would prune. */
+const LIVE_TOOLS = ['1.0.0', '1.1.0', '2.0.0']
+  .map(
+    (v) =>
+      `kind: ToolVersion\nmetadata: {name: ${v}}\nspec: {url: "https://example.com/${v}.zip", sha: "${'b'.repeat(64)}"}`,
+  )
+  .join('\n---\n');
+const NARROW = 'ownership:\n  - {kind: ToolVersion, name: "1.0.*"}\n';
+const WIDE = 'ownership:\n  - {kind: ToolVersion}\nguard: {maxDeletes: 1000}\n';
+
+describe('what a saved plan covers: configuration, options and targets', () => {
+  let narrow: string;
+  let wide: string;
+  beforeEach(async () => {
+    const tools = join(scratch, 'tools.yaml');
+    await writeFile(tools, LIVE_TOOLS);
+    expect((await run(['apply', tools, '--auto-approve'])).code).toBe(0);
+    narrow = join(scratch, 'narrow.yaml');
+    wide = join(scratch, 'wide.yaml');
+    await writeFile(narrow, NARROW);
+    await writeFile(wide, WIDE);
+  });
+
+  const plan = async (file: string, args: string[]) => {
+    const made = await run(['plan', manifests, ...args, '--out', file]);
+    expect(made.code, made.stderr).toBe(0);
+    return JSON.parse(await readFile(file, 'utf8'));
+  };
+  const toolsLeft = async () => {
+    const response = await fetch(`${emulator.url}/api/v2/admin/tool-versions`, {
+      headers: { authorization: `Bearer ${emulator.tokens.admin}` },
+    });
+    return ((await response.json()).data as Array<{ attributes: { version: string } }>).map(
+      (t) => t.attributes.version,
+    );
+  };
+
+  it('refuses a file pointed at another configuration, with prune and its actions pasted in, before reading anything', async () => {
+    const reviewed = await plan(planFile, ['-c', narrow]);
+    const other = await plan(join(scratch, 'other.json'), ['-c', wide, '--prune']);
+    expect(other.plan.actions.filter((a: { action: string }) => a.action === 'delete')).toHaveLength(3);
+    reviewed.config = other.config;
+    reviewed.options.prune = true;
+    reviewed.plan = other.plan;
+    reviewed.live = other.live;
+    reviewed.desired = other.desired;
+    await writeFile(planFile, JSON.stringify(reviewed));
+    emulator.resetStats();
+    const result = await run(['apply', planFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the plan file was changed after converge wrote it');
+    expect(result.stderr).toContain(`the configuration it names (${wide}) was not used; nothing was sent`);
+    expect(emulator.stats().total).toBe(0);
+    expect((await toolsLeft()).sort()).toEqual(expect.arrayContaining(['1.0.0', '1.1.0', '2.0.0']));
+  });
+
+  it.each([
+    ['prune', (saved: Record<string, { prune: boolean }>) => (saved.options!.prune = true)],
+    ['targets', (saved: Record<string, { targets: string[] }>) => (saved.options!.targets = ['ToolVersion'])],
+    ['resendSecrets', (saved: Record<string, { resendSecrets: boolean }>) => (saved.options!.resendSecrets = true)],
+  ])('refuses a file whose %s was edited, and sends nothing', async (_what, edit) => {
+    const result = await applyEdited((saved) => edit(saved as never));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the saved plan cannot be applied; nothing was sent');
+    expect(result.stderr).toContain('the plan file was changed after converge wrote it');
+    expect(writes()).toEqual([]);
+  });
+
+  it('applies with the -c given, and refuses it when its content differs from the plan’s, naming the sections', async () => {
+    await plan(planFile, ['-c', narrow]);
+    emulator.resetStats();
+    const refused = await run(['apply', planFile, '-c', wide]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `the configuration differs from the plan's (planned with ${narrow}, now ${wide}) in:`,
+    );
+    expect(refused.stderr).toMatch(/in:\n {4}guard\.maxDeletes\n {4}ownership\n/);
+    expect(writes()).toEqual([]);
+
+    // the same content under another name is the same configuration
+    const copy = join(scratch, 'narrow-copy.yaml');
+    await writeFile(copy, `# a copy\n${NARROW}`);
+    const applied = await run(['apply', planFile, '-c', copy]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Apply complete: 1 updated, 1 created');
+  });
+
+  it('refuses, without -c, a configuration the plan names whose content changed since', async () => {
+    await plan(planFile, ['-c', narrow]);
+    await writeFile(narrow, WIDE);
+    emulator.resetStats();
+    const result = await run(['apply', planFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`the configuration differs from the plan's (${narrow}) in:`);
+    expect(result.stderr).not.toContain('the plan file was changed');
+    expect(writes()).toEqual([]);
+  });
+
+  it('refuses a command-line option that would change the plan', async () => {
+    await plan(planFile, ['-c', narrow]);
+    emulator.resetStats();
+    const result = await run(['apply', planFile, '--prune', '-t', 'ToolVersion']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      '--prune, --target cannot change a saved plan: it applies with the options it was made with (prune: false, targets: all)',
+    );
+    expect(emulator.stats().total).toBe(0);
+  });
+});
+
+describe('what a saved plan covers: secrets and keys', () => {
+  const SMTP = [
+    'kind: SMTPSettings',
+    'spec:',
+    '  enabled: true',
+    '  host: smtp.example.com',
+    '  port: 587',
+    '  sender: platform@example.com',
+    '  auth: login',
+    '  username: mailer',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax
+    '  password: ${env:SMTP_PASSWORD}',
+  ].join('\n');
+
+  it('refuses a plan made for one secret value when its source now holds another, naming the object and field', async () => {
+    await writeFile(manifests, SMTP);
+    const made = await run(['plan', manifests, '--out', planFile], emulator, { SMTP_PASSWORD: 'first-password-1' });
+    expect(made.code, made.stderr).toBe(0);
+    emulator.resetStats();
+    const third = await run(['apply', planFile], emulator, { SMTP_PASSWORD: 'third-password-3' });
+    expect(third.code).toBe(1);
+    expect(third.stderr).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder as the message names it
+      'SMTPSettings: password: its source changed since the plan (${env:SMTP_PASSWORD})',
+    );
+    expect(third.stderr).not.toContain('the file was edited');
+    expect(third.stderr + third.stdout).not.toMatch(/first-password|third-password/);
+    expect(writes()).toEqual([]);
+    const planned = await readFile(planFile, 'utf8');
+    expect(planned).not.toContain('first-password-1');
+
+    const same = await run(['apply', planFile], emulator, { SMTP_PASSWORD: 'first-password-1' });
+    expect(same.code, same.stderr).toBe(0);
+  });
+
+  it('reports a live change with its field', async () => {
+    await savedPlan();
+    await fetch(`${emulator.url}/api/v2/admin/general-settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify({ data: { type: 'general-settings', attributes: { 'api-rate-limit': 99 } } }),
+    });
+    emulator.resetStats();
+    const result = await run(['apply', planFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'live state changed since the plan was made. Changed:\n    GeneralSettings: api-rate-limit\n',
+    );
+    expect(writes()).toEqual([]);
+  });
+
+  it('keys a plan with CONVERGE_PLAN_KEY when set, and refuses it without the key', async () => {
+    const key = { CONVERGE_PLAN_KEY: 'shared-plan-key-for-tests' };
+    const made = await run(['plan', manifests, '--out', planFile], emulator, key);
+    expect(made.code, made.stderr).toBe(0);
+    expect(await readFile(planFile, 'utf8')).not.toContain(key.CONVERGE_PLAN_KEY);
+    emulator.resetStats();
+    const without = await run(['apply', planFile]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain(
+      'the plan was made with CONVERGE_PLAN_KEY, which is not set now or holds another value: none of its digests can be checked; nothing was sent',
+    );
+    expect(emulator.stats().total).toBe(0);
+    const applied = await run(['apply', planFile], emulator, key);
+    expect(applied.code, applied.stderr).toBe(0);
+  });
+
+  it('refuses a plan made with other API tokens', async () => {
+    await savedPlan();
+    emulator.resetStats();
+    const result = await run(['apply', planFile], emulator, { CONVERGE_PLATFORM_TOKEN: emulator.tokens.owner });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the plan was made with other API tokens: none of its digests can be checked');
     expect(emulator.stats().total).toBe(0);
   });
 });
