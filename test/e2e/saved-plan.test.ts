@@ -4,12 +4,15 @@
  * the one in the file; tampered, foreign, empty or malformed files are
  * refused with one line and exit 1, and nothing is sent.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { api } from '../helpers/engine.ts';
 
 let emulator: RunningEmulator;
 let scratch: string;
@@ -290,10 +293,8 @@ describe('what a saved plan covers: secrets and keys', () => {
 
   it('reports a live change with its field', async () => {
     await savedPlan();
-    await fetch(`${emulator.url}/api/v2/admin/general-settings`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
-      body: JSON.stringify({ data: { type: 'general-settings', attributes: { 'api-rate-limit': 99 } } }),
+    await api({ url: emulator.url, token: emulator.tokens.admin }, 'PATCH', '/admin/general-settings', {
+      data: { type: 'general-settings', attributes: { 'api-rate-limit': 99 } },
     });
     emulator.resetStats();
     const result = await run(['apply', planFile]);
@@ -327,5 +328,57 @@ describe('what a saved plan covers: secrets and keys', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the plan was made with other API tokens: none of its digests can be checked');
     expect(emulator.stats().total).toBe(0);
+  });
+});
+
+describe('what a saved plan covers: content read from files', () => {
+  const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+  let target: CliTarget;
+  afterEach(() => target?.close());
+  const sent = () => Object.keys(target.emulator.stats().byRoute).filter((route) => !route.startsWith('GET '));
+
+  /** Plans `manifests` to a file, appends `text` to a file the plan read, and applies the plan: refused. */
+  async function editedAfterPlan(manifests: string, edited: string, text: string) {
+    const out = join(target.scratch, 'plan.json');
+    const made = await target.run(['plan', manifests, '--out', out]);
+    expect(made.code, made.stderr).toBe(0);
+    await appendFile(join(target.scratch, edited), text);
+    target.emulator.resetStats();
+    const result = await target.run(['apply', out]);
+    expect(result.code).toBe(1);
+    return result;
+  }
+
+  it("refuses a plan whose module's files changed since, naming the version and the directory; nothing is published", async () => {
+    target = await cliTarget('saved-module');
+    await cp(join(EXAMPLES, 'modules/network'), join(target.scratch, 'network'), { recursive: true });
+    const file = join(target.scratch, 'modules.yaml');
+    await writeFile(
+      file,
+      'kind: RegistryModule\nmetadata: {organization: example-org, name: network, provider: aws}\nspec: {versions: [{version: 1.0.0, source: network}]}\n',
+    );
+    const result = await editedAfterPlan(file, 'network/main.tf', '\n# edited after the review\n');
+    expect(result.stderr).toContain(
+      'RegistryModuleVersion/example-org/network/aws/1.0.0: digest: the content of network changed since the plan',
+    );
+    expect(sent()).toEqual([]);
+  });
+
+  it('refuses a plan whose LDIF file changed since, naming the role, the field and the file', async () => {
+    target = await cliTarget('saved-ldif');
+    for (const part of ['config.yaml', 'dynamic-roles.yaml', 'ldif']) {
+      await cp(join(EXAMPLES, 'base/ldap', part), join(target.scratch, part), { recursive: true });
+    }
+    const result = await editedAfterPlan(
+      target.scratch,
+      'ldif/readonly-create.ldif.tmpl',
+      'title: edited after the review\n',
+    );
+    expect(result.stderr).toContain(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder as the message names it
+      'LDAPDynamicRole/ldap/readonly: creation_ldif: its source changed since the plan (${file:ldif/readonly-create.ldif.tmpl})',
+    );
+    expect(result.stderr).not.toContain('edited after the review');
+    expect(sent()).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * written (plans, reports, exports, .env.example, the fingerprint store) or
  * the emulator's log lines.
  */
+import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ const KINDS = KINDS_FIXTURE;
 /** A canary for every secret the kinds fixture reads, and rotated ones for a second round. */
 const CANARIES = kindsFixtureSecrets('canary-7f3e');
 const ROTATED = kindsFixtureSecrets('canary-rot');
+/** The saved plans' key: a canary too, like the tokens its digests are otherwise keyed with. */
+const PLAN_KEY = 'canary-plan-key-5d21';
 
 let server: Emulator;
 let target: Target;
@@ -31,6 +34,7 @@ function canaries(): string[] {
     ...SSH_CA_KEY_CANARIES,
     server.tokens.admin,
     server.tokens.secrets,
+    PLAN_KEY,
   ];
 }
 
@@ -43,6 +47,7 @@ async function run(args: string[], secrets: Record<string, string> = CANARIES): 
       CONVERGE_SECRETS_URL: server.url,
       CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
       CONVERGE_FINGERPRINTS: join(scratch.dir, 'fingerprints.json'),
+      CONVERGE_PLAN_KEY: PLAN_KEY,
       ...secrets,
     },
   });
@@ -169,6 +174,16 @@ describe('no secret in any output', () => {
     expect(outputs.length).toBeGreaterThan(20);
     for (const { what, text } of texts) {
       for (const canary of canaries()) expect(text.includes(canary), `${canary} in ${what}`).toBe(false);
+    }
+    // a saved plan keeps keyed digests only: no plain digest of a secret that a guess could be tested against
+    const plan = await readFile(join(scratch.dir, 'plan.json'), 'utf8');
+    for (const canary of canaries()) {
+      for (const form of [canary, JSON.stringify(canary)]) {
+        for (const algorithm of ['sha256', 'sha1', 'md5']) {
+          const digest = createHash(algorithm).update(form).digest('hex');
+          expect(plan.includes(digest), `${algorithm} of ${canary} in plan.json`).toBe(false);
+        }
+      }
     }
   });
 });
