@@ -2,9 +2,11 @@
  * Saved plans at the command line's edge: the key their digests are made
  * with, what `plan --out` writes, and what `apply FILE` checks before and
  * after it plans (src/reconcile/plan-verify.ts). The file decides nothing by
- * itself: its configuration, options, manifests and actions are used only
- * once its integrity digest shows converge wrote them (docs/security.md,
- * "Saved plans").
+ * itself: a configuration it names is loaded only once its integrity digest
+ * shows converge wrote it, and nothing is written unless that digest and
+ * every other check hold; an edited file is still planned (reads only, with
+ * the configuration of the command line) so that the refusal lists what
+ * differs (docs/security.md, "Saved plans").
  */
 import { registerSecret } from '../api/redact.ts';
 import type { ConvergeConfig } from '../config/load.ts';
@@ -153,7 +155,8 @@ export function savedPlanFlags<F extends CommonFlags>(saved: SavedPlan, flags: F
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((v, i) => v === sorted[i]);
 }
 
 function describeOptions(options: SavedPlanOptions): string {
