@@ -43,7 +43,8 @@ export function planDigester(
   env: Record<string, string | undefined>,
   salt?: string,
 ): PlanDigester {
-  const shared = env[PLAN_KEY_VARIABLE];
+  // like a token, the key loses a trailing line end (a secret pasted with one)
+  const shared = env[PLAN_KEY_VARIABLE]?.replace(/\r?\n$/, '');
   if (shared) registerSecret(shared);
   const tokens = () =>
     JSON.stringify(
