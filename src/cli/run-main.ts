@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CommanderError } from 'commander';
 import { ConvergeError, formatProblem, InputError } from '../errors.ts';
 import { processOutput } from '../ui/output.ts';
+import { terminalLines } from '../ui/terminal-text.ts';
 
 /** Exit codes (docs/commands.md). */
 export const EXIT_OK = 0;
@@ -22,8 +23,10 @@ export async function runMain(program: Command, argv: string[]): Promise<void> {
 }
 
 function reportError(error: unknown): number {
-  // an API's error text may quote what was sent: it passes the redactor like every other line
-  const write = processOutput().err;
+  // an API's error text may quote what was sent: it passes the redactor like every other line; it
+  // may hold a server's or a file's control characters too, shown rather than run by the terminal
+  const err = processOutput().err;
+  const write = (line: string) => err(terminalLines(line));
   if (error instanceof CommanderError) {
     // commander already printed help, the version or the usage error
     return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;

@@ -5,6 +5,7 @@
 import type { Action, Plan, PlannedAction } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
 import { formatChange } from './format-value.ts';
+import { terminalLine } from './terminal-text.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ' };
 
@@ -32,18 +33,20 @@ export function formatPlan(plan: Plan, colors: Colors): string[] {
     lines.push('', colors.bold(`Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions`));
     for (const u of plan.unmanaged) {
       const mark = u.prunable ? colors.red(' (in an ownership scope: --prune deletes it)') : '';
-      lines.push(`  ? ${u.key}${mark}`);
+      lines.push(`  ? ${terminalLine(u.key)}${mark}`);
     }
   }
-  const notes = plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.key}: ${n}`));
+  const notes = plan.actions.flatMap((a) => (a.notes ?? []).map((n) => terminalLine(`${a.key}: ${n}`)));
   if (notes.length > 0) lines.push('', colors.bold('Notes'), ...notes.map((n) => `  ${n}`));
   lines.push('', colors.bold(`Plan: ${summaryLine(plan)}.`));
   return lines;
 }
 
 function formatAction(action: PlannedAction, paint: (s: string) => string): string[] {
-  const reason = action.reason ? ` (${action.reason})` : '';
-  const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${action.key}`) + reason;
-  const body = action.changes.map((c) => `        ${formatChange(c, action.action === 'create' ? 'create' : 'other')}`);
+  // keys, reasons and values may be a live object's: made safe for the terminal (./terminal-text.ts)
+  const reason = action.reason ? ` (${terminalLine(action.reason)})` : '';
+  const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${terminalLine(action.key)}`) + reason;
+  const how = action.action === 'create' ? 'create' : 'other';
+  const body = action.changes.map((c) => `        ${terminalLine(formatChange(c, how))}`);
   return [head, ...body];
 }

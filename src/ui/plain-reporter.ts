@@ -6,6 +6,7 @@ import type { ApplySummary, ReconcileEvent, SkipReason } from '../reconcile/even
 import { applyHeadline, PAST } from './apply-summary.ts';
 import type { Colors } from './colors.ts';
 import type { Output } from './output.ts';
+import { terminalLine } from './terminal-text.ts';
 
 export function plainReporter(output: Output, colors: Colors): (event: ReconcileEvent) => void {
   let total = 0;
@@ -21,25 +22,29 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
       case 'action-done':
         finished++;
         output.out(
-          `[${finished}/${total}] ${colors.green(PAST[event.action.action])} ${event.action.key} ` +
+          `[${finished}/${total}] ${colors.green(PAST[event.action.action])} ${terminalLine(event.action.key)} ` +
             colors.dim(`(${event.elapsedMs} ms${event.recovered ? ', recovered after a lost answer' : ''})`),
         );
         break;
       case 'action-failed':
         finished++;
         output.out(
-          `[${finished}/${total}] ${colors.red(`failed to ${event.action.action}`)} ${event.action.key}: ${event.error.message}`,
+          `[${finished}/${total}] ${colors.red(`failed to ${event.action.action}`)} ${terminalLine(event.action.key)}: ${terminalLine(event.error.message)}`,
         );
         break;
       case 'action-skipped':
         finished++;
         output.out(
-          `[${finished}/${total}] ${colors.yellow('skipped')} ${event.action.key}: ` +
+          `[${finished}/${total}] ${colors.yellow('skipped')} ${terminalLine(event.action.key)}: ` +
             skipWords(event.reason, event.cause),
         );
         break;
       case 'retry':
-        output.err(colors.dim(`retrying ${event.method} ${event.path} in ${event.delayMs} ms (${event.reason})`));
+        output.err(
+          colors.dim(
+            `retrying ${event.method} ${terminalLine(event.path)} in ${event.delayMs} ms (${terminalLine(event.reason)})`,
+          ),
+        );
         break;
       case 'interrupt':
         output.err(colors.yellow('Interrupted: no new work starts; waiting for requests in flight…'));
@@ -55,9 +60,10 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
 
 function formatSummary(summary: ApplySummary, colors: Colors): string[] {
   const lines = ['', colors.bold(applyHeadline(summary))];
-  for (const f of summary.failed) lines.push(colors.red(`  failed  ${f.key} (${f.action}): ${f.error.message}`));
+  for (const f of summary.failed)
+    lines.push(colors.red(`  failed  ${terminalLine(f.key)} (${f.action}): ${terminalLine(f.error.message)}`));
   for (const s of summary.skipped) {
-    lines.push(colors.yellow(`  skipped ${s.key} (${s.action}): ${skipWords(s.reason, s.cause)}`));
+    lines.push(colors.yellow(`  skipped ${terminalLine(s.key)} (${s.action}): ${skipWords(s.reason, s.cause)}`));
   }
   return lines;
 }
@@ -65,6 +71,6 @@ function formatSummary(summary: ApplySummary, colors: Colors): string[] {
 /** Why an action was skipped, in words. */
 function skipWords(reason: SkipReason, cause: string | undefined): string {
   if (reason === 'interrupted') return 'not started (interrupted)';
-  if (reason === 'unreachable') return `not started: ${cause ?? 'the server is unreachable'}`;
-  return `depends on ${cause ?? 'an action'} which failed`;
+  if (reason === 'unreachable') return `not started: ${terminalLine(cause ?? 'the server is unreachable')}`;
+  return `depends on ${terminalLine(cause ?? 'an action')} which failed`;
 }

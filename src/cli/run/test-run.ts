@@ -13,6 +13,7 @@ import { packModule } from '../../registry/pack.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatDuration } from '../../ui/ink/theme.ts';
 import { type Output, processOutput } from '../../ui/output.ts';
+import { terminalLine, terminalLines } from '../../ui/terminal-text.ts';
 import {
   formatCounts,
   outcomeOf,
@@ -22,7 +23,7 @@ import {
   type TestRunState,
 } from '../../ui/test-run/events.ts';
 import { formatTestRunJunit, parseTestLog } from '../../ui/test-run/junit.ts';
-import { chooseTestRunReporter } from '../../ui/test-run/reporter.ts';
+import { chooseTestRunReporter, terminalRun } from '../../ui/test-run/reporter.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { loadCommandConfig } from '../session.ts';
 import { checkWritable } from '../writable.ts';
@@ -228,7 +229,7 @@ async function readLogSafely(api: TestRunApi, url: string, output: Output): Prom
     return await api.readLog(url);
   } catch (error) {
     if (!ConvergeError.is(error)) throw error;
-    output.err(`warning: the test run's log could not be read: ${error.message}`);
+    output.err(`warning: the test run's log could not be read: ${terminalLine(error.message)}`);
     return '';
   }
 }
@@ -259,8 +260,9 @@ async function report(input: ReportInput): Promise<void> {
       elapsedMs: input.elapsedMs,
       timestamp: new Date(Date.now() - input.elapsedMs).toISOString(),
     });
-  } else if (!flags.wait) text = `${run.id}\n`;
-  else text = input.log.trim() === '' ? '' : `${input.log.trimEnd()}\n`;
+  } else if (!flags.wait) text = `${terminalLine(run.id)}\n`;
+  // the log is the module's and the server's text: on a terminal or in a CI log, no escape sequence of it runs
+  else text = input.log.trim() === '' ? '' : `${terminalLines(input.log.trimEnd())}\n`;
 
   if (flags.output) {
     const file = resolve(flags.output);
@@ -279,7 +281,7 @@ async function report(input: ReportInput): Promise<void> {
 
 /** `Test run trun-x finished: pass (2 passed, 0 failed, 0 errored, 0 skipped) in 1.2s.` */
 function summaryLine(input: ReportInput): string {
-  const { run } = input;
+  const run = terminalRun(input.run);
   if (!input.flags.wait) return `Test run ${run.id} ${run.status} (not followed: --no-wait).`;
   const counts = run.counts ? ` (${formatCounts(run.counts)})` : '';
   const outcome = run.status === 'finished' ? `: ${outcomeOf(run)}` : '';

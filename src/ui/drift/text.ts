@@ -3,6 +3,7 @@
  * "Drift", with fields shown as `live -> manifest`. Pure: returns lines.
  */
 import type { Colors } from '../colors.ts';
+import { terminalLine } from '../terminal-text.ts';
 import {
   type DriftObject,
   type DriftReport,
@@ -35,18 +36,20 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
     lines.push('', colors.bold(`Unmanaged (${report.unmanaged.length}): live objects that no manifest mentions`));
     for (const u of report.unmanaged) {
       const mark = u.prunable ? colors.red(' (in an ownership scope: --prune deletes it)') : '';
-      lines.push(`  ? ${u.key}${mark}`);
+      lines.push(`  ? ${terminalLine(u.key)}${mark}`);
     }
   }
   const notes = reportNotes(report);
-  if (notes.length > 0) lines.push('', colors.bold('Not compared'), ...notes.map((n) => `  ${n.key}: ${n.note}`));
+  if (notes.length > 0)
+    lines.push('', colors.bold('Not compared'), ...notes.map((n) => `  ${terminalLine(`${n.key}: ${n.note}`)}`));
   lines.push('', colors.bold(report.inSync ? colors.green(summarize(report)) : summarize(report)));
   return lines;
 }
 
 function formatObject(object: DriftObject, paint: (s: string) => string): string[] {
   const what = object.action === 'replace' ? 'drifted (replacement needed)' : STATE_LABEL[object.state];
-  const reason = object.reason ? ` (${object.reason})` : '';
-  const head = `${paint(`${SYMBOL[object.state].padStart(3)} ${what} ${object.key}`)}${reason}`;
-  return [head, ...object.changes.map((c) => `        ${describeChange(c, object.state, 80)}`)];
+  // keys, reasons and values may be a live object's: made safe for the terminal (../terminal-text.ts)
+  const reason = object.reason ? ` (${terminalLine(object.reason)})` : '';
+  const head = `${paint(`${SYMBOL[object.state].padStart(3)} ${what} ${terminalLine(object.key)}`)}${reason}`;
+  return [head, ...object.changes.map((c) => `        ${terminalLine(describeChange(c, object.state, 80))}`)];
 }

@@ -3,12 +3,16 @@
  * the actions in flight, failures and the finished rows not yet printed, and
  * publishes an immutable snapshot at most once per interval. Folding is O(1)
  * per event and a snapshot costs O(visible rows), so 5,000 actions cost a few
- * dozen renders, not 5,000. Every string is redacted here, before any
- * component can see it.
+ * dozen renders, not 5,000. Every string is redacted and made safe for the
+ * terminal here (../terminal-text.ts), before any component can see it.
  */
 import { redact } from '../../api/redact.ts';
 import type { ApplySummary, ReconcileEvent } from '../../reconcile/events.ts';
 import type { Action, ActionCounts, Plan, PlannedAction } from '../../reconcile/types.ts';
+import { terminalLine } from '../terminal-text.ts';
+
+/** A key or a server's message as the view may show it: no secret, no control character. */
+const shown = (text: string): string => terminalLine(redact(text));
 
 export interface InFlightRow {
   key: string;
@@ -71,7 +75,7 @@ export interface ViewSnapshot {
   retries: number;
   lastRetry: string | undefined;
   interrupted: boolean;
-  /** The engine's summary, redacted; set on apply-done. */
+  /** The engine's summary, redacted and made safe for the terminal; set on apply-done. */
   summary: ApplySummary | undefined;
 }
 
@@ -137,7 +141,7 @@ export class ApplyViewStore {
         break;
       case 'action-start':
         this.#kind(event.action.kind).running.set(event.action.key, {
-          key: redact(event.action.key),
+          key: shown(event.action.key),
           kind: event.action.kind,
           action: event.action.action,
           startedAt: this.#now(),
@@ -149,7 +153,7 @@ export class ApplyViewStore {
         this.#pending.push({
           outcome: 'done',
           action: event.action.action,
-          key: redact(event.action.key),
+          key: shown(event.action.key),
           elapsedMs: event.elapsedMs,
           ...(event.recovered && { recovered: true }),
         });
@@ -157,9 +161,9 @@ export class ApplyViewStore {
       case 'action-failed': {
         this.#finish(event.action);
         const failure = {
-          key: redact(event.action.key),
+          key: shown(event.action.key),
           action: event.action.action,
-          message: redact(event.error.message),
+          message: shown(event.error.message),
         };
         this.#failures.push(failure);
         this.#pending.push({ outcome: 'failed', ...failure });
@@ -173,20 +177,20 @@ export class ApplyViewStore {
           this.#pending.push({
             outcome: 'skipped',
             action: event.action.action,
-            key: redact(event.action.key),
-            message: redact(`depends on ${event.cause ?? 'an action'} which failed`),
+            key: shown(event.action.key),
+            message: shown(`depends on ${event.cause ?? 'an action'} which failed`),
           });
         }
         break;
       case 'retry':
         this.#retries++;
-        this.#lastRetry = redact(`${event.method} ${event.path}: ${event.reason}`);
+        this.#lastRetry = shown(`${event.method} ${event.path}: ${event.reason}`);
         break;
       case 'interrupt':
         this.#interrupted = true;
         break;
       case 'apply-done':
-        this.#summary = redactSummary(event.summary);
+        this.#summary = shownSummary(event.summary);
         this.#interrupted = event.summary.interrupted;
         this.#phase = 'done';
         this.#endedAt = this.#now();
@@ -299,14 +303,14 @@ export class ApplyViewStore {
         room--;
       }
       groups.push({
-        kind: redact(kind),
+        kind: shown(kind),
         total: counts.total,
         finished: counts.finished,
         running: counts.running.size,
         rows,
       });
     }
-    const shown = this.#maxRows - room;
+    const visibleRows = this.#maxRows - room;
     return {
       phase: this.#phase,
       now,
@@ -320,7 +324,7 @@ export class ApplyViewStore {
       running,
       doneByAction: { ...this.#doneByAction },
       groups,
-      hiddenRunning: running - shown,
+      hiddenRunning: running - visibleRows,
       failures: this.#failures.slice(-this.#maxFailures),
       hiddenFailures: Math.max(0, this.#failures.length - this.#maxFailures),
       staticItems: this.#staticItems,
@@ -338,19 +342,19 @@ function sum(counts: ActionCounts): number {
   return total;
 }
 
-function redactSummary(summary: ApplySummary): ApplySummary {
+function shownSummary(summary: ApplySummary): ApplySummary {
   return {
     ...summary,
     failed: summary.failed.map((f) => ({
-      key: redact(f.key),
+      key: shown(f.key),
       action: f.action,
-      error: { ...f.error, message: redact(f.error.message) },
+      error: { ...f.error, message: shown(f.error.message) },
     })),
     skipped: summary.skipped.map((s) => ({
-      key: redact(s.key),
+      key: shown(s.key),
       action: s.action,
       reason: s.reason,
-      ...(s.cause !== undefined && { cause: redact(s.cause) }),
+      ...(s.cause !== undefined && { cause: shown(s.cause) }),
     })),
   };
 }

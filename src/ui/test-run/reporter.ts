@@ -7,7 +7,8 @@
 import { reporterKind } from '../choose-reporter.ts';
 import type { Colors } from '../colors.ts';
 import type { Output } from '../output.ts';
-import type { TestRunReporter } from './events.ts';
+import { terminalLine } from '../terminal-text.ts';
+import type { TestRunEvent, TestRunReporter, TestRunState } from './events.ts';
 import { plainTestRunReporter } from './plain.ts';
 
 export interface TestRunReporterOptions {
@@ -20,10 +21,42 @@ export interface TestRunReporterOptions {
 
 export async function chooseTestRunReporter(options: TestRunReporterOptions): Promise<TestRunReporter> {
   if (reporterKind({ json: false, progress: options.progress, stream: options.stream, env: options.env }) !== 'ink') {
-    return { listener: plainTestRunReporter(options.output, options.colors), close: async () => {} };
+    const listener = plainTestRunReporter(options.output, options.colors);
+    return { listener: (event) => listener(terminalEvent(event)), close: async () => {} };
   }
   // React's development build renders several times slower; a CLI uses the production one
   process.env.NODE_ENV ??= 'production';
   const { startInkTestRunReporter } = await import('./render.ts');
-  return startInkTestRunReporter({ stream: options.stream, colors: options.colors.isColorSupported });
+  const ink = startInkTestRunReporter({ stream: options.stream, colors: options.colors.isColorSupported });
+  return { listener: (event) => ink.listener(terminalEvent(event)), close: ink.close };
+}
+
+/**
+ * An event as both progress views may show it: the server's ids and the module's file names with
+ * their control characters made visible (../terminal-text.ts).
+ */
+export function terminalEvent(event: TestRunEvent): TestRunEvent {
+  switch (event.type) {
+    case 'packed':
+      return { ...event, module: terminalLine(event.module), testFiles: event.testFiles.map(terminalLine) };
+    case 'uploaded':
+      return { ...event, configurationVersion: terminalLine(event.configurationVersion) };
+    case 'run':
+    case 'status':
+    case 'done':
+      return { ...event, run: terminalRun(event.run) };
+    case 'retry':
+      return { ...event, path: terminalLine(event.path), reason: terminalLine(event.reason) };
+    case 'cancel':
+      return event;
+  }
+}
+
+export function terminalRun(run: TestRunState): TestRunState {
+  return {
+    ...run,
+    id: terminalLine(run.id),
+    status: terminalLine(run.status) as TestRunState['status'],
+    source: terminalLine(run.source),
+  };
 }
