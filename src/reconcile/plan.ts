@@ -148,7 +148,7 @@ export function planObject(
   const diffOptions = {
     writeOnly: new Set(writeOnly),
     immutable: new Set(provider.immutable),
-    secret: secretFields(key, desired, options),
+    secret: secretFields(key, desired, compared, options),
     sendSecrets: secrets.send,
   };
   // a value the service set on create that someone changed since (a generated CA swapped by hand)
@@ -225,11 +225,16 @@ function withoutCreateOnly(provider: Provider, fields: Fields): Fields {
  * Readable fields whose values are secret: interpolated now, or (so that a
  * value that stops coming from `${env:}` is not printed as the change's
  * "before") known to the fingerprint store as secret when it was last sent.
+ * The store is asked for every compared field, also one the manifest left
+ * out (reset to its default): its live value is the old secret all the same.
  */
-function secretFields(key: string, desired: DesiredObject, options: PlanOptions): Set<string> {
+function secretFields(key: string, desired: DesiredObject, compared: Fields, options: PlanOptions): Set<string> {
   const secret = new Set(desired.secretFields);
   const wasSecret = options.secrets.wasSecret;
-  if (wasSecret) for (const field of Object.keys(desired.spec)) if (wasSecret(key, field)) secret.add(field);
+  if (!wasSecret) return secret;
+  for (const field of new Set([...Object.keys(desired.spec), ...Object.keys(compared)])) {
+    if (wasSecret(key, field)) secret.add(field);
+  }
   return secret;
 }
 

@@ -4,7 +4,7 @@
  * the "before" of the change in plan, plan --json, apply or drift, because the
  * fingerprint store remembers the field was secret.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -54,5 +54,40 @@ describe('a field that was secret', () => {
     }
     expect(outputs[0]?.stdout).toContain('url');
     expect(outputs[0]?.stdout).toContain('secret');
+  });
+
+  it('is never shown in clear once the manifest leaves the field out (reset to its default)', async () => {
+    const secret = 'leak-login-5b1e7c';
+    const file = join(scratch, 'm.yaml');
+    const env = {
+      CONVERGE_PLATFORM_URL: emulator.url,
+      CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+      CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+      LEAK_LOGIN: secret,
+    };
+    const run = (args: string[]) => converge(args, { cwd: scratch, env });
+    await writeFile(
+      file,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's placeholder syntax
+      'kind: CustomizationSettings\nspec:\n  login-help: "Help: ${env:LEAK_LOGIN} end"\n  footer: f\n',
+    );
+    expect((await run(['apply', file, '--auto-approve'])).code).toBe(0);
+
+    // login-help is no longer named: it goes back to its default, and its live value is the old secret
+    await writeFile(file, 'kind: CustomizationSettings\nspec:\n  footer: f\n');
+    const saved = join(scratch, 'plan.json');
+    const outputs = [
+      await run(['plan', file]),
+      await run(['plan', file, '--json']),
+      await run(['plan', file, '--out', saved]),
+      ...(await Promise.all(['text', 'json', 'markdown', 'junit'].map((f) => run(['drift', file, '--format', f])))),
+      await run(['apply', saved, '--auto-approve']),
+    ];
+    expect(outputs.map((o) => o.code)).toEqual([0, 0, 0, 2, 2, 2, 2, 0]);
+    for (const { stdout, stderr } of [...outputs, { stdout: await readFile(saved, 'utf8'), stderr: '' }]) {
+      expect(stdout).not.toContain(secret);
+      expect(stderr).not.toContain(secret);
+    }
+    expect(outputs[0]?.stdout).toContain('login-help: (secret)');
   });
 });
