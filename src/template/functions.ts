@@ -13,6 +13,7 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { goSprintf } from './go-printf.ts';
 import { formatGoTime } from './go-time-layout.ts';
+import { checkValueSize } from './limits.ts';
 import { TemplateFunctionError } from './template-error.ts';
 import { byteLength, concatValues, fromBytes, toBytes, toText, type Value } from './values.ts';
 
@@ -74,6 +75,9 @@ function mapRunes(text: string, map: (ch: string) => string): string {
 
 /** Go's strings.ReplaceAll, including an empty `find`, which inserts `replacement` around every character. */
 function replaceAll(text: string, find: string, replacement: string): string {
+  // the size is known before the string is built: a short text can grow by the replacement's length per match
+  const matches = find === '' ? [...text].length + 1 : text.split(find).length - 1;
+  checkValueSize(text.length + matches * (replacement.length - find.length), 'the result');
   if (find === '') return replacement + [...text].join(replacement) + (text === '' ? '' : replacement);
   return text.split(find).join(replacement);
 }
@@ -90,6 +94,7 @@ export const BUILTIN_FUNCTIONS: TemplateFunctions = Object.freeze({
     params: ['int'],
     call: ([n], ctx) => {
       if (int(n!) < 0) throw new TemplateFunctionError(`length must be >= 0 but was ${n}`);
+      checkValueSize(int(n!), 'the result');
       return ctx.random(int(n!));
     },
   },

@@ -9,6 +9,7 @@
  * rather than print something Go would not.
  */
 import { quoteRune, quoteString } from './go-strings.ts';
+import { checkValueSize, sizeOf } from './limits.ts';
 import { TemplateFunctionError } from './template-error.ts';
 import { concatValues, goTypeOf, printValue, toBytes, toText, type Value } from './values.ts';
 
@@ -118,11 +119,13 @@ function readSpec(format: string, i: number): { spec: Spec | undefined; end: num
   const width = /^[0-9]+/.exec(format.slice(j));
   if (width) {
     spec.width = Number(width[0]);
+    checkValueSize(spec.width, `printf: the width ${width[0]}`);
     j += width[0].length;
   }
   if (format[j] === '.') {
     const precision = /^[0-9]*/.exec(format.slice(j + 1))![0];
     spec.precision = Number(precision || '0');
+    checkValueSize(spec.precision, `printf: the precision ${precision}`);
     j += 1 + precision.length;
   }
   if (j >= format.length) return { spec: undefined, end: j };
@@ -142,6 +145,13 @@ export function goSprintf(
 ): string | Uint8Array {
   const text = toText(format);
   const parts: Array<string | Uint8Array> = [];
+  // many verbs over one large argument add up: the total is checked as the parts come
+  let size = 0;
+  const push = (part: string | Uint8Array) => {
+    size += sizeOf(part);
+    checkValueSize(size, 'the result');
+    parts.push(part);
+  };
   let argIndex = 0;
   let literalStart = 0;
   for (let i = 0; i < text.length; ) {
@@ -149,17 +159,17 @@ export function goSprintf(
       i++;
       continue;
     }
-    parts.push(text.slice(literalStart, i));
+    push(text.slice(literalStart, i));
     const { spec, end } = readSpec(text, i);
     i = end;
     literalStart = end;
     if (!spec) {
       note('printf: the format ends with a lone %');
-      parts.push('%!(NOVERB)');
+      push('%!(NOVERB)');
       break;
     }
     if (spec.verb === '%') {
-      parts.push('%');
+      push('%');
       continue;
     }
     if (!supportedVerbs.split(' ').includes(spec.verb)) {
@@ -168,16 +178,16 @@ export function goSprintf(
     const arg = args[argIndex++];
     if (arg === undefined) {
       note(`printf: %${spec.verb} has no argument`);
-      parts.push(`%!${spec.verb}(MISSING)`);
+      push(`%!${spec.verb}(MISSING)`);
       continue;
     }
-    parts.push(formatArg(spec, arg, note));
+    push(formatArg(spec, arg, note));
   }
-  parts.push(text.slice(literalStart));
+  push(text.slice(literalStart));
   if (argIndex < args.length) {
     const extra = args.slice(argIndex);
     note(`printf: ${extra.length} argument(s) more than the format uses`);
-    parts.push(`%!(EXTRA ${extra.map((a) => `${goTypeOf(a)}=${toText(printValue(a))}`).join(', ')})`);
+    push(`%!(EXTRA ${extra.map((a) => `${goTypeOf(a)}=${toText(printValue(a))}`).join(', ')})`);
   }
   return concatValues(parts);
 }

@@ -7,6 +7,7 @@
  */
 import type { Expr, ParsedTemplate } from './ast.ts';
 import { BUILTIN_FUNCTIONS, type CallContext, defaultRandom, defaultUuid } from './functions.ts';
+import { checkValueSize, MAX_RENDER_WORK, MAX_TEMPLATE_VALUE, sizeOf } from './limits.ts';
 import { accepts } from './parser.ts';
 import { TemplateError, TemplateFunctionError } from './template-error.ts';
 import { concatValues, goTypeOf, printValue, toText, type Value } from './values.ts';
@@ -43,6 +44,8 @@ export function renderParsed(
 ): { output: string; notes: RenderNote[] } {
   const notes: RenderNote[] = [];
   let currentCall = 0;
+  /** What the calls produced so far (./limits.ts). */
+  let work = 0;
   const ctx: CallContext = {
     now: options.now ?? (() => new Date()),
     random: options.random ?? defaultRandom,
@@ -99,19 +102,36 @@ export function renderParsed(
           }
         });
         currentCall = expr.offset;
+        let result: Value;
         try {
-          return fn.call(args, ctx);
+          result = fn.call(args, ctx);
+          checkValueSize(sizeOf(result), 'the result');
         } catch (e) {
           if (e instanceof TemplateFunctionError) fail(`error calling ${expr.name}: ${e.message}`, expr.offset);
           throw e;
         }
+        work += sizeOf(result);
+        if (work > MAX_RENDER_WORK) {
+          fail(
+            `the template's functions produce more than ${MAX_RENDER_WORK / (1024 * 1024)} MiB in one render; it stops at ${expr.name}`,
+            expr.offset,
+          );
+        }
+        return result;
       }
     }
   };
 
   const parts: Array<string | Uint8Array> = [];
+  let size = 0;
   for (const node of parsed.nodes) {
-    parts.push(node.kind === 'text' ? node.text : printValue(evalStages(node.stages)));
+    const part = node.kind === 'text' ? node.text : printValue(evalStages(node.stages));
+    size += sizeOf(part);
+    if (size > MAX_TEMPLATE_VALUE) {
+      const at = node.kind === 'action' ? node.offset : 0;
+      fail(`the output passes ${MAX_TEMPLATE_VALUE / (1024 * 1024)} MiB here; a template may render at most that`, at);
+    }
+    parts.push(part);
   }
   // Bytes that are not UTF-8 (an unencoded utf16le) cannot be a JS string as such; they show as U+FFFD.
   return { output: toText(concatValues(parts)), notes };

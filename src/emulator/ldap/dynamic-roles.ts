@@ -90,6 +90,7 @@ async function issue(engine: LdapEngine, request: FastifyRequest, displayName: s
     role.username_template || DEFAULT_USERNAME_TEMPLATE,
     { RoleName: name, DisplayName: displayName },
     false,
+    'username_template',
   );
   const fields = {
     Username: username,
@@ -101,14 +102,15 @@ async function issue(engine: LdapEngine, request: FastifyRequest, displayName: s
     ExpirationTime: new Date(now + ttl * 1000).toISOString(),
     ExpirationTimeSeconds: Math.floor(now / 1000) + ttl,
   };
-  const creation = parseLdif(render(role.creation_ldif, fields, true));
+  const creation = parseLdif(render(role.creation_ldif, fields, true, 'creation_ldif'));
   const errors = await runLdif(directory, creation, true);
   if (errors.length > 0) {
-    if (role.rollback_ldif) await runLdif(directory, parseLdif(render(role.rollback_ldif, fields, true)), false);
+    if (role.rollback_ldif)
+      await runLdif(directory, parseLdif(render(role.rollback_ldif, fields, true, 'rollback_ldif')), false);
     throw failed(`failed to create the account: ${errors[0]}`);
   }
   // the deletion LDIF is rendered now, with the same values: the role may change before the lease ends
-  const deletion = render(role.deletion_ldif, fields, true);
+  const deletion = render(role.deletion_ldif, fields, true, 'deletion_ldif');
   const lease = engine.leases.issue(
     engine.router.mount.path,
     'creds',

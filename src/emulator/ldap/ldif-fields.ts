@@ -6,7 +6,15 @@
  * src/ldif, so both say the same about a template.
  */
 import { decodeLdifField, type LdifRecord, parseLdif } from '../../ldif/index.ts';
-import { checkTemplate, LDIF_FIELDS, parseTemplate, type TemplateData, USERNAME_FIELDS } from '../../template/index.ts';
+import {
+  checkTemplate,
+  LDIF_FIELDS,
+  parseTemplate,
+  type TemplateData,
+  TemplateError,
+  USERNAME_FIELDS,
+} from '../../template/index.ts';
+import { refused } from '../secrets/envelope.ts';
 import { directoryMessage } from './connection.ts';
 import type { Directory } from './directory/index.ts';
 
@@ -31,8 +39,18 @@ export function usernameTemplateProblem(text: string): string | undefined {
 /** An LDIF field as stored: base64 given is kept decoded. */
 export const storedLdif = (text: string): string => decodeLdifField(text);
 
-export function render(template: string, data: TemplateData, ldif: boolean): string {
-  return parseTemplate(template, { ldif }).render(data, { ldif });
+/**
+ * A template run with the request's values. One that checked out with the sample values may still
+ * fail with these (a longer display name passes a size bound, src/template/limits.ts): the answer
+ * is then a 400 with the template's message and place, never an anonymous 500.
+ */
+export function render(template: string, data: TemplateData, ldif: boolean, field: string): string {
+  try {
+    return parseTemplate(template, { ldif }).render(data, { ldif });
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    throw refused(`failed to render ${field}: ${error.message} (line ${error.line}, column ${error.col})`);
+  }
 }
 
 /** Runs records in order: stops at the first error (creation), or goes on past errors (deletion, rollback). */
