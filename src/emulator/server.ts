@@ -163,8 +163,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       for (const timer of intervals) clearInterval(timer);
       intervals.clear();
       await app.close();
-      await Promise.allSettled(closers.map((work) => work()));
+      // the state first: what the modules close (connections to a directory) may take longer
       await persister?.flush();
+      await Promise.allSettled(closers.map((work) => work()));
     },
   };
 }

@@ -6,7 +6,10 @@
  * `ldapwhoami`, an independent client. Skipped, with the reason printed,
  * where slapd cannot run.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAIN } from '../helpers/cli.ts';
 import { binds, type Slapd, startSlapd } from '../helpers/slapd.ts';
 import { type SecretsAnswer, type SecretsClient, startSecrets } from './secrets-client.ts';
 
@@ -123,4 +126,94 @@ describe.skipIf(skipped !== undefined)('LDAP engine against slapd', () => {
     expect(refused.status).toBe(500);
     expect(refused.body.errors?.[0]).toContain('LDAP Result Code 49 "Invalid Credentials"');
   });
+});
+
+describe.skipIf(skipped !== undefined)('LDAP engine when slapd goes away', () => {
+  const role = { creation_ldif: CREATION_LDIF, deletion_ldif: DELETION_LDIF, default_ttl: '1h' };
+
+  it("answers with the directory's message while slapd is down, and works again once it is back", async () => {
+    const { client, slapd } = await configured();
+    expectWritten(await client.post('/ldap/role/dev', role));
+    expectWritten(await client.post('/ldap/static-role/app1', { username: 'svc-app1', rotation_period: '1h' }));
+    expectOk(await client.get('/ldap/creds/dev'));
+
+    await slapd.down();
+    const started = Date.now();
+    const answers = [
+      await client.get('/ldap/creds/dev'),
+      await client.post('/ldap/rotate-role/app1'),
+      await client.post('/ldap/static-role/app2', { username: 'svc-app2', rotation_period: '1h' }),
+      await client.post('/ldap/library/batch', { service_account_names: ['svc-batch1'] }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(500);
+      // never a bare "internal server error": the directory's own words
+      expect(answer.body.errors?.[0]).toContain('LDAP Result Code 200 "Network Error"');
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    await slapd.up();
+    // writes go through again: the engine bound anew on its new connection, not anonymously
+    const creds = await client.get('/ldap/creds/dev');
+    expectOk(creds);
+    expect(binds(slapd, `cn=${String(creds.data.username)},${PEOPLE_OU}`, String(creds.data.password))).toBe(true);
+    expectWritten(await client.post('/ldap/rotate-role/app1'));
+    const rotated = (await client.get('/ldap/static-cred/app1')).data;
+    expect(binds(slapd, `cn=svc-app1,${SERVICE_OU}`, String(rotated.password))).toBe(true);
+  }, 60_000);
+
+  it('bounds every directory call in time: a hung slapd is an answer, not a hang', async () => {
+    // the config's request_timeout is the default 90 s: longer than converge waits for an answer (60 s)
+    const { client, slapd } = await configured();
+    expectWritten(await client.post('/ldap/role/dev', role));
+    expectOk(await client.get('/ldap/creds/dev'));
+    slapd.pause();
+    const started = Date.now();
+    const answer = await client.get('/ldap/creds/dev');
+    slapd.resume();
+    expect(answer.status, answer.text).toBe(500);
+    expect(answer.body.errors?.[0]).toContain('LDAP Result Code 200 "Network Error"');
+    expect(answer.body.errors?.[0]).toMatch(/timed out|timeout/i);
+    // an operation (5 s at most) and the bind of the reconnection (5 s at most)
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expectOk(await client.get('/ldap/creds/dev'));
+  }, 60_000);
+
+  it('stops within a few seconds of SIGTERM, aborting a request that waits on a hung slapd', async () => {
+    const slapd = await startSlapd();
+    if ('skipped' in slapd) throw new Error(`slapd could not start: ${slapd.skipped}`);
+    running.push(slapd);
+    const child = spawn(process.execPath, [MAIN, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = once(child, 'exit');
+    try {
+      const [first] = (await once(child.stdout, 'data')) as [Buffer];
+      const { url, tokens } = JSON.parse(first.toString().split('\n')[0] ?? '') as {
+        url: string;
+        tokens: { secrets: string };
+      };
+      const call = (method: string, path: string, body?: unknown) =>
+        fetch(`${url}/v1${path}`, {
+          method,
+          headers: { 'x-service-token': tokens.secrets, 'content-type': 'application/json' },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
+      const config = { url: slapd.url, binddn: slapd.bindDn, bindpass: slapd.bindPassword, userdn: SERVICE_OU };
+      expect((await call('POST', '/ldap/config', config)).status).toBe(204);
+      expect((await call('POST', '/ldap/role/dev', role)).status).toBe(204);
+      expect((await call('GET', '/ldap/creds/dev')).status).toBe(200);
+      slapd.pause();
+      const inFlight = call('GET', '/ldap/creds/dev').catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      await exited;
+      expect(Date.now() - signalled).toBeLessThan(3_000);
+      expect(child.exitCode).toBe(0);
+      // the request in flight was cut off, not answered after the stop
+      expect(await inFlight).toBeInstanceOf(Error);
+    } finally {
+      slapd.resume();
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

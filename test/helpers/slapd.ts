@@ -26,7 +26,15 @@ export interface Slapd {
   bindDn: string;
   bindPassword: string;
   baseDn: string;
+  /** Stops the server and removes every file. */
   stop(): Promise<void>;
+  /** Stops the server process and keeps its data: the directory has gone away (a restart, a crash). */
+  down(): Promise<void>;
+  /** Starts the server again on the same URL with the same data. */
+  up(): Promise<void>;
+  /** SIGSTOP: connections are still accepted by the kernel, but nothing answers (a hung server). */
+  pause(): void;
+  resume(): void;
 }
 
 const SLAPD = '/usr/sbin/slapd';
@@ -117,6 +125,27 @@ function writeConfig(dir: string): string {
 
 async function launch(dir: string, config: string, port: number): Promise<Slapd> {
   const url = `ldap://127.0.0.1:${port}/`;
+  let child = await run(config, url);
+  return {
+    url,
+    bindDn: DEFAULT_ADMIN_DN,
+    bindPassword: DEFAULT_ADMIN_PASSWORD,
+    baseDn: DEFAULT_BASE_DN,
+    async stop() {
+      await child.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    down: () => child.stop(),
+    async up() {
+      child = await run(config, url);
+    },
+    pause: () => child.process.kill('SIGSTOP'),
+    resume: () => child.process.kill('SIGCONT'),
+  };
+}
+
+/** slapd in the foreground on `url`, answering; `stop` ends it (and never leaves it behind the test process). */
+async function run(config: string, url: string): Promise<{ process: ChildProcess; stop(): Promise<void> }> {
   // With -d, slapd stays in the foreground, so the child is slapd itself and a kill stops it.
   const child = spawn(SLAPD, ['-f', config, '-h', url, '-d', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -127,24 +156,19 @@ async function launch(dir: string, config: string, port: number): Promise<Slapd>
     child.kill('SIGKILL');
   };
   process.once('exit', killOnExit);
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    // a paused server takes no SIGTERM until it runs again
+    child.kill('SIGCONT');
+    await terminate(child);
+  };
   try {
     await waitUntilAnswering(child, url, () => stderr);
   } catch (error) {
-    process.removeListener('exit', killOnExit);
-    await terminate(child);
+    await stop();
     throw error;
   }
-  return {
-    url,
-    bindDn: DEFAULT_ADMIN_DN,
-    bindPassword: DEFAULT_ADMIN_PASSWORD,
-    baseDn: DEFAULT_BASE_DN,
-    async stop() {
-      process.removeListener('exit', killOnExit);
-      await terminate(child);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { process: child, stop };
 }
 
 async function waitUntilAnswering(child: ChildProcess, url: string, stderr: () => string): Promise<void> {

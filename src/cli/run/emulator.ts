@@ -9,6 +9,9 @@ import { ConvergeError } from '../../errors.ts';
 import type { EmulatorFlags } from '../commands/emulator.ts';
 import { EXIT_OK } from '../run-main.ts';
 
+/** How long a stop may take once the signal came. */
+const STOP_GRACE_MS = 2_000;
+
 export async function runEmulator(flags: EmulatorFlags): Promise<number> {
   const port = number(
     '--port',
@@ -44,6 +47,9 @@ export async function runEmulator(flags: EmulatorFlags): Promise<number> {
   });
   process.stdout.write(`${JSON.stringify({ url: emulator.url, tokens: emulator.tokens })}\n`);
   await stopped;
+  // closing aborts what is in flight (connections cut, directory calls failed); whatever would
+  // still hold the process (a timer of a call to a hung directory) does not keep it past the grace
+  setTimeout(() => process.exit(EXIT_OK), STOP_GRACE_MS).unref();
   await emulator.close();
   return EXIT_OK;
 }

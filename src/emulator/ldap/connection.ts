@@ -11,6 +11,22 @@ import type { LdapConfig } from './state.ts';
 
 const normalizeUrl = (url: string) => url.trim().replace(/\/+$/, '').toLowerCase();
 
+/**
+ * The longest one directory call may take, whatever the config's `request_timeout` (90 s by
+ * default) and `connection_timeout` (30 s) say: a request to the emulator must be answered before
+ * its client gives up (converge waits 60 s), and one call may take an operation, a reconnection
+ * with its bind, and the operation again.
+ */
+const MAX_OPERATION_MS = 5_000;
+const MAX_CONNECT_MS = 3_000;
+
+/** A config's duration (seconds, or a Go duration string) in milliseconds, at most `max`. */
+function boundedMs(value: unknown, fallbackSeconds: number, max: number): number {
+  const seconds = typeof value === 'number' ? value : Number.parseFloat(String(value ?? ''));
+  const ms = (Number.isFinite(seconds) && seconds > 0 ? seconds : fallbackSeconds) * 1000;
+  return Math.min(ms, max);
+}
+
 export class Directories {
   readonly #memory: Map<string, Directory>;
   readonly #real = new Map<string, Promise<Directory>>();
@@ -36,7 +52,8 @@ export class Directories {
         urls,
         bindDn: binddn,
         bindPassword: bindpass,
-        timeoutMs: Number(config.request_timeout || 90) * 1000,
+        timeoutMs: boundedMs(config.request_timeout, 90, MAX_OPERATION_MS),
+        connectTimeoutMs: boundedMs(config.connection_timeout, 30, MAX_CONNECT_MS),
         startTls: config.starttls === true,
         insecureTls: config.insecure_tls === true,
         ...(config.certificate ? { ca: String(config.certificate) } : {}),

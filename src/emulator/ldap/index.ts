@@ -11,6 +11,7 @@ import type { Leases } from '../secrets/leases.ts';
 import type { MountRouter } from '../secrets/routes.ts';
 import { configFromBody, newPassword, readBack } from './config.ts';
 import { type Directories, directoryMessage } from './connection.ts';
+import { DirectoryError } from './directory/index.ts';
 import { registerDynamicRoles } from './dynamic-roles.ts';
 import type { LdapEngine } from './engine.ts';
 import { registerLibrary } from './library.ts';
@@ -20,7 +21,8 @@ import { registerStaticRoles, rotateDue } from './static-roles.ts';
 /** How often the engine looks for due rotations: its queue ticks every 5 s; 1 s keeps tests short. */
 const TICK_MS = 1000;
 
-export function registerLdap(router: MountRouter, directories: Directories, leases: Leases): void {
+export function registerLdap(mountRouter: MountRouter, directories: Directories, leases: Leases): void {
+  const router = answeringDirectoryErrors(mountRouter);
   const engine: LdapEngine = { router, data: ldapData(router.mount), directories, leases, now: router.ctx.now };
   const { data } = engine;
 
@@ -64,4 +66,25 @@ export function registerLdap(router: MountRouter, directories: Directories, leas
   registerDynamicRoles(engine);
   registerLibrary(engine);
   router.ctx.every(TICK_MS, () => rotateDue(engine));
+}
+
+/**
+ * The engine answers a directory's error with its message, as the real one
+ * does (`LDAP Result Code 200 "Network Error": …` while the server is down),
+ * wherever in a route it happened: without this, an error no route caught
+ * would be an anonymous 500.
+ */
+function answeringDirectoryErrors(router: MountRouter): MountRouter {
+  return {
+    ...router,
+    on: (method, subpath, needs, handler) =>
+      router.on(method, subpath, needs, async (request, token) => {
+        try {
+          return await handler(request, token);
+        } catch (error) {
+          if (error instanceof DirectoryError) throw failed(directoryMessage(error));
+          throw error;
+        }
+      }),
+  };
 }

@@ -11,7 +11,10 @@ import { DirectoryError, NETWORK_ERROR } from './errors.ts';
 export interface LdapConnectionOptions {
   /** Server URLs in order of preference; each may itself be a comma-separated list. */
   urls: string[];
+  /** The longest one operation (a bind, a search, a write) may take. */
   timeoutMs: number;
+  /** The longest opening a connection may take; `timeoutMs` when not given. */
+  connectTimeoutMs?: number;
   /** Upgrade ldap:// connections with StartTLS. */
   startTls?: boolean;
   /** Accept any server certificate (the engine's insecure_tls). */
@@ -65,7 +68,7 @@ export async function connectBound(
     const client = new Client({
       url,
       timeout: options.timeoutMs,
-      connectTimeout: options.timeoutMs,
+      connectTimeout: options.connectTimeoutMs ?? options.timeoutMs,
       ...(secure ? { tlsOptions } : {}),
     });
     try {

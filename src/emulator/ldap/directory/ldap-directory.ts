@@ -8,7 +8,7 @@
  */
 import { Attribute, Change, type Client, type Entry, EqualityFilter, ResultCodeError } from 'ldapts';
 import { formatRdn, type LdifModRdnRecord, type LdifRecord, parseRdns } from '../../../ldif/index.ts';
-import { DirectoryError } from './errors.ts';
+import { DirectoryError, NETWORK_ERROR } from './errors.ts';
 import { connectBound, type LdapConnectionOptions, splitUrls, toDirectoryError } from './ldap-connection.ts';
 import { hashSsha } from './password.ts';
 import type { Directory, DirectoryEntry } from './types.ts';
@@ -23,21 +23,34 @@ const REFUSED_BIND = new Set([32, 34, 48, 49, 53]);
 
 export async function ldapDirectory(options: LdapDirectoryOptions): Promise<Directory> {
   let admin = await connectBound(options, options.bindDn, options.bindPassword);
+  /** Set by close(): an operation cut off by it fails instead of connecting again. */
+  let closed = false;
+
+  /** A new admin connection, bound: through the URL list again, as at the start. */
+  async function reconnect(): Promise<void> {
+    await admin.client.unbind().catch(() => undefined);
+    if (closed)
+      throw new DirectoryError(NETWORK_ERROR, 'the connection to the directory was closed (the emulator is stopping)');
+    admin = await connectBound(options, options.bindDn, options.bindPassword);
+  }
 
   /**
-   * Runs an operation on the admin connection. When the connection itself
-   * failed (the server restarted, an idle connection was dropped), it
-   * reconnects through the URL list and tries once more; server answers
-   * are never retried.
+   * Runs an operation on the admin connection. A connection that was lost
+   * since (the server restarted, an idle connection was dropped, an
+   * operation timed out) is made again and bound first: ldapts would
+   * otherwise reconnect by itself, anonymously, and every write would then
+   * fail with "Strong Auth Required". When the connection fails during the
+   * operation, it reconnects and tries once more; server answers are never
+   * retried.
    */
   async function withAdmin<T>(operation: (client: Client) => Promise<T>, context: string): Promise<T> {
+    if (!admin.client.isBound) await reconnect();
     try {
       return await operation(admin.client);
     } catch (error) {
       if (error instanceof ResultCodeError) throw toDirectoryError(error, context);
     }
-    await admin.client.unbind().catch(() => undefined);
-    admin = await connectBound(options, options.bindDn, options.bindPassword);
+    await reconnect();
     try {
       return await operation(admin.client);
     } catch (error) {
@@ -93,6 +106,8 @@ export async function ldapDirectory(options: LdapDirectoryOptions): Promise<Dire
     },
 
     async close() {
+      closed = true;
+      // the socket goes at once: operations waiting on it fail now, not at their timeout
       await admin.client.unbind().catch(() => undefined);
     },
   };
