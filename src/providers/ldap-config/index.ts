@@ -91,6 +91,9 @@ function checkConfig(object: DesiredObject): SpecProblem[] {
   if (window > 0 && !schedule) at('rotation_window', 'applies to rotation_schedule only');
   if (window > 0 && window < 3600) at('rotation_window', 'must be at least 1h');
   if (schedule && schedule.split(/\s+/).length !== 5) at('rotation_schedule', 'must be a cron schedule of five fields');
+  const certificate = typeof spec.certificate === 'string' ? spec.certificate : '';
+  const certificateProblem = pemCertificateProblem(certificate);
+  if (certificateProblem) at('certificate', certificateProblem);
   for (const field of ['bindpass', 'client_tls_key']) {
     if (spec[field] !== undefined && !object.secretFields.includes(field)) {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
@@ -98,4 +101,21 @@ function checkConfig(object: DesiredObject): SpecProblem[] {
     }
   }
   return problems;
+}
+
+/**
+ * The CA certificate is a readable field: a private key pasted there would be sent, stored and read
+ * back in clear (and shown in plans). Only CERTIFICATE blocks are taken, as SAML's `idp-cert`.
+ */
+function pemCertificateProblem(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  const blocks = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] ?? '');
+  if (blocks.some((label) => label.includes('PRIVATE KEY'))) {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
+    return 'certificate holds a PRIVATE KEY block: it must be the CA certificate only (-----BEGIN CERTIFICATE-----); a client key goes in client_tls_key, from ${env:} or ${file:}';
+  }
+  if (blocks.length === 0 || blocks.some((label) => label !== 'CERTIFICATE')) {
+    return 'certificate must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)';
+  }
+  return undefined;
 }

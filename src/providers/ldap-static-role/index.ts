@@ -49,12 +49,12 @@ function checkStaticRole(object: DesiredObject): SpecProblem[] {
     return [
       {
         path: 'spec.rotation_period',
-        message: `must be at least ${MIN_ROTATION_SECONDS}s (the engine rotates on a 5-second tick)`,
+        message: `rotation_period must be at least ${MIN_ROTATION_SECONDS}s (the engine rotates on a 5-second tick)`,
       },
     ];
   }
   if (typeof period === 'number' && !Number.isInteger(period)) {
-    return [{ path: 'spec.rotation_period', message: 'must be a whole number of seconds' }];
+    return [{ path: 'spec.rotation_period', message: 'rotation_period must be a whole number of seconds' }];
   }
   return [];
 }
