@@ -167,6 +167,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           timeoutMs: requestTimeoutMs,
           ...(req.signal && { signal: req.signal }),
           onHeaders: (status, headers) => permit.observe(status, headers),
+          ...(req.maxBodyBytes !== undefined && { maxBodyBytes: req.maxBodyBytes }),
         });
         sample = { overloaded: overloaded(result), latencyMs: performance.now() - sent };
         if (result.kind === 'response') breaker.success();
@@ -198,7 +199,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (result.kind === 'response') {
       if (result.status === 429) stats.rateLimited++;
       if ((result.status >= 200 && result.status < 300) || req.accept?.includes(result.status)) {
-        return { kind: 'done', response: { status: result.status, headers: result.headers, body: result.body } };
+        const { status, headers, body, truncated } = result;
+        return { kind: 'done', response: { status, headers, body, ...(truncated && { truncated }) } };
       }
       failure = { kind: 'status', status: result.status, headers: result.headers };
     } else {

@@ -8,7 +8,7 @@ import { classifyNetworkError, type NetworkFailure, timeoutFailure } from './net
 import { decodeBody, flattenHeaders, type WireRequest } from './wire.ts';
 
 export type Exchange =
-  | { kind: 'response'; status: number; headers: Record<string, string>; body: unknown }
+  | { kind: 'response'; status: number; headers: Record<string, string>; body: unknown; truncated?: true }
   | { kind: 'network'; failure: NetworkFailure };
 
 export interface ExchangeContext {
@@ -17,6 +17,8 @@ export interface ExchangeContext {
   signal?: AbortSignal;
   /** Called when the status line and headers arrive, before the body is read. */
   onHeaders?: (status: number, headers: Record<string, string>) => void;
+  /** Read at most this many bytes of the body (a test run's log may be hundreds of megabytes). */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -59,6 +61,12 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
     });
     const headers = flattenHeaders(response.headers);
     context.onHeaders?.(response.statusCode, headers);
+    if (context.maxBodyBytes !== undefined) {
+      const { text, truncated } = await readCapped(response.body, context.maxBodyBytes);
+      // a cut body is text whatever its type says: the start of a JSON document is no JSON
+      const body = truncated ? text : decodeBody(text, headers['content-type']);
+      return { kind: 'response', status: response.statusCode, headers, body, ...(truncated && { truncated }) };
+    }
     const text = await response.body.text();
     return { kind: 'response', status: response.statusCode, headers, body: decodeBody(text, headers['content-type']) };
   } catch (error) {
@@ -71,4 +79,25 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
     clearTimeout(timer);
     siblings?.delete(deadline);
   }
+}
+
+/** The first `max` bytes of a body, as UTF-8 text; the rest is not read (the stream is closed). */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  max: number,
+): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    if (size + buffer.length > max) {
+      chunks.push(buffer.subarray(0, max - size));
+      body.destroy();
+      // a character cut in two at the limit is dropped, not shown as U+FFFD
+      return { text: new TextDecoder().decode(Buffer.concat(chunks), { stream: true }), truncated: true };
+    }
+    chunks.push(buffer);
+    size += buffer.length;
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
 }

@@ -23,6 +23,8 @@ export interface RequestOptions {
    */
   idempotent?: boolean;
   signal?: AbortSignal;
+  /** Read at most this many bytes of the answer's body; the rest is left unread (`truncated` says so). */
+  maxBodyBytes?: number;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -30,6 +32,8 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string>;
   /** Parsed JSON when the response is JSON, the text otherwise, undefined when empty. */
   body: T;
+  /** The body was longer than the request's `maxBodyBytes`: `body` is its first bytes, as text. */
+  truncated?: true;
 }
 
 export interface HttpClientStats {

@@ -181,6 +181,21 @@ describe('converge test run', () => {
     expect(root.attributes).toMatchObject({ tests: '2', failures: '0' });
   });
 
+  it('--timeout bounds the whole command: past it a running run is canceled, exit 1', async () => {
+    const before = await runCount('aws');
+    const bad = await testRun([PASSING, '--timeout', 'soon']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--timeout soon: expected a duration such as 30m, 1h or 90s');
+    expect(await runCount('aws')).toBe(before);
+
+    const result = await testRun([PASSING, '--timeout', '0.1s']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /error \[INTERRUPTED\]: test run trun-\w+ did not end within --timeout 0\.1s: (a cancel was sent|it is left queued)/,
+    );
+    expect(result.stderr).toContain('hint: give the run more time with --timeout');
+  });
+
   it('--no-wait prints the queued run id and exits 0', async () => {
     const result = await testRun([PASSING, '--no-wait']);
     expect(result.code, result.stderr).toBe(0);

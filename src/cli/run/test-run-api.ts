@@ -154,11 +154,17 @@ export class TestRunApi {
   }
 
   /** The run's log, as text. The URL is a capability link: the client sends no token to another host. */
-  async readLog(url: string): Promise<string> {
-    const response = await this.#client.request({ method: 'GET', path: url, headers: { accept: 'text/plain' } });
+  /** The log, at most `maxBytes` of it: a run's log may be hundreds of megabytes. */
+  async readLog(url: string, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+    const response = await this.#client.request({
+      method: 'GET',
+      path: url,
+      headers: { accept: 'text/plain' },
+      maxBodyBytes: maxBytes,
+    });
     const body = response.body;
-    if (body === undefined) return '';
-    return typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body, null, 2);
+    return { text, truncated: response.truncated === true };
   }
 
   /** A 404 on the module's first request: the module is missing or the token may not see it. */

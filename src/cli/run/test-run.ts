@@ -9,6 +9,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { sleep } from '../../api/sleep.ts';
 import { ConvergeError } from '../../errors.ts';
+import { durationSeconds } from '../../manifest/duration.ts';
 import { packModule } from '../../registry/pack.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatDuration } from '../../ui/ink/theme.ts';
@@ -47,7 +48,12 @@ export interface TestRunFlags {
   json: boolean;
   output?: string;
   progress: boolean;
+  /** The longest the whole command may take, as a duration (`30m`). */
+  timeout: string;
 }
+
+/** The most of a run's log that is read and reported; the rest is cut with a note. */
+export const MAX_LOG_BYTES = 10 * 1024 * 1024;
 
 /** How long to look for the run an upload queued before giving up. */
 const AUTOMATIC_RUN_TIMEOUT_MS = 60_000;
@@ -57,6 +63,7 @@ const POLL_MAX_MS = 2000;
 
 export async function runTestRun(address: string, flags: TestRunFlags): Promise<number> {
   const started = Date.now();
+  const deadline = started + timeoutOf(flags.timeout) * 1000;
   const output = processOutput();
   const format: TestRunFormat = flags.json ? 'json' : flags.format;
   const module = parseModuleAddress(address);
@@ -118,7 +125,7 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
       return EXIT_OK;
     }
 
-    const last = await follow(api, run, interrupts, emit, started);
+    const last = await follow(api, run, interrupts, emit, started, { at: deadline, flag: flags.timeout });
     const log = last.logReadUrl ? await readLogSafely(api, last.logReadUrl, output) : '';
     const elapsedMs = Date.now() - started;
     emit({ type: 'done', run: last, elapsedMs });
@@ -168,15 +175,17 @@ async function follow(
   interrupts: Interrupts,
   emit: (body: TestRunEventBody) => void,
   started: number,
+  deadline: { at: number; flag: string },
 ): Promise<TestRunState> {
   let run = first;
   let delay = POLL_FIRST_MS;
   const cancel = { sent: false, forced: false, pendingShown: 0 };
   while (!isFinal(run.status)) {
+    if (Date.now() >= deadline.at) await timedOut(api, run, deadline.flag);
     const wake = interrupts.wake;
     if (interrupts.count > 0) await requestCancel(api, run, interrupts.count, cancel, emit);
     try {
-      await sleep(delay, wake);
+      await sleep(Math.max(0, Math.min(delay, deadline.at - Date.now())), wake);
     } catch {
       // woken by Ctrl-C: act on it now
     }
@@ -223,10 +232,41 @@ async function requestCancel(
   }
 }
 
-/** A log that cannot be read does not hide the run's outcome: a note on stderr instead. */
+/** Past `--timeout`: a running run is asked to stop (a queued one cannot be), and the command ends. */
+async function timedOut(api: TestRunApi, run: TestRunState, flag: string): Promise<never> {
+  const answer = run.status === 'running' ? await api.cancel(run.id, false).catch(() => 'refused') : 'queued';
+  const what = answer === 'sent' ? 'a cancel was sent' : `it is left ${run.status}`;
+  throw new ConvergeError(
+    'INTERRUPTED',
+    `test run ${terminalLine(run.id)} did not end within --timeout ${flag}: ${what}`,
+    {
+      hint: 'give the run more time with --timeout (e.g. --timeout 2h)',
+    },
+  );
+}
+
+/** `--timeout`: a duration (`30m`, `1h`, `90s`, or seconds), more than 0. */
+function timeoutOf(flag: string): number {
+  const seconds = durationSeconds(flag.trim());
+  if (seconds === undefined || seconds <= 0 || !Number.isSafeInteger(Math.ceil(seconds))) {
+    throw new ConvergeError('INPUT_INVALID', `--timeout ${flag}: expected a duration such as 30m, 1h or 90s`, {
+      hint: 'the longest the command may take, from the upload to the report',
+    });
+  }
+  return seconds;
+}
+
+/**
+ * A log that cannot be read does not hide the run's outcome: a note on stderr instead. A log past
+ * MAX_LOG_BYTES is cut there, and says so in its last line.
+ */
 async function readLogSafely(api: TestRunApi, url: string, output: Output): Promise<string> {
   try {
-    return await api.readLog(url);
+    const { text, truncated } = await api.readLog(url, MAX_LOG_BYTES);
+    if (!truncated) return text;
+    const note = `[converge: the log is longer than ${MAX_LOG_BYTES / (1024 * 1024)} MiB; the rest was not read]`;
+    output.err(`warning: ${note.slice(1, -1)}`);
+    return `${text.replace(/[^\n]*$/, '')}${note}\n`;
   } catch (error) {
     if (!ConvergeError.is(error)) throw error;
     output.err(`warning: the test run's log could not be read: ${terminalLine(error.message)}`);
