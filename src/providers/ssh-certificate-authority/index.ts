@@ -14,6 +14,7 @@ import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
+import { keyPairProblem } from '../ssh-key-pair.ts';
 import { keyShape, withoutShape } from './key-shape.ts';
 
 const kind = 'SSHCertificateAuthority';
@@ -81,6 +82,11 @@ function checkCa(object: DesiredObject): SpecProblem[] {
       path: 'spec',
       message: 'private_key and public_key are given together, or neither (a generated key)',
     });
+  }
+  const interpolated = object.secretFields.includes('private_key');
+  if (interpolated && typeof spec.private_key === 'string' && typeof spec.public_key === 'string') {
+    const pair = keyPairProblem(spec.private_key, spec.public_key);
+    if (pair) problems.push({ path: `spec.${pair.field}`, message: pair.message });
   }
   if (spec.generate_signing_key === true && keysGiven(spec)) {
     problems.push({ path: 'spec.generate_signing_key', message: 'cannot be true when the keys are given' });
