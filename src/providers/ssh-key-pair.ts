@@ -1,8 +1,7 @@
 /**
  * An SSH CA's given key pair, checked offline with sshpk before anything is
- * sent: an encrypted private key, one the service cannot read, or a public key
- * that is not the private key's would otherwise pass validate and plan and
- * fail only at apply. Messages never quote a key, only fingerprints of public
+ * sent: an encrypted private key, or a public key that is not the private
+ * key's, would otherwise pass validate and plan and fail only at apply. Messages never quote a key, only fingerprints of public
  * keys.
  */
 import { createRequire } from 'node:module';
@@ -34,10 +33,9 @@ export function keyPairProblem(privateKey: string, publicKey: string): KeyPairPr
           'private_key is encrypted (has a passphrase): the service takes it unencrypted (ssh-keygen -p -N "" -f KEY writes a copy without one)',
       };
     }
-    return {
-      field: 'private_key',
-      message: 'private_key is not a private key the service reads (OpenSSH, or PEM in PKCS#1 or PKCS#8)',
-    };
+    // not a key at all: the placeholder of an exported CA whose key nobody has (a generated one); it
+    // is never sent unless the CA is created or replaced, and the service then says what it is
+    return undefined;
   }
   let given: SshPk.Key;
   try {
