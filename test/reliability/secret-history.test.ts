@@ -26,16 +26,24 @@ afterEach(() => emulator?.close());
 const manifest = (url: string) =>
   ['kind: ToolVersion', 'metadata: {name: 7.7.7}', `spec: {url: "${url}", sha: "${SHA}"}`].join('\n');
 
+/** converge against the emulator, with one store of fingerprints and the manifest's variables. */
+const cli =
+  (variables: Record<string, string>) =>
+  (args: string[]): ReturnType<typeof converge> =>
+    converge(args, {
+      cwd: scratch,
+      env: {
+        CONVERGE_PLATFORM_URL: emulator.url,
+        CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+        CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+        ...variables,
+      },
+    });
+
 describe('a field that was secret', () => {
   it('is never shown in clear once the manifest writes it literally', async () => {
     const file = join(scratch, 'm.yaml');
-    const env = {
-      CONVERGE_PLATFORM_URL: emulator.url,
-      CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
-      CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
-      TOOL_URL: CANARY,
-    };
-    const run = (args: string[]) => converge(args, { cwd: scratch, env });
+    const run = cli({ TOOL_URL: CANARY });
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's placeholder syntax
     await writeFile(file, manifest('${env:TOOL_URL}'));
     expect((await run(['apply', file, '--auto-approve'])).code).toBe(0);
@@ -59,13 +67,7 @@ describe('a field that was secret', () => {
   it('is never shown in clear once the manifest leaves the field out (reset to its default)', async () => {
     const secret = 'leak-login-5b1e7c';
     const file = join(scratch, 'm.yaml');
-    const env = {
-      CONVERGE_PLATFORM_URL: emulator.url,
-      CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
-      CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
-      LEAK_LOGIN: secret,
-    };
-    const run = (args: string[]) => converge(args, { cwd: scratch, env });
+    const run = cli({ LEAK_LOGIN: secret });
     await writeFile(
       file,
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's placeholder syntax
