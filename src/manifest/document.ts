@@ -16,6 +16,8 @@ import { validateDocument } from './validate.ts';
 export interface DocumentContext extends Omit<InterpolationContext, 'typesAt'> {
   catalog: KindCatalog;
   schemas: SchemaSet;
+  /** Where the paths a spec names may lead (DesiredObject.roots). */
+  roots: readonly string[];
 }
 
 export function buildObject(
@@ -69,6 +71,7 @@ export function buildObject(
     spec: (interpolated.spec ?? {}) as Fields,
     secretFields: interpolated.secretFields,
     dir: ctx.dir,
+    roots: ctx.roots,
     ...(interpolated.files.size > 0 && { fileSources: Object.fromEntries(interpolated.files) }),
     ...(interpolated.placeholders.size > 0 && {
       placeholders: Object.fromEntries([...interpolated.placeholders].map(([key, set]) => [key, [...set]])),

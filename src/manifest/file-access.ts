@@ -6,9 +6,8 @@
  * placeholder asks for base64. A manifest in a pull request can therefore
  * never publish `/etc/shadow`, a key from the home directory, or a device.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
-import { describeFsError } from './files.ts';
+import { realpathSync, statSync } from 'node:fs';
+import { describeFsError, isInside, notRegular, readRegularFile } from './regular-file.ts';
 
 export interface FileAccess {
   /** Real paths of the directories `${file:}` may read below. */
@@ -51,46 +50,13 @@ export function readConfined(path: string, mode: FileMode, access: FileAccess): 
   if (!access.roots.some((root) => isInside(real, root))) return outside;
   const kind = notRegular(statSync(real));
   if (kind) return { error: kind };
-  let fd: number;
-  try {
-    // O_NONBLOCK: a FIFO swapped in after the check must not hang the run
-    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return { error: describeFsError(error as NodeJS.ErrnoException) };
-  }
-  try {
-    const stats = fstatSync(fd);
-    const again = notRegular(stats);
-    if (again) return { error: again };
-    if (stats.size > access.maxBytes) {
-      return {
-        error: `it holds ${stats.size} bytes, more than ${access.maxBytes} (interpolation.maxFileBytes)`,
-      };
-    }
-    const bytes = Buffer.alloc(stats.size);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    const content = bytes.subarray(0, read);
-    if (mode === 'base64') return { text: content.toString('base64') };
-    return decodeText(content);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function isInside(path: string, root: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-function notRegular(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
-  if (stats.isDirectory()) return 'is a directory';
-  return 'is not a regular file (a device, FIFO or socket)';
+  const read = readRegularFile(real, {
+    maxBytes: access.maxBytes,
+    tooLarge: (size) => `it holds ${size} bytes, more than ${access.maxBytes} (interpolation.maxFileBytes)`,
+  });
+  if ('error' in read) return { error: read.error };
+  if (mode === 'base64') return { text: read.bytes.toString('base64') };
+  return decodeText(read.bytes);
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

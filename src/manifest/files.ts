@@ -7,6 +7,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { InputProblem } from '../errors.ts';
+import { describeFsError, isInside, NOT_REGULAR } from './regular-file.ts';
 
 export interface ManifestFile {
   /** Absolute path, for reading. */
@@ -19,9 +20,15 @@ const MANIFEST_EXTENSION = /\.ya?ml$/i;
 /** The configuration file is YAML too, but never a manifest. */
 const NOT_MANIFESTS = new Set(['converge.config.yaml', 'converge.config.yml']);
 
+/**
+ * `roots` (real paths) are where a symbolic link in a walked directory may
+ * lead: the repository (docs/security.md, "Reading input"); by default, the
+ * directories given. A path given explicitly is taken wherever it is.
+ */
 export async function findManifestFiles(
   paths: readonly string[],
   cwd: string,
+  roots?: readonly string[],
 ): Promise<{ files: ManifestFile[]; problems: InputProblem[] }> {
   const files: ManifestFile[] = [];
   const problems: InputProblem[] = [];
@@ -40,11 +47,14 @@ export async function findManifestFiles(
     } else if (info.isDirectory()) {
       const found: ManifestFile[] = [];
       const before = problems.length;
-      await walk(path, name, { files: found, problems, visited: new Set() });
+      const real = await realpath(path);
+      await walk(path, name, { files: found, problems, visited: new Set(), roots: roots ?? [real] });
       if (found.length === 0 && problems.length === before) {
         problems.push({ file: name, line: 1, col: 1, message: 'no .yaml or .yml files here' });
       }
       found.forEach(add);
+    } else if (!info.isFile()) {
+      problems.push({ file: name, line: 1, col: 1, message: `${NOT_REGULAR}: a manifest must be a file` });
     } else {
       add({ path, name });
     }
@@ -57,13 +67,15 @@ interface Walk {
   /** Whatever cannot be read is a problem, never skipped: --prune would delete what it declares. */
   problems: InputProblem[];
   visited: Set<string>;
+  roots: readonly string[];
 }
 
 async function walk(dir: string, name: string, w: Walk): Promise<void> {
   let entries: Dirent[];
+  let real: string;
   try {
-    // Symlinked directories may loop back; real paths say where we have been.
-    const real = await realpath(dir);
+    // two links to one directory: its files are listed once
+    real = await realpath(dir);
     if (w.visited.has(real)) return;
     w.visited.add(real);
     entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => compare(a.name, b.name));
@@ -76,16 +88,24 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
     const childName = join(name, entry.name);
-    const kind = await entryKind(entry, path);
+    const manifest = MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name.toLowerCase());
+    const kind = await entryKind(entry, path, real, w.roots);
     if (typeof kind === 'object') w.problems.push({ file: childName, line: 1, col: 1, message: kind.problem });
     else if (kind === 'dir') await walk(path, childName, w);
-    else if (kind === 'file' && MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name.toLowerCase())) {
-      w.files.push({ path, name: childName });
+    else if (kind === 'file' && manifest) w.files.push({ path, name: childName });
+    else if (kind === 'other' && manifest) {
+      w.problems.push({ file: childName, line: 1, col: 1, message: `${NOT_REGULAR}: a manifest must be a file` });
     }
   }
 }
 
-async function entryKind(entry: Dirent, path: string): Promise<'dir' | 'file' | 'other' | { problem: string }> {
+/** What an entry is; a link is judged by where it leads, and refused when that is nowhere, around or away. */
+async function entryKind(
+  entry: Dirent,
+  path: string,
+  parent: string,
+  roots: readonly string[],
+): Promise<'dir' | 'file' | 'other' | { problem: string }> {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
   if (!entry.isSymbolicLink()) return 'other';
@@ -93,6 +113,13 @@ async function entryKind(entry: Dirent, path: string): Promise<'dir' | 'file' | 
   if (target instanceof Error) {
     const why = target.code === 'ELOOP' ? 'a symbolic link that loops' : 'a symbolic link to nothing';
     return { problem: `${why} (${describeFsError(target)}): fix or remove it` };
+  }
+  const real = await realpath(path);
+  if (!roots.some((root) => isInside(real, root))) {
+    return { problem: `a symbolic link out of the repository (to ${real}): manifests are read only inside it` };
+  }
+  if (target.isDirectory() && isInside(parent, real)) {
+    return { problem: 'a symbolic link that loops (to a directory holding it): fix or remove it' };
   }
   if (target.isDirectory()) return 'dir';
   return target.isFile() ? 'file' : 'other';
@@ -110,20 +137,4 @@ export function shownPath(path: string, cwd: string): string {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-export function describeFsError(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'ELOOP':
-      return 'too many levels of symbolic links';
-    default:
-      return error.code ?? error.message;
-  }
 }

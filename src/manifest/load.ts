@@ -45,11 +45,12 @@ export async function loadManifests(
   options: LoadOptions = {},
 ): Promise<DesiredObject[]> {
   const cwd = options.cwd ?? process.cwd();
-  const { files, problems } = await findManifestFiles(paths, cwd);
   const access: FileAccess = {
     roots: realRoots(options.files?.roots ?? [commonDirectory(manifestDirectories(paths, cwd))]),
     maxBytes: options.files?.maxBytes ?? DEFAULT_MAX_FILE_BYTES,
   };
+  // a link in a manifest directory may lead where `${file:}` may read, no further
+  const { files, problems } = await findManifestFiles(paths, cwd, access.roots);
   const context = {
     catalog,
     schemas: await schemaSet(options.schemaDir === undefined ? undefined : resolve(cwd, options.schemaDir)),
@@ -57,6 +58,7 @@ export async function loadManifests(
     envAccess: options.envAccess ?? { forbidden: new Set(TOKEN_VARIABLES) },
     cwd,
     readFile: cachedReader(access),
+    roots: access.roots,
   };
   // Synchronous reads: loading is all the process does now, and for thousands of small files
   // readFileSync is several times faster than fs.promises. (Parsing in worker threads was tried:

@@ -2,10 +2,10 @@
  * One manifest file read and given its first pass (documents.ts): the values and the checks that
  * need no positions. The positions are the second pass, made only when one is read.
  */
-import { readFileSync, statSync } from 'node:fs';
 import type { InputProblem } from '../errors.ts';
 import { type ParsedDocument, parseDocumentData } from './documents.ts';
-import { describeFsError, type ManifestFile } from './files.ts';
+import type { ManifestFile } from './files.ts';
+import { NOT_REGULAR, readRegularFile } from './regular-file.ts';
 
 /** The largest manifest file converge reads (docs/security.md, "Reading input"). */
 export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
@@ -18,17 +18,15 @@ export interface ParsedFile {
 }
 
 export function readManifest(file: ManifestFile): ParsedFile {
-  let text: string;
-  try {
-    const size = statSync(file.path).size;
-    if (size > MAX_MANIFEST_BYTES) {
-      const message = `the file holds ${size} bytes; a manifest file may hold at most ${MAX_MANIFEST_BYTES}`;
-      return { text: '', documents: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
-    }
-    text = readFileSync(file.path, 'utf8');
-  } catch (error) {
-    const message = describeFsError(error as NodeJS.ErrnoException);
+  // a FIFO or device is refused on the open descriptor: never waited on, never read without end
+  const read = readRegularFile(file.path, {
+    maxBytes: MAX_MANIFEST_BYTES,
+    tooLarge: (size) => `the file holds ${size} bytes; a manifest file may hold at most ${MAX_MANIFEST_BYTES}`,
+  });
+  if ('error' in read) {
+    const message = read.error === NOT_REGULAR ? `${NOT_REGULAR}: a manifest must be a file` : read.error;
     return { text: '', documents: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
   }
+  const text = read.bytes.toString('utf8');
   return { text, ...parseDocumentData(text, file.name) };
 }

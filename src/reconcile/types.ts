@@ -51,6 +51,11 @@ export interface DesiredObject {
   source: Position;
   /** The manifest file's directory, absolute: where paths the spec names (a module's source) start. */
   dir?: string;
+  /**
+   * Real paths of the directories those paths may lead to: the repository, where `${file:}` reads
+   * (docs/security.md, "Module sources"). Shared by every object of a load.
+   */
+  roots?: readonly string[];
   /** Values that are one whole `${file:...}` (an LDIF template), by dotted path: the file, as shown to users. */
   fileSources?: Record<string, string>;
   /** The placeholders a top-level spec field was made from (`${env:SMTP_PASSWORD}`): names, never values. */

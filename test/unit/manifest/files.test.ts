@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,11 +67,58 @@ describe('findManifestFiles', () => {
     expect(outside.files.map((f) => f.name)).toEqual([join(root, 'm/a.yaml')]);
   });
 
-  it('follows symlinked directories without looping', async () => {
+  it('follows a symbolic link to a directory inside the tree once, and reports one that loops', async () => {
     await touch('m/a.yaml');
-    await symlink(join(root, 'm'), join(root, 'm/loop'));
-    const { files } = await findManifestFiles(['m'], root);
+    await touch('m/shared/s.yaml');
+    await symlink(join(root, 'm/shared'), join(root, 'm/also-shared'));
+    await symlink('.', join(root, 'm/here'));
+    await symlink(join(root, 'm'), join(root, 'm/shared/up'));
+    const { files, problems } = await findManifestFiles(['m'], root);
+    expect(files.map((f) => f.name)).toEqual(['m/a.yaml', 'm/also-shared/s.yaml']);
+    const loops = 'a symbolic link that loops (to a directory holding it): fix or remove it';
+    expect(problems).toEqual([
+      { file: 'm/also-shared/up', line: 1, col: 1, message: loops },
+      { file: 'm/here', line: 1, col: 1, message: loops },
+    ]);
+  });
+
+  it('reports a symbolic link that leads out of the repository instead of following it', async () => {
+    await touch('m/a.yaml');
+    await touch('elsewhere/prod.yaml');
+    await symlink(join(root, 'elsewhere'), join(root, 'm/linked'));
+    await symlink(join(root, 'elsewhere/prod.yaml'), join(root, 'm/prod.yaml'));
+    const { files, problems } = await findManifestFiles(['m'], root);
     expect(files.map((f) => f.name)).toEqual(['m/a.yaml']);
+    expect(problems.map((p) => [p.file, p.message])).toEqual([
+      [
+        'm/linked',
+        `a symbolic link out of the repository (to ${join(root, 'elsewhere')}): manifests are read only inside it`,
+      ],
+      [
+        'm/prod.yaml',
+        `a symbolic link out of the repository (to ${join(root, 'elsewhere/prod.yaml')}): manifests are read only inside it`,
+      ],
+    ]);
+    // inside the roots given (the repository), the same links are followed
+    const inRepository = await findManifestFiles(['m'], root, [root]);
+    expect(inRepository.problems).toEqual([]);
+    expect(inRepository.files.map((f) => f.name)).toEqual(['m/a.yaml', 'm/linked/prod.yaml', 'm/prod.yaml']);
+  });
+
+  it('reports a FIFO or a device that looks like a manifest instead of skipping it, given or found', async () => {
+    await touch('m/a.yaml');
+    execFileSync('mkfifo', [join(root, 'm/v402.yaml')]);
+    execFileSync('mkfifo', [join(root, 'm/not-a-manifest.pipe')]);
+    await symlink('/dev/null', join(root, 'm/null.yml'));
+    const notFile = 'is not a regular file (a device, FIFO or socket): a manifest must be a file';
+    const found = await findManifestFiles(['m'], root, ['/']);
+    expect(found.files.map((f) => f.name)).toEqual(['m/a.yaml']);
+    expect(found.problems).toEqual([
+      { file: 'm/null.yml', line: 1, col: 1, message: notFile },
+      { file: 'm/v402.yaml', line: 1, col: 1, message: notFile },
+    ]);
+    const given = await findManifestFiles(['m/v402.yaml'], root);
+    expect(given).toEqual({ files: [], problems: [{ file: 'm/v402.yaml', line: 1, col: 1, message: notFile }] });
   });
 
   it('takes .YAML and .YML in any case, never skipping what looks like a manifest', async () => {

@@ -1,0 +1,83 @@
+/**
+ * Reading a file that the input names, in bounded time and memory
+ * (docs/security.md, "Reading input"): only a regular file is read, judged on
+ * the open descriptor (so a FIFO swapped in after a check cannot hang the
+ * run: it is opened without blocking and refused), and only up to a size
+ * known before the first byte is read. A FIFO, socket or device that looks
+ * like input is an error, never skipped and never waited on.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
+
+export const NOT_REGULAR = 'is not a regular file (a device, FIFO or socket)';
+
+/** Why `stats` is not something to read as a file, or undefined when it is one. */
+export function notRegular(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'is a directory';
+  return NOT_REGULAR;
+}
+
+export interface ReadLimit {
+  maxBytes: number;
+  /** How a file over the limit is described: `it holds N bytes, more than M (setting)`. */
+  tooLarge: (size: number) => string;
+  /** Refuse a symbolic link as the last component instead of following it. */
+  noFollow?: boolean;
+}
+
+/** The whole file, or why it was not read. */
+export function readRegularFile(
+  path: string,
+  limit: ReadLimit,
+): { bytes: Buffer } | { error: string /** set when the file is larger than the limit */; size?: number } {
+  let fd: number;
+  try {
+    const flags = constants.O_RDONLY | constants.O_NONBLOCK | (limit.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+    fd = openSync(path, flags);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (limit.noFollow && code === 'ELOOP') return { error: 'is a symbolic link' };
+    return { error: describeFsError(error as NodeJS.ErrnoException) };
+  }
+  try {
+    const stats = fstatSync(fd);
+    const why = notRegular(stats);
+    if (why) return { error: why };
+    if (stats.size > limit.maxBytes) return { error: limit.tooLarge(stats.size), size: stats.size };
+    const bytes = Buffer.alloc(stats.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { bytes: bytes.subarray(0, read) };
+  } catch (error) {
+    return { error: describeFsError(error as NodeJS.ErrnoException) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether `path` is `root` or below it (both absolute, neither needing to exist). */
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+export function describeFsError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ELOOP':
+      return 'too many levels of symbolic links';
+    default:
+      return error.code ?? error.message;
+  }
+}
