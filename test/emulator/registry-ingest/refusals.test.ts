@@ -107,6 +107,35 @@ describe('hostile archives', () => {
     expect(inside.files).toEqual(['main.tf']);
   });
 
+  it("refuses a hard link whose target, read from the archive's root, leaves it", async () => {
+    const error = await refusal(tarball([MAIN, { path: 'a/b/c', type: 'Link', linkpath: '../../etc/passwd' }]));
+    expect(error.message).toBe('the archive entry "a/b/c" links outside the module\'s root');
+    expect(error.stage).toBe('archive');
+    const inside = await ingestModule(tarball([MAIN, { path: 'a/b/c', type: 'Link', linkpath: 'main.tf' }]));
+    expect(inside.files).toEqual(['main.tf']);
+  });
+
+  it('refuses a chain of symbolic links that leaves the root, each link staying inside on its own', async () => {
+    const up = { path: 'd/up', type: 'SymbolicLink' as const, linkpath: '..' };
+    const chain = await refusal(tarball([MAIN, up, { path: 'd/out', type: 'SymbolicLink', linkpath: 'up/..' }]));
+    expect(chain.message).toBe('the archive entry "d/out" links outside the module\'s root');
+    // a link named before the one it goes through
+    const early = await refusal(tarball([MAIN, { path: 'x', type: 'SymbolicLink', linkpath: 'd/up/../..' }, up]));
+    expect(early.message).toBe('the archive entry "x" links outside the module\'s root');
+    const loop = await refusal(
+      tarball([
+        MAIN,
+        { path: 'p', type: 'SymbolicLink', linkpath: 'q' },
+        { path: 'q', type: 'SymbolicLink', linkpath: 'p' },
+      ]),
+    );
+    expect(loop.message).toMatch(/^the archive's links loop \(through "[pq]"\)$/);
+    const inside = await ingestModule(
+      tarball([MAIN, up, { path: 'd/main-again.tf', type: 'SymbolicLink', linkpath: 'up/main.tf' }]),
+    );
+    expect(inside.files).toEqual(['main.tf']);
+  });
+
   it('refuses more than 50 MiB uncompressed (a gzip bomb), before reading it all', async () => {
     const bomb = gzipSync(rawTar([MAIN, { path: 'zeros.bin', body: Buffer.alloc(51 * 1024 * 1024) }]));
     expect(bomb.length).toBeLessThan(100 * 1024); // compresses about 1000:1

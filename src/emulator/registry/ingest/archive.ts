@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import { isGzip } from '../../../registry/gzip.ts';
+import { type ArchiveLinks, checkLinks } from './archive-links.ts';
 import { entryPath } from './archive-paths.ts';
 import { IngestError } from './errors.ts';
 import { MAX_ENTRIES, MAX_UNCOMPRESSED_BYTES, MIB } from './limits.ts';
@@ -49,6 +50,7 @@ async function gunzipped(archive: Buffer): Promise<Buffer> {
 
 function untar(tarBytes: Buffer): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
+  const links: ArchiveLinks = { symbolic: new Map(), hard: new Map() };
   let entries = 0;
   return new Promise((resolve, reject) => {
     // Strict: a damaged header is an error, not a warning to skip past.
@@ -67,7 +69,10 @@ function untar(tarBytes: Buffer): Promise<Map<string, Buffer>> {
         if (entries > MAX_ENTRIES)
           throw new IngestError(`the archive holds more than ${MAX_ENTRIES} entries`, 'archive');
         const path = entryPath(entry.path);
-        if (entry.linkpath !== undefined && entry.linkpath !== '') checkLink(path, entry.linkpath);
+        if (entry.linkpath) {
+          if (entry.type === 'SymbolicLink') links.symbolic.set(path, entry.linkpath);
+          else links.hard.set(path, entry.linkpath);
+        }
         if (!FILE_TYPES.has(entry.type) || path === '') {
           entry.resume();
           return;
@@ -91,24 +96,15 @@ function untar(tarBytes: Buffer): Promise<Map<string, Buffer>> {
       fail(new IngestError(reason.replace(/TAR_[A-Z_]+: /, ''), 'archive'));
     });
     parser.on('end', () => {
-      if (!failed) resolve(files);
+      if (failed) return;
+      try {
+        // resolved once every link is known: a chain may name links that come later
+        checkLinks(links);
+        resolve(files);
+      } catch (error) {
+        fail(error);
+      }
     });
     parser.end(tarBytes);
   });
-}
-
-/** A link is never followed here, but one pointing out of the root is a sign of a hostile archive. */
-function checkLink(path: string, target: string): void {
-  const base = path.split('/').slice(0, -1);
-  const resolved = target.startsWith('/') ? [] : [...base];
-  for (const segment of target.split(/[/\\]/)) {
-    if (segment === '' || segment === '.') continue;
-    if (segment !== '..') resolved.push(segment);
-    else if (resolved.pop() === undefined) {
-      throw new IngestError(`the archive entry ${JSON.stringify(path)} links outside the module's root`, 'archive');
-    }
-  }
-  if (target.startsWith('/') || /^[A-Za-z]:/.test(target)) {
-    throw new IngestError(`the archive entry ${JSON.stringify(path)} links to an absolute path`, 'archive');
-  }
 }
