@@ -89,7 +89,7 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
     const path = join(dir, entry.name);
     const childName = join(name, entry.name);
     const manifest = MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name.toLowerCase());
-    const kind = await entryKind(entry, path, real, w.roots);
+    const kind = await entryKind(entry, path, { parent: real, roots: w.roots, manifest });
     if (typeof kind === 'object') w.problems.push({ file: childName, line: 1, col: 1, message: kind.problem });
     else if (kind === 'dir') await walk(path, childName, w);
     else if (kind === 'file' && manifest) w.files.push({ path, name: childName });
@@ -103,8 +103,7 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
 async function entryKind(
   entry: Dirent,
   path: string,
-  parent: string,
-  roots: readonly string[],
+  where: { parent: string; roots: readonly string[]; manifest: boolean },
 ): Promise<'dir' | 'file' | 'other' | { problem: string }> {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
@@ -114,15 +113,16 @@ async function entryKind(
     const why = target.code === 'ELOOP' ? 'a symbolic link that loops' : 'a symbolic link to nothing';
     return { problem: `${why} (${describeFsError(target)}): fix or remove it` };
   }
+  // only what would be read matters: a directory, or a file that looks like a manifest
+  if (!target.isDirectory() && !(target.isFile() && where.manifest)) return 'other';
   const real = await realpath(path);
-  if (!roots.some((root) => isInside(real, root))) {
+  if (!where.roots.some((root) => isInside(real, root))) {
     return { problem: `a symbolic link out of the repository (to ${real}): manifests are read only inside it` };
   }
-  if (target.isDirectory() && isInside(parent, real)) {
+  if (target.isDirectory() && isInside(where.parent, real)) {
     return { problem: 'a symbolic link that loops (to a directory holding it): fix or remove it' };
   }
-  if (target.isDirectory()) return 'dir';
-  return target.isFile() ? 'file' : 'other';
+  return target.isDirectory() ? 'dir' : 'file';
 }
 
 function displayName(given: string, path: string, cwd: string): string {

@@ -12,13 +12,14 @@
  *   directory in, and keeping them as links would ship something that may not
  *   resolve where the module is unpacked. A link that `.terraformignore`
  *   excludes is not an error, it is never looked at.
- * - Other special files (sockets, FIFOs, devices) are refused too.
+ * - Other special files (sockets, FIFOs, devices) are refused too, and so is
+ *   a name that is not UTF-8 (the error shows its bytes as `\xe9`): an
+ *   archive path is UTF-8, so such a file could not be packed as named.
  * - Archive paths are NFC-normalised, so a module checked out on a file system
  *   that stores names decomposed (HFS+) packs to the same bytes as on Linux.
  * - Entries are sorted by the bytes of their UTF-8 path, not by locale.
  */
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConvergeError } from '../errors.ts';
 import type { ModuleIgnore } from './module-ignore.ts';
@@ -28,11 +29,15 @@ export interface ModuleFile {
   path: string;
   /** Where to read it. */
   absolute: string;
+  /** Its size when listed: what packing may read of it (./module-size.ts). */
+  size: number;
 }
 
-export async function listModuleFiles(dir: string, ignored: ModuleIgnore): Promise<ModuleFile[]> {
+/** Synchronous: validate lists a module as it checks a manifest, offline and before anything else. */
+/** `shown` is how messages name `dir`: the manifest's own words at validate. */
+export function listModuleFiles(dir: string, ignored: ModuleIgnore, shown = dir): ModuleFile[] {
   const files: ModuleFile[] = [];
-  await walk(dir, '', ignored, files);
+  walk({ dir, shown, ignored, out: files }, '');
   const keyed = files.map((file) => ({ file, key: Buffer.from(file.path, 'utf8') }));
   keyed.sort((a, b) => Buffer.compare(a.key, b.key));
   const sorted = keyed.map(({ file }) => file);
@@ -40,7 +45,7 @@ export async function listModuleFiles(dir: string, ignored: ModuleIgnore): Promi
     if (sorted[i]!.path === sorted[i - 1]!.path) {
       throw new ConvergeError(
         'INPUT_INVALID',
-        `two files in ${dir} have the same name once normalised: ${sorted[i]!.path}`,
+        `two files in ${shown} have the same name once normalised: ${sorted[i]!.path}`,
         {
           hint: 'rename one of them; their names differ only in how accented characters are encoded',
         },
@@ -50,30 +55,64 @@ export async function listModuleFiles(dir: string, ignored: ModuleIgnore): Promi
   return sorted;
 }
 
-async function walk(dir: string, prefix: string, ignored: ModuleIgnore, out: ModuleFile[]): Promise<void> {
-  const absoluteDir = prefix === '' ? dir : join(dir, prefix);
-  let entries: Dirent[];
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+interface Walk {
+  dir: string;
+  shown: string;
+  ignored: ModuleIgnore;
+  out: ModuleFile[];
+}
+
+function walk(w: Walk, prefix: string): void {
+  const absoluteDir = prefix === '' ? w.dir : join(w.dir, prefix);
+  let entries: Dirent<Buffer>[];
   try {
-    entries = await readdir(absoluteDir, { withFileTypes: true });
+    // names as bytes: one that is not UTF-8 would otherwise come back altered, and be missing when read
+    entries = readdirSync(absoluteDir, { withFileTypes: true, encoding: 'buffer' });
   } catch (error) {
-    throw new ConvergeError('INPUT_INVALID', `cannot read directory ${absoluteDir}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new ConvergeError(
+      'INPUT_INVALID',
+      `cannot read directory ${join(w.shown, prefix)}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
-  const subdirectories: Promise<void>[] = [];
   for (const entry of entries) {
-    const relative = prefix + entry.name;
+    const name = utf8Name(join(w.shown, prefix), entry.name);
+    const relative = prefix + name;
     const isDirectory = entry.isDirectory();
-    if (ignored.skips(relative, isDirectory)) continue;
-    const absolute = join(absoluteDir, entry.name);
+    if (w.ignored.skips(relative, isDirectory)) continue;
+    const absolute = join(absoluteDir, name);
+    const shown = join(w.shown, relative);
     if (entry.isSymbolicLink()) {
-      throw new ConvergeError('INPUT_INVALID', `${absolute} is a symbolic link; converge does not pack links`, {
+      throw new ConvergeError('INPUT_INVALID', `${shown} is a symbolic link; converge does not pack links`, {
         hint: `replace ${relative} with the file it points to, or list it in .terraformignore`,
       });
     }
-    if (isDirectory) subdirectories.push(walk(dir, `${relative}/`, ignored, out));
-    else if (entry.isFile()) out.push({ path: relative.normalize('NFC'), absolute });
-    else throw new ConvergeError('INPUT_INVALID', `${absolute} is not a regular file, directory or link`);
+    if (isDirectory) walk(w, `${relative}/`);
+    else if (entry.isFile()) w.out.push({ path: relative.normalize('NFC'), absolute, size: lstatSync(absolute).size });
+    else {
+      throw new ConvergeError(
+        'INPUT_INVALID',
+        `${shown} is not a regular file, directory or link (a FIFO, socket or device); converge packs only files`,
+        { hint: `remove it, or list ${relative} in .terraformignore` },
+      );
+    }
   }
-  await Promise.all(subdirectories);
+}
+
+/** A name as text; one that is not UTF-8 cannot be an archive path that every system reads alike. */
+function utf8Name(dir: string, bytes: Buffer): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    const shown = [...bytes]
+      .map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`))
+      .join('');
+    throw new ConvergeError('INPUT_INVALID', `${join(dir, shown)}: the file name is not UTF-8`, {
+      hint: 'rename it in UTF-8: module archives carry UTF-8 paths, and Terraform reads only those',
+    });
+  }
 }

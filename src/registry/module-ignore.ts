@@ -15,12 +15,14 @@
  *   case-insensitive), so macOS and Linux pack the same files.
  * A `.terraformignore` negation cannot bring back `.git` or `.terraform`.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore from 'ignore';
 import { ConvergeError } from '../errors.ts';
+import { readRegularFile } from '../manifest/regular-file.ts';
 
 export const IGNORE_FILE = '.terraformignore';
+/** Far above any real ignore file; a bound known before the file is read. */
+const MAX_IGNORE_BYTES = 1024 * 1024;
 
 export interface ModuleIgnore {
   /** `path` is module-relative with `/` separators, no leading `./`. */
@@ -30,9 +32,10 @@ export interface ModuleIgnore {
 const ALWAYS_SKIPPED = new Set(['.git']);
 const ALWAYS_SKIPPED_DIRECTORIES = new Set(['.terraform']);
 
-export async function loadModuleIgnore(dir: string): Promise<ModuleIgnore> {
+/** `shown` is how messages name `dir`. */
+export function loadModuleIgnore(dir: string, shown = dir): ModuleIgnore {
   const rules = ignore({ ignorecase: false });
-  const text = await readIgnoreFile(join(dir, IGNORE_FILE));
+  const text = readIgnoreFile(join(dir, IGNORE_FILE), join(shown, IGNORE_FILE));
   if (text !== undefined) rules.add(text);
   return {
     skips(path, isDirectory) {
@@ -45,11 +48,19 @@ export async function loadModuleIgnore(dir: string): Promise<ModuleIgnore> {
   };
 }
 
-async function readIgnoreFile(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConvergeError('INPUT_INVALID', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
-  }
+/**
+ * Only a regular file, not a link (converge packs no links): a FIFO would
+ * hang the run and a link to /dev/zero would read without end.
+ */
+function readIgnoreFile(file: string, shown: string): string | undefined {
+  const read = readRegularFile(file, {
+    maxBytes: MAX_IGNORE_BYTES,
+    tooLarge: (size) => `it holds ${size} bytes; converge reads at most ${MAX_IGNORE_BYTES}`,
+    noFollow: true,
+  });
+  if ('bytes' in read) return read.bytes.toString('utf8');
+  if (read.error === 'no such file or directory') return undefined;
+  throw new ConvergeError('INPUT_INVALID', `${shown}: ${read.error}`, {
+    hint: `make ${IGNORE_FILE} a regular file, or remove it`,
+  });
 }

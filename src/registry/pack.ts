@@ -15,8 +15,9 @@ import { stat } from 'node:fs/promises';
 import { ConvergeError } from '../errors.ts';
 import { inspectArchive } from './archive-layout.ts';
 import { gzipTo } from './deterministic-gzip.ts';
-import { listModuleFiles, type ModuleFile } from './list-module-files.ts';
-import { loadModuleIgnore } from './module-ignore.ts';
+import type { ModuleFile } from './list-module-files.ts';
+import { checkArchiveSize } from './module-size.ts';
+import { listModule } from './module-source.ts';
 import { readArchiveFile } from './read-archive-file.ts';
 import { tarStream } from './tar-stream.ts';
 
@@ -39,12 +40,13 @@ export async function packModule(dir: string): Promise<PackedModule> {
     chunks.push(chunk);
   });
   const bytes = Buffer.concat(chunks);
+  checkArchiveSize(dir, bytes.length);
   return { bytes, sha256: hash.digest('hex'), files: files.map((f) => f.path), size: bytes.length };
 }
 
 /** A ready `.tar.gz`: checked to be a gzip tar with the module at its root. */
 export async function readArchive(file: string): Promise<PackedModule> {
-  const bytes = await readArchiveFile(file);
+  const bytes = readArchiveFile(file);
   const files = await inspectArchive(file, bytes);
   return { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), files, size: bytes.length };
 }
@@ -62,13 +64,7 @@ export async function contentDigest(dir: string): Promise<string> {
 
 async function moduleFiles(dir: string): Promise<ModuleFile[]> {
   await requireDirectory(dir);
-  const files = await listModuleFiles(dir, await loadModuleIgnore(dir));
-  if (!files.some((f) => !f.path.includes('/') && f.path.endsWith('.tf'))) {
-    throw new ConvergeError('INPUT_INVALID', `${dir} is not a module: no .tf file at its root`, {
-      hint: 'point `source` at the directory holding the module’s .tf files (is one excluded by .terraformignore?)',
-    });
-  }
-  return files;
+  return listModule(dir);
 }
 
 // the module directory itself may be a link (stat follows it); links inside it are refused by list-module-files.ts

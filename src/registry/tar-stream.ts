@@ -18,8 +18,9 @@ import { ARCHIVE_MTIME, EXECUTABLE_MODE, FILE_MODE, TAR_BLOCK } from './archive-
 import type { ModuleFile } from './list-module-files.ts';
 
 const READ_AHEAD = 8;
-// a file swapped for a link after listing is refused rather than followed (no O_NOFOLLOW on Windows)
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+// a file swapped for a link after listing is refused rather than followed (no O_NOFOLLOW on Windows),
+// and one swapped for a FIFO is opened without waiting for a writer, then refused as not a file
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
 
 interface FileContent {
   bytes: Buffer;
@@ -75,6 +76,8 @@ async function readModuleFile(file: ModuleFile): Promise<FileContent> {
       // mode and bytes from the same open file, so they describe one version of it
       const stat = await handle.stat();
       if (!stat.isFile()) throw new Error('not a regular file');
+      // what was listed is what the size check (./module-size.ts) counted: a file that grew is not read
+      if (stat.size > file.size) throw new Error(`it grew from ${file.size} to ${stat.size} bytes while it was packed`);
       const bytes = await handle.readFile();
       return { bytes, executable: (stat.mode & 0o111) !== 0 };
     } finally {

@@ -2,9 +2,11 @@
  * The engine in-process against a running emulator: manifests -> plan ->
  * apply, the same path the CLI takes, without a child process per step.
  */
+
+import { fileURLToPath } from 'node:url';
 import { createHttpClient } from '../../src/api/client.ts';
 import type { ApiClients, HttpClient } from '../../src/api/types.ts';
-import { loadManifests } from '../../src/manifest/load.ts';
+import { commonDirectory, loadManifests, manifestDirectories } from '../../src/manifest/load.ts';
 import { catalog, providerMap } from '../../src/providers/index.ts';
 import { applyPlan } from '../../src/reconcile/apply.ts';
 import { planRun } from '../../src/reconcile/engine.ts';
@@ -47,9 +49,17 @@ export interface ClientOptions {
   wrap?: (client: HttpClient) => HttpClient;
 }
 
+/**
+ * The manifests at `paths`. Module versions may name the example modules wherever the manifests
+ * are (a temporary directory): as a configuration's `interpolation.fileRoots` would allow them.
+ */
 export async function desiredFrom(paths: string[], env: Record<string, string | undefined> = {}) {
-  return loadManifests(paths, catalog, { env, cwd: process.cwd() });
+  const cwd = process.cwd();
+  const roots = [commonDirectory(manifestDirectories(paths, cwd)), EXAMPLE_MODULES];
+  return loadManifests(paths, catalog, { env, cwd, files: { roots } });
 }
+
+const EXAMPLE_MODULES = fileURLToPath(new URL('../../examples/modules/', import.meta.url));
 
 export function clientsFor(target: Target, parallelism = 10, options: ClientOptions = {}): ApiClients {
   const make = (api: 'platform' | 'secrets', token: string) => {

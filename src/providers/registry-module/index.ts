@@ -185,9 +185,7 @@ function checkModule(object: DesiredObject): SpecProblem[] {
     if (first !== undefined)
       problems.push(at('version', `version ${version} is declared twice (also item ${first + 1})`));
     seen.set(version, i);
-    problems.push(
-      ...versionProblems({ spec: item as Fields, source: object.source, ...(object.dir && { dir: object.dir }) }, at),
-    );
+    problems.push(...versionProblems({ ...object, spec: item as Fields }, at));
   });
   if (versions.length > 0 && object.spec['vcs-repo'] !== undefined && !getPath(object.spec, 'vcs-repo.branch')) {
     problems.push({

@@ -9,13 +9,12 @@
  * that exists without content (its create cut short) is not published: the
  * plan says that too, and ./publish.ts says what a create does about it.
  */
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import { type Address, childAddress } from '../../reconcile/address.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
-import { isGzip } from '../../registry/gzip.ts';
+import { contentProblem } from '../../registry/module-source.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { organizationModules } from './api.ts';
@@ -201,9 +200,9 @@ export function contentNotes(live: Fields): string[] {
   return [];
 }
 
-/** A version's content must be there before anything is sent: a directory, or a gzip tarball. */
+/** A version's content must be there, inside the repository and packable, before anything is sent. */
 export function versionProblems(
-  object: Pick<DesiredObject, 'spec' | 'source' | 'dir'>,
+  object: Pick<DesiredObject, 'spec' | 'source' | 'dir' | 'roots'>,
   at: (field: string, message: string) => SpecProblem,
 ): SpecProblem[] {
   const where = contentPath(object);
@@ -212,28 +211,8 @@ export function versionProblems(
     return [at('archive', 'a version has source or archive, not both')];
   }
   // shown as written: the manifest's own words, the same on every machine
-  const shown = String(object.spec[where.kind]);
-  if (!existsSync(where.path)) return [at(where.kind, `${shown} does not exist`)];
-  const stat = statSync(where.path);
-  if (where.kind === 'source' && !stat.isDirectory()) return [at('source', `${shown} is not a directory`)];
-  if (where.kind === 'source' && !readdirSync(where.path).some((name) => name.endsWith('.tf'))) {
-    return [at('source', `${shown} is not a module: no .tf file at its root`)];
-  }
-  if (where.kind === 'archive' && !stat.isFile()) return [at('archive', `${shown} is not a file`)];
-  if (where.kind === 'archive' && !fileIsGzip(where.path)) return [at('archive', `${shown} is not a gzip tarball`)];
-  return [];
-}
-
-/** Only the first two bytes are read: validate never reads a whole archive. */
-function fileIsGzip(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const magic = Buffer.alloc(2);
-    readSync(fd, magic, 0, 2, 0);
-    return isGzip(magic);
-  } finally {
-    closeSync(fd);
-  }
+  const problem = contentProblem({ ...where, shown: String(object.spec[where.kind]) }, object.roots);
+  return problem === undefined ? [] : [at(where.kind, problem)];
 }
 
 /** Refusing to prune a module's last version: the registry would delete the declared module with it. */

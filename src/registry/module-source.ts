@@ -1,0 +1,91 @@
+/**
+ * What validate checks of a module version's content, offline and before
+ * anything is sent: where it is, and that it packs. A version's `source`
+ * (a directory) or `archive` (a .tar.gz) is read only inside the repository,
+ * the directories `${file:}` may read (docs/security.md, "Module sources"):
+ * the path as written first, then where its symbolic links lead, so a
+ * manifest in a pull request cannot publish a directory from elsewhere on the
+ * runner (its state files, its secrets) to the registry. A directory is then
+ * listed as packing lists it: a link, FIFO, device or non-UTF-8 name inside
+ * it, an unreadable `.terraformignore`, no .tf file at its root, or more
+ * bytes than one upload takes is a problem here, not a failure mid-apply.
+ */
+import { closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { ConvergeError } from '../errors.ts';
+import { describeFsError, isInside } from '../manifest/regular-file.ts';
+import { isGzip } from './gzip.ts';
+import { listModuleFiles, type ModuleFile } from './list-module-files.ts';
+import { loadModuleIgnore } from './module-ignore.ts';
+import { checkArchiveSize, checkModuleSize } from './module-size.ts';
+
+export interface ModuleContent {
+  kind: 'source' | 'archive';
+  /** Absolute, as the manifest names it (not resolved through links). */
+  path: string;
+  /** As the manifest writes it, for messages. */
+  shown: string;
+}
+
+const ROOTS =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
+  "module sources are read only where ${file:} may read (below the configuration's and the manifests' directories); interpolation.fileRoots of the configuration allows more";
+
+/** Why the content cannot be published, or undefined. `roots`: real paths of the repository's directories. */
+export function contentProblem(content: ModuleContent, roots: readonly string[] | undefined): string | undefined {
+  const { kind, path, shown } = content;
+  // the path as written first, so that nothing outside is even looked at
+  if (roots && !roots.some((root) => isInside(path, root))) return `${shown} is outside the repository: ${ROOTS}`;
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return e.code === 'ENOENT' ? `${shown} does not exist` : `${shown}: ${describeFsError(e)}`;
+  }
+  if (roots && !roots.some((root) => isInside(real, root))) {
+    return `${shown} leads outside the repository through a symbolic link (to ${real}): ${ROOTS}`;
+  }
+  const stats = statSync(real);
+  try {
+    if (kind === 'source') {
+      if (!stats.isDirectory()) return `${shown} is not a directory`;
+      listModule(path, shown);
+      return undefined;
+    }
+    if (!stats.isFile()) return `${shown} is not a file`;
+    checkArchiveSize(shown, stats.size);
+    if (!fileIsGzip(real)) return `${shown} is not a gzip tarball`;
+    return undefined;
+  } catch (error) {
+    if (ConvergeError.is(error)) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * The files a module directory packs: no links, FIFOs or devices, a .tf file
+ * at the root, and no more bytes than one upload takes (./module-size.ts),
+ * known from their sizes before any is read. Packing lists them here too.
+ */
+export function listModule(dir: string, shown = dir): ModuleFile[] {
+  const files = listModuleFiles(dir, loadModuleIgnore(dir, shown), shown);
+  if (!files.some((f) => !f.path.includes('/') && f.path.endsWith('.tf'))) {
+    throw new ConvergeError('INPUT_INVALID', `${shown} is not a module: no .tf file at its root`, {
+      hint: 'point `source` at the directory holding the module’s .tf files (is one excluded by .terraformignore?)',
+    });
+  }
+  checkModuleSize(shown, files);
+  return files;
+}
+
+/** Only the first two bytes are read, without waiting on a FIFO swapped in: validate never reads a whole archive. */
+function fileIsGzip(path: string): boolean {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const magic = Buffer.alloc(2);
+    readSync(fd, magic, 0, 2, 0);
+    return isGzip(magic);
+  } finally {
+    closeSync(fd);
+  }
+}
