@@ -4,7 +4,7 @@
  * the round trip that makes it useful: the exported manifests validate and
  * plan clean against the server they came from, for every kind.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,6 +176,35 @@ describe('converge export', () => {
     const forced = await run(['export', '--out', out, '--kind', 'ToolVersion', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(file, 'utf8')).toContain('kind: ToolVersion');
+  });
+});
+
+describe('export never writes outside its directory', () => {
+  it('refuses a file that is a link out of it, even with --force, and writes nothing', async () => {
+    const out = join(scratch, 'imported-force');
+    await mkdir(out);
+    const victim = join(scratch, 'victim.txt');
+    await writeFile(victim, 'keep me\n');
+    await symlink(victim, join(out, 'tool-version.yaml'));
+    const result = await run(['export', '--out', out, '--kind', 'ToolVersion', '--force']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('export would write through 1 symbolic link(s) in the output directory');
+    expect(result.stderr).toContain(`tool-version.yaml -> ${victim}`);
+    expect(result.stderr).not.toMatch(/hit a bug|\n\s+at .*:\d+:\d+/);
+    expect(await readFile(victim, 'utf8')).toBe('keep me\n');
+  });
+
+  it('refuses a directory that is a link out of it with --split, and writes nothing there', async () => {
+    const out = join(scratch, 'imported-split');
+    const elsewhere = join(scratch, 'elsewhere-dir');
+    await mkdir(out);
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(out, 'tool-version'));
+    const result = await run(['export', '--out', out, '--split', '--kind', 'ToolVersion']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`tool-version -> ${elsewhere}`);
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readdir(out)).toEqual(['tool-version']);
   });
 });
 

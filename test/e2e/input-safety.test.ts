@@ -4,9 +4,11 @@
  * one line naming what is wrong, exit 1, no stack trace, and nothing sent
  * (counted by the emulator). docs/security.md lists these promises.
  */
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
@@ -130,4 +132,89 @@ describe('a manifest directory', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('m/more.YML:2:');
   });
+});
+
+describe('a FIFO among the manifests', () => {
+  const V402 = [
+    'kind: ToolVersion',
+    'metadata: {name: 4.0.2}',
+    'spec:',
+    '  url: https://releases.example.com/tool/4.0.2/tool.zip',
+    `  sha: ${'ab'.repeat(32)}`,
+    '',
+  ].join('\n');
+
+  it('is an error, and --prune deletes nothing of what it would have declared', async () => {
+    await writeFile(join(scratch, 'converge.config.yaml'), 'ownership:\n  - kind: ToolVersion\n');
+    await writeFile(join(scratch, 'm/v402.yaml'), V402);
+    expect((await run(['apply', 'm', '--auto-approve'])).code).toBe(0);
+    await rm(join(scratch, 'm/v402.yaml'));
+    execFileSync('mkfifo', [join(scratch, 'm/v402.yaml')]);
+    emulator.resetStats();
+    const result = await run(['apply', 'm', '--prune', '--auto-approve']);
+    expectRefused(
+      result,
+      'm/v402.yaml:1:1: is not a regular file (a device, FIFO or socket): a manifest must be a file',
+    );
+    const tools = await fetch(`${emulator.url}/api/v2/admin/tool-versions`, {
+      headers: { authorization: `Bearer ${emulator.tokens.admin}` },
+    });
+    const names = ((await tools.json()).data as Array<{ attributes: { version: string } }>).map(
+      (t) => t.attributes.version,
+    );
+    expect(names).toContain('4.0.2');
+  });
+
+  it('given to validate by name, answers at once instead of waiting for a writer', async () => {
+    execFileSync('mkfifo', [join(scratch, 'm/v402.yaml')]);
+    expectRefused(await run(['validate', 'm/v402.yaml']), 'm/v402.yaml:1:1: is not a regular file');
+  }, 15_000);
+});
+
+describe('module sources stay in the repository', () => {
+  const CANARY = 'canary-tfstate-outside-the-repository-7719';
+  const NETWORK = fileURLToPath(new URL('../../examples/modules/network/', import.meta.url));
+
+  it('a version whose source is elsewhere on the runner is refused at its place, and nothing of it is sent', async () => {
+    const elsewhere = join(scratch, 'elsewhere/infra-live');
+    await cp(NETWORK, elsewhere, { recursive: true });
+    await writeFile(join(elsewhere, 'terraform.tfstate'), `{"secret": "${CANARY}"}`);
+    await mkdir(join(scratch, 'repo/m'), { recursive: true });
+    await writeFile(
+      join(scratch, 'repo/m/modules.yaml'),
+      [
+        'kind: RegistryModule',
+        'metadata: {organization: example-org, name: network, provider: aws}',
+        'spec:',
+        '  versions: [{version: 1.0.0, source: ../../elsewhere/infra-live}]',
+        '',
+      ].join('\n'),
+    );
+    const result = await converge(['apply', 'm', '--auto-approve'], { cwd: join(scratch, 'repo'), env });
+    expectRefused(result, 'm/modules.yaml:4:39: ../../elsewhere/infra-live is outside the repository');
+    expect(result.stdout + result.stderr).not.toContain(CANARY);
+  });
+
+  it('a link inside a module to a file outside it is refused at validate, not followed', async () => {
+    await cp(NETWORK, join(scratch, 'm/network'), { recursive: true });
+    await writeFile(join(scratch, 'state.json'), CANARY);
+    await symlink(join(scratch, 'state.json'), join(scratch, 'm/network/state.json'));
+    await writeFile(
+      join(scratch, 'm/modules.yaml'),
+      'kind: RegistryModule\nmetadata: {organization: example-org, name: network, provider: aws}\nspec:\n  versions: [{version: 1.0.0, source: network}]\n',
+    );
+    const result = await run(['plan', 'm']);
+    expectRefused(result, 'm/modules.yaml:4:39: network/state.json is a symbolic link; converge does not pack links');
+    expect(result.stdout + result.stderr).not.toContain(CANARY);
+  });
+
+  it('a FIFO as .terraformignore is refused at validate instead of hanging plan', async () => {
+    await cp(NETWORK, join(scratch, 'm/network'), { recursive: true });
+    execFileSync('mkfifo', [join(scratch, 'm/network/.terraformignore')]);
+    await writeFile(
+      join(scratch, 'm/modules.yaml'),
+      'kind: RegistryModule\nmetadata: {organization: example-org, name: network, provider: aws}\nspec:\n  versions: [{version: 1.0.0, source: network}]\n',
+    );
+    expectRefused(await run(['plan', 'm']), 'm/modules.yaml:4:39: network/.terraformignore: is not a regular file');
+  }, 15_000);
 });

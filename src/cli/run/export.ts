@@ -2,11 +2,11 @@
  * `converge export`: live objects of the chosen kinds and scopes, written as
  * manifests that validate and plan clean against the same server. Reads only.
  */
-import { access, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
 import { buildExport, ENV_EXAMPLE, type ExportInput } from '../../export/build.ts';
+import { writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { providers } from '../../providers/index.ts';
 import { EventStream } from '../../reconcile/events.ts';
@@ -91,22 +91,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   const writes = result.files.map((f) => ({ path: join(outDir, ...f.path.split('/')), content: f.content }));
   if (result.envExample) writes.push({ path: join(outDir, ENV_EXAMPLE), content: result.envExample });
 
-  if (!flags.force) {
-    const existing = (await Promise.all(writes.map(async (w) => ((await exists(w.path)) ? w.path : undefined)))).filter(
-      (p) => p !== undefined,
-    );
-    if (existing.length > 0) {
-      throw new ConvergeError(
-        'INPUT_INVALID',
-        `export would overwrite ${existing.length} existing file(s):\n${existing.map((p) => `  ${shown(p)}`).join('\n')}`,
-        { hint: 'choose another --out directory, or pass --force to overwrite them' },
-      );
-    }
-  }
-  for (const w of writes) {
-    await mkdir(dirname(w.path), { recursive: true });
-    await writeFile(w.path, w.content);
-  }
+  await writeExport(outDir, writes, { force: flags.force, shown });
 
   const colors = colorsFor(process.stdout, flags.color);
   const objects = result.files.reduce((n, f) => n + f.objects, 0);
@@ -169,15 +154,6 @@ function schemaReference(ref: string | undefined, outDir: string): (kind: string
       .split(sep)
       .join('/');
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function shown(path: string): string {
