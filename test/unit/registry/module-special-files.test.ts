@@ -31,40 +31,43 @@ async function packError(run: Promise<unknown>): Promise<string> {
 const source = (path: string, shown = 'net') => ({ kind: 'source' as const, path, shown });
 
 describe('special files in a module', () => {
-  it('refuses a FIFO as .terraformignore at once, without waiting for a writer', async () => {
-    const dir = await makeModule({ 'main.tf': '' });
-    execFileSync('mkfifo', [join(dir, '.terraformignore')]);
-    const message = 'net/.terraformignore: is not a regular file (a device, FIFO or socket)';
-    expect(await packError(packModule(dir))).toBe(
-      `${join(dir, '.terraformignore')}: is not a regular file (a device, FIFO or socket)`,
-    );
-    expect(contentProblem(source(dir), undefined)).toBe(message);
-  }, 5_000);
-
-  it('refuses .terraformignore as a link (to /dev/zero) without reading it', async () => {
-    const dir = await makeModule({ 'main.tf': '' });
-    await symlink('/dev/zero', join(dir, '.terraformignore'));
-    expect(contentProblem(source(dir), undefined)).toBe('net/.terraformignore: is a symbolic link');
-  }, 5_000);
-
-  it('refuses a FIFO or a device among the files, and a link, naming each', async () => {
-    const fifo = await makeModule({ 'main.tf': '' });
-    execFileSync('mkfifo', [join(fifo, 'pipe.tf')]);
-    expect(contentProblem(source(fifo), undefined)).toBe(
+  const fifo = (name: string) => async (dir: string) => execFileSync('mkfifo', [join(dir, name)]);
+  it.each([
+    [
+      'a FIFO as .terraformignore',
+      fifo('.terraformignore'),
+      'net/.terraformignore: is not a regular file (a device, FIFO or socket)',
+    ],
+    [
+      '.terraformignore as a link to /dev/zero',
+      (dir: string) => symlink('/dev/zero', join(dir, '.terraformignore')),
+      'net/.terraformignore: is a symbolic link',
+    ],
+    [
+      'a FIFO among the files',
+      fifo('pipe.tf'),
       'net/pipe.tf is not a regular file, directory or link (a FIFO, socket or device); converge packs only files',
-    );
-    expect(await packError(packModule(fifo))).toContain(join(fifo, 'pipe.tf'));
-    const link = await makeModule({ 'main.tf': '' });
-    await symlink('/etc/passwd', join(link, 'passwd'));
-    expect(contentProblem(source(link), undefined)).toBe('net/passwd is a symbolic link; converge does not pack links');
-  }, 5_000);
-
-  it('refuses a file name that is not UTF-8, showing its bytes', async () => {
-    const dir = await makeModule({ 'main.tf': '' });
-    await writeFile(Buffer.from(`${dir}/caf\xe9.tf`, 'latin1'), '');
-    expect(contentProblem(source(dir), undefined)).toBe('net/caf\\xe9.tf: the file name is not UTF-8');
-    expect(await packError(packModule(dir))).toBe(`${dir}/caf\\xe9.tf: the file name is not UTF-8`);
-  });
+    ],
+    [
+      'a link to a file outside',
+      (dir: string) => symlink('/etc/passwd', join(dir, 'passwd')),
+      'net/passwd is a symbolic link; converge does not pack links',
+    ],
+    [
+      'a file name that is not UTF-8',
+      (dir: string) => writeFile(Buffer.from(`${dir}/caf\xe9.tf`, 'latin1'), ''),
+      'net/caf\\xe9.tf: the file name is not UTF-8',
+    ],
+  ])(
+    'refuses %s at once, naming it, at validate and when packing',
+    async (_, make, message) => {
+      const dir = await makeModule({ 'main.tf': '' });
+      await make(dir);
+      expect(contentProblem(source(dir), undefined)).toBe(message);
+      expect(await packError(packModule(dir))).toBe(message.replace(/^net/, dir));
+    },
+    5_000,
+  );
 });
 
 describe('the size of one upload', () => {
