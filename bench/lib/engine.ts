@@ -4,6 +4,7 @@
  * src/reconcile/apply.ts `applyPlan`), timed, with the widest concurrency
  * window the client reached.
  */
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { delegate } from '../../src/api/delegate.ts';
 import type { ApiClients, HttpClient } from '../../src/api/types.ts';
@@ -22,6 +23,7 @@ import { EventStream } from '../../src/reconcile/events.ts';
 import type { Provider } from '../../src/reconcile/provider.ts';
 import type { DesiredObject } from '../../src/reconcile/types.ts';
 import type { EmulatorProcess } from './emulator.ts';
+import { ROOT } from './paths.ts';
 
 /** How many requests may fly: the CLI's default (adaptive) or `--parallelism N`. */
 export interface Mode {
@@ -57,8 +59,13 @@ export interface PlanPhases {
   buildMs: number;
 }
 
-export async function desiredFrom(dir: string): Promise<DesiredObject[]> {
-  return loadManifests([dir], catalog, { env: {}, cwd: dir });
+/**
+ * The manifests in `dir`. Module versions may name the repository's example modules, and
+ * directories in `roots`, as a configuration's `interpolation.fileRoots` would allow them.
+ */
+export async function desiredFrom(dir: string, roots: readonly string[] = []): Promise<DesiredObject[]> {
+  const files = { roots: [dir, join(ROOT, 'examples/modules'), ...roots] };
+  return loadManifests([dir], catalog, { env: {}, cwd: dir, files });
 }
 
 function configFor(emulator: EmulatorProcess): ConvergeConfig {

@@ -161,7 +161,8 @@ async function publishing(
   const manifests = await writeManifests(join(dir, `publish-${all.length}`), [
     versionDocument(PUBLISHED_MODULE, versions, module.source),
   ]);
-  const desired = await desiredFrom(manifests);
+  // the minimal module is made beside the manifests' directory
+  const desired = await desiredFrom(manifests, [dir]);
   const providers = providersFor([]);
   // adaptive is the default and the target; --parallelism 10 is the ideal's window, 1 the serial time
   const modes: Array<{ mode: Mode; repetitions: number }> = options.quick
