@@ -78,8 +78,15 @@ async function readModuleFile(file: ModuleFile): Promise<FileContent> {
       if (!stat.isFile()) throw new Error('not a regular file');
       // what was listed is what the size check (./module-size.ts) counted: a file that grew is not read
       if (stat.size > file.size) throw new Error(`it grew from ${file.size} to ${stat.size} bytes while it was packed`);
-      const bytes = await handle.readFile();
-      return { bytes, executable: (stat.mode & 0o111) !== 0 };
+      // no more than that size, even if the file grows while it is read
+      const bytes = Buffer.alloc(stat.size);
+      let read = 0;
+      while (read < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, read, bytes.length - read, read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return { bytes: bytes.subarray(0, read), executable: (stat.mode & 0o111) !== 0 };
     } finally {
       await handle.close();
     }
