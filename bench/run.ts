@@ -17,6 +17,7 @@ import { applyAtScale } from './suites/apply.ts';
 import { efficiency } from './suites/efficiency.ts';
 import { emulatorThroughput } from './suites/emulator.ts';
 import { memory } from './suites/memory.ts';
+import { policies } from './suites/policies.ts';
 import { rateLimit } from './suites/rate-limit.ts';
 import { registry } from './suites/registry.ts';
 import { scale } from './suites/scale.ts';
@@ -35,6 +36,7 @@ export const SUITES = {
   memory,
   registry,
   emulator: emulatorThroughput,
+  policies,
 } satisfies Record<string, (options: SuiteOptions) => Promise<unknown>>;
 
 export type SuiteName = keyof typeof SUITES;

@@ -4,6 +4,7 @@ import type { ApplyResult } from './suites/apply.ts';
 import type { EfficiencyRow } from './suites/efficiency.ts';
 import type { EmulatorResult } from './suites/emulator.ts';
 import type { MemoryResult } from './suites/memory.ts';
+import type { PolicyResult } from './suites/policies.ts';
 import type { RateLimitResult } from './suites/rate-limit.ts';
 import type { RegistryResult } from './suites/registry.ts';
 import type { ScaleResult } from './suites/scale.ts';
@@ -20,6 +21,7 @@ export interface SuiteResults {
   memory?: MemoryResult;
   registry?: RegistryResult;
   emulator?: EmulatorResult;
+  policies?: PolicyResult;
 }
 
 export function summarize(suites: SuiteResults): string[] {
@@ -73,6 +75,8 @@ export function summarize(suites: SuiteResults): string[] {
   for (const r of suites.startup?.rows ?? []) {
     line(`startup ${r.command} from ${r.from} (median)`, `${r.medianMs} ms`, r.check);
   }
+  const p = suites.policies;
+  if (p) line(`policies: ${p.policies} policies over validate of ${p.objects} objects`, `+${p.overheadPct} %`, p.check);
   for (const r of suites.memory?.rows ?? []) line(`memory ${r.command} from ${r.from}`, `${r.peakRssMB} MB`, r.check);
   const registry = suites.registry;
   for (const p of registry?.publish ?? []) {

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'PLAN_INVALID' // a plan cannot be made (a declared user that does not exist, ...)
   | 'GUARD_REFUSED' // the mass-delete guard, a non-interactive apply without --auto-approve, a delete that would take more (a module's last version)
   | 'REPLACE_FAILED' // a replacement did not complete; its message says what is live now
+  | 'POLICY_DENIED' // a deny policy's rule fails for an object (docs/policies.md)
   | 'INTERRUPTED';
 
 const brand = Symbol.for('converge.error');

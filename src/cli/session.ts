@@ -9,7 +9,9 @@ import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
-import { commonDirectory, loadManifests, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
+import { commonDirectory, loadManifestSet, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
+import { policyCompiler } from '../policy/hooks.ts';
+import type { Policy } from '../policy/policy.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import {
   type AddressPattern,
@@ -34,6 +36,8 @@ export interface Inputs {
   desired: DesiredObject[];
   selection: Selection;
   providers: ReadonlyMap<string, Provider>;
+  /** The manifests' policies, compiled (docs/policies.md). */
+  policies: Policy[];
 }
 
 export { providerMap };
@@ -82,10 +86,12 @@ export async function loadInputs(
       hint: 'live objects carry no labels, so a selector cannot say which of them to prune',
     });
   }
-  const desired = await loadManifests([...paths], catalog, {
+  const policies: Policy[] = [];
+  const { objects: desired } = await loadManifestSet([...paths], catalog, {
     env: process.env,
     cwd: process.cwd(),
     ...interpolationAccess(config, paths),
+    checkDocuments: policyCompiler(policies),
   });
   registerDesiredSecrets(desired);
   const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
@@ -94,7 +100,7 @@ export async function loadInputs(
       processOutput().err(`converge: --target ${flags.target[i]} matches no object in the manifests`);
     }
   }
-  return { config, desired, selection: { targets, selectors }, providers: providerMap };
+  return { config, desired, selection: { targets, selectors }, providers: providerMap, policies };
 }
 
 /** A kind named by --target: as written, or the same kind in another case. */

@@ -9,6 +9,7 @@ import type { KindCatalog } from './catalog.ts';
 import { describeValue } from './describe.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
 import { type InterpolationContext, interpolateSpec, type PathProblem, unescapeMetadata } from './interpolate.ts';
+import { isManifestOnly, MANIFEST_ONLY_KINDS, type ManifestOnlyDocument } from './manifest-only.ts';
 import type { SchemaSet } from './schemas.ts';
 import { didYouMean } from './suggest.ts';
 import { validateDocument } from './validate.ts';
@@ -23,7 +24,7 @@ export interface DocumentContext extends Omit<InterpolationContext, 'typesAt'> {
 export function buildObject(
   doc: SourceDocument,
   ctx: DocumentContext,
-): { object?: DesiredObject; problems: InputProblem[] } {
+): { object?: DesiredObject; document?: ManifestOnlyDocument; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const report = (path: string, message: string, atKey = false) =>
     problems.push({ ...positionOf(doc, path, atKey), message });
@@ -38,10 +39,11 @@ export function buildObject(
     report('', 'missing required field "kind"');
     return { problems };
   }
-  if (typeof kind !== 'string' || !ctx.catalog.kinds.includes(kind)) {
-    report('kind', unknownKind(kind, ctx.catalog.kinds));
+  if (typeof kind !== 'string' || !(ctx.catalog.kinds.includes(kind) || isManifestOnly(kind))) {
+    report('kind', unknownKind(kind, [...ctx.catalog.kinds, ...MANIFEST_ONLY_KINDS]));
     return { problems };
   }
+  if (isManifestOnly(kind)) return buildManifestOnly(doc, kind, fields, ctx);
 
   const pathProblems: PathProblem[] = [];
   const metadata = unescapeMetadata(fields.metadata, 'metadata', pathProblems);
@@ -80,6 +82,21 @@ export function buildObject(
     positions: doc.values,
   };
   return { object, problems };
+}
+
+/** A document of a manifest-only kind (a Policy): its schema's checks, no interpolation, no provider. */
+function buildManifestOnly(
+  doc: SourceDocument,
+  kind: string,
+  fields: Record<string, unknown>,
+  ctx: DocumentContext,
+): { document?: ManifestOnlyDocument; problems: InputProblem[] } {
+  const { validated, problems } = validateDocument(ctx.schemas.validator(kind), fields, new Set());
+  if (problems.length > 0) {
+    return { problems: problems.map((p) => ({ ...positionOf(doc, p.path, p.atKey), message: p.message })) };
+  }
+  const name = String((validated.metadata as { name?: unknown } | undefined)?.name ?? '');
+  return { document: { kind, name, data: validated, source: doc.start, positions: doc.values }, problems: [] };
 }
 
 function unknownKind(kind: unknown, kinds: readonly string[]): string {

@@ -19,6 +19,8 @@ export interface ManifestFile {
 const MANIFEST_EXTENSION = /\.ya?ml$/i;
 /** The configuration file is YAML too, but never a manifest. */
 const NOT_MANIFESTS = new Set(['converge.config.yaml', 'converge.config.yml']);
+/** A policy's test cases sit next to it (docs/policies.md, "Testing policies"): never a manifest. */
+const POLICY_TESTS = /\.test\.ya?ml$/i;
 
 /**
  * `roots` (real paths) are where a symbolic link in a walked directory may
@@ -88,7 +90,7 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
     const childName = join(name, entry.name);
-    const manifest = MANIFEST_EXTENSION.test(entry.name) && !NOT_MANIFESTS.has(entry.name.toLowerCase());
+    const manifest = isManifestName(entry.name);
     const kind = await entryKind(entry, path, { parent: real, roots: w.roots, manifest });
     if (typeof kind === 'object') w.problems.push({ file: childName, line: 1, col: 1, message: kind.problem });
     else if (kind === 'dir') await walk(path, childName, w);
@@ -97,6 +99,10 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
       w.problems.push({ file: childName, line: 1, col: 1, message: `${NOT_REGULAR}: a manifest must be a file` });
     }
   }
+}
+
+function isManifestName(name: string): boolean {
+  return MANIFEST_EXTENSION.test(name) && !NOT_MANIFESTS.has(name.toLowerCase()) && !POLICY_TESTS.test(name);
 }
 
 /** What an entry is; a link is judged by where it leads, and refused when that is nowhere, around or away. */

@@ -20,6 +20,7 @@ import {
   realRoots,
 } from './file-access.ts';
 import { findManifestFiles, type ManifestFile } from './files.ts';
+import type { ManifestOnlyDocument } from './manifest-only.ts';
 import { type ParsedFile, readManifest } from './read-manifest.ts';
 import { schemaSet } from './schemas.ts';
 
@@ -34,6 +35,8 @@ export interface LoadOptions {
   files?: { roots: readonly string[]; maxBytes?: number };
   /** What `${env:}` may read; default: anything but converge's own tokens. */
   envAccess?: EnvAccess;
+  /** Checks of the manifest-only documents (a policy's rule), reported with every other problem. */
+  checkDocuments?: (documents: readonly ManifestOnlyDocument[]) => Promise<InputProblem[]>;
 }
 
 /** converge's own credentials: never interpolated, whatever the configuration says (the API tokens, the saved plans' key). */
@@ -44,6 +47,20 @@ export async function loadManifests(
   catalog: KindCatalog,
   options: LoadOptions = {},
 ): Promise<DesiredObject[]> {
+  return (await loadManifestSet(paths, catalog, options)).objects;
+}
+
+/** The manifests' API objects, and their manifest-only documents (policies: src/manifest/manifest-only.ts). */
+export interface ManifestSet {
+  objects: DesiredObject[];
+  documents: ManifestOnlyDocument[];
+}
+
+export async function loadManifestSet(
+  paths: string[],
+  catalog: KindCatalog,
+  options: LoadOptions = {},
+): Promise<ManifestSet> {
   const cwd = options.cwd ?? process.cwd();
   const access: FileAccess = {
     roots: realRoots(options.files?.roots ?? [commonDirectory(manifestDirectories(paths, cwd))]),
@@ -67,10 +84,12 @@ export async function loadManifests(
   const parsed = files.map(readManifest);
   const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, context));
   const objects = results.flatMap((r) => r.objects);
+  const documents = results.flatMap((r) => r.documents);
   // every problem at once: the kinds' own rules run over the documents that did build
   problems.push(...results.flatMap((r) => r.problems), ...findDuplicates(objects), ...ruleProblems(objects, catalog));
+  problems.push(...((await options.checkDocuments?.(documents)) ?? []));
   if (problems.length > 0) throw new InputError(inFileOrder(problems, files));
-  return objects;
+  return { objects, documents };
 }
 
 /** The kinds' own rules over declared objects, each problem at the value it is about. */
@@ -89,18 +108,20 @@ function loadFile(
   file: ManifestFile,
   parsed: ParsedFile,
   context: Omit<DocumentContext, 'dir'>,
-): { objects: DesiredObject[]; problems: InputProblem[] } {
-  const documents = withPositions(parsed.text, file.name, parsed.documents);
+): { objects: DesiredObject[]; documents: ManifestOnlyDocument[]; problems: InputProblem[] } {
+  const sources = withPositions(parsed.text, file.name, parsed.documents);
   const problems = [...parsed.problems];
   const objects: DesiredObject[] = [];
+  const documents: ManifestOnlyDocument[] = [];
   // absolute: `${file:}` and a module's `source` resolve against it whatever the process's directory
   const ctx: DocumentContext = { ...context, dir: resolve(context.cwd, dirname(file.path)) };
-  for (const doc of documents) {
+  for (const doc of sources) {
     const built = buildObject(doc, ctx);
     if (built.object) objects.push(built.object);
+    if (built.document) documents.push(built.document);
     problems.push(...built.problems);
   }
-  return { objects, problems };
+  return { objects, documents, problems };
 }
 
 /** `${file:...}` contents, read once per load even when many values use the same file. */

@@ -12,6 +12,7 @@ export declare const LDAPDynamicRole: ValidateFunction;
 export declare const LDAPLibrarySet: ValidateFunction;
 export declare const LDAPStaticRole: ValidateFunction;
 export declare const ModuleTestVariable: ValidateFunction;
+export declare const Policy: ValidateFunction;
 export declare const PolicyVersion: ValidateFunction;
 export declare const RegistryModule: ValidateFunction;
 export declare const SAMLSettings: ValidateFunction;

@@ -3772,13 +3772,490 @@ validate18.errors = vErrors;
 return errors === 0;
 });
 
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/PolicyVersion.schema.json","title":"PolicyVersion","description":"A policy-engine version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/policy-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"PolicyVersion","description":"The kind of object: `PolicyVersion`."},"metadata":{"type":"object","description":"Which policy-engine version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
-const schema43 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern24 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$", "u");
-const pattern25 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$", "u");
-const pattern26 = new RegExp("^[0-9a-fA-F]{64}$", "u");
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/Policy.schema.json","title":"Policy","description":"A guardrail over the other manifests: a CEL rule every matching object must satisfy, checked by validate, plan and apply before anything is sent. Part of the manifests, not an object of any API (docs/policies.md).","type":"object","additionalProperties":false,"required":["kind","metadata","spec"],"properties":{"kind":{"type":"string","const":"Policy","description":"The kind of document: `Policy`."},"metadata":{"type":"object","description":"Which policy this is: `name` appears in every result.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The policy's name, unique among the manifests: letters, digits, `.`, `_` and `-`.","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$","patternErrorMessage":"must be a name like \"ssh-ttl-cap\" (letters, digits, '.', '_' and '-')"},"labels":{"$ref":"#/definitions/labels","description":"Local labels; a policy ignores `--selector`."}}},"spec":{"type":"object","additionalProperties":false,"description":"What the policy checks, and what a failure does.","required":["match","rule","message"],"properties":{"match":{"type":"object","additionalProperties":false,"description":"The objects the rule applies to: every condition given must hold.","required":["kinds"],"properties":{"kinds":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Kinds the rule applies to (`SSHRole`, `RegistryModuleVersion`); `*` for every kind."},"scopes":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Scopes (an organization, a mount) the rule applies to; a glob as in `--target` (`ssh-*`)."},"labels":{"$ref":"#/definitions/labels","description":"Labels an object's metadata must carry, each with this value."}}},"rule":{"type":"string","minLength":1,"description":"A CEL expression that is true when the object is allowed. It sees `object` (kind, metadata, spec), and at plan time `live` (null when absent) and `change` (`action`, `paths`)."},"message":{"type":"string","minLength":1,"description":"What a violation says to the reviewer."},"enforcement":{"type":"string","enum":["deny","warn"],"default":"deny","description":"`deny`: a violation stops the run, nothing is sent (exit 1); `warn`: it is shown and counted, the run goes on."}}}},"definitions":{"labels":{"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema43 = {"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}};
+const pattern24 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "u");
 
 const validate19 = (function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/Policy.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema42.required,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema42.required,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema42.required,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data0 = data.kind;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.kind.type,parentSchema:schema42.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if("Policy" !== data0){
+const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema42.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data1 = data.metadata;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.name === undefined){
+const err6 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema42.properties.metadata.required,parentSchema:schema42.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((key1 === "name") || (key1 === "labels"))){
+const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+let data2 = data1.name;
+if(typeof data2 === "string"){
+if(!pattern24.test(data2)){
+const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]*$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9._-]*$",parentSchema:schema42.properties.metadata.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.metadata.properties.name.type,parentSchema:schema42.properties.metadata.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.labels !== undefined){
+let data3 = data1.labels;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key2 in data3){
+let data4 = data3[key2];
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.metadata.type,parentSchema:schema42.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data5 = data.spec;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.enforcement === undefined){
+data5.enforcement = "deny";
+}
+if(data5.match === undefined){
+const err13 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data5.rule === undefined){
+const err14 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data5.message === undefined){
+const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+for(const key3 in data5){
+if(!((((key3 === "match") || (key3 === "rule")) || (key3 === "message")) || (key3 === "enforcement"))){
+const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data5.match !== undefined){
+let data6 = data5.match;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.kinds === undefined){
+const err17 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/required",keyword:"required",params:{missingProperty: "kinds"},message:"must have required property '"+"kinds"+"'",schema:schema42.properties.spec.properties.match.required,parentSchema:schema42.properties.spec.properties.match,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key4 in data6){
+if(!(((key4 === "kinds") || (key4 === "scopes")) || (key4 === "labels"))){
+const err18 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec.properties.match,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data6.kinds !== undefined){
+let data7 = data6.kinds;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err19 = {instancePath:instancePath+"/spec/match/kinds",schemaPath:"#/properties/spec/properties/match/properties/kinds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.kinds,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err20 = {instancePath:instancePath+"/spec/match/kinds/" + i0,schemaPath:"#/properties/spec/properties/match/properties/kinds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.kinds.items,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/spec/match/kinds/" + i0,schemaPath:"#/properties/spec/properties/match/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.match.properties.kinds.items.type,parentSchema:schema42.properties.spec.properties.match.properties.kinds.items,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/spec/match/kinds",schemaPath:"#/properties/spec/properties/match/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.spec.properties.match.properties.kinds.type,parentSchema:schema42.properties.spec.properties.match.properties.kinds,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data6.scopes !== undefined){
+let data9 = data6.scopes;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err23 = {instancePath:instancePath+"/spec/match/scopes",schemaPath:"#/properties/spec/properties/match/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.scopes,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err24 = {instancePath:instancePath+"/spec/match/scopes/" + i1,schemaPath:"#/properties/spec/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.scopes.items,data:data10};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/spec/match/scopes/" + i1,schemaPath:"#/properties/spec/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.match.properties.scopes.items.type,parentSchema:schema42.properties.spec.properties.match.properties.scopes.items,data:data10};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/spec/match/scopes",schemaPath:"#/properties/spec/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.spec.properties.match.properties.scopes.type,parentSchema:schema42.properties.spec.properties.match.properties.scopes,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data6.labels !== undefined){
+let data11 = data6.labels;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key5 in data11){
+let data12 = data11[key5];
+if(typeof data12 !== "string"){
+const err27 = {instancePath:instancePath+"/spec/match/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data12};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/spec/match/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.properties.match.type,parentSchema:schema42.properties.spec.properties.match,data:data6};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data5.rule !== undefined){
+let data13 = data5.rule;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err30 = {instancePath:instancePath+"/spec/rule",schemaPath:"#/properties/spec/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.rule,data:data13};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/spec/rule",schemaPath:"#/properties/spec/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.rule.type,parentSchema:schema42.properties.spec.properties.rule,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data5.message !== undefined){
+let data14 = data5.message;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err32 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.message,data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.message.type,parentSchema:schema42.properties.spec.properties.message,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+let data15 = data5.enforcement;
+if(typeof data15 !== "string"){
+const err34 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.enforcement.type,parentSchema:schema42.properties.spec.properties.enforcement,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!((data15 === "deny") || (data15 === "warn"))){
+const err35 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema42.properties.spec.properties.enforcement.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.spec.properties.enforcement.enum,parentSchema:schema42.properties.spec.properties.enforcement,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.type,parentSchema:schema42.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+validate19.errors = vErrors;
+return errors === 0;
+});
+
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/PolicyVersion.schema.json","title":"PolicyVersion","description":"A policy-engine version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/policy-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"PolicyVersion","description":"The kind of object: `PolicyVersion`."},"metadata":{"type":"object","description":"Which policy-engine version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema46 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const pattern25 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$", "u");
+const pattern26 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$", "u");
+const pattern27 = new RegExp("^[0-9a-fA-F]{64}$", "u");
+
+const validate20 = (function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/PolicyVersion.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -3826,7 +4303,7 @@ if(!_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema42.else.required,parentSchema:schema42.else,data};
+const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema45.else.required,parentSchema:schema45.else,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3840,7 +4317,7 @@ var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema42.if,parentSchema:schema42,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema45.if,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3854,7 +4331,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema42.required,parentSchema:schema42,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3864,7 +4341,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema42.required,parentSchema:schema42,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3875,7 +4352,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3888,7 +4365,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.kind.type,parentSchema:schema42.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.kind.type,parentSchema:schema45.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3898,7 +4375,7 @@ vErrors.push(err7);
 errors++;
 }
 if("PolicyVersion" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "PolicyVersion"},message:"must be equal to constant",schema:"PolicyVersion",parentSchema:schema42.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "PolicyVersion"},message:"must be equal to constant",schema:"PolicyVersion",parentSchema:schema45.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3912,7 +4389,7 @@ if(data.metadata !== undefined){
 let data2 = data.metadata;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema42.properties.metadata.required,parentSchema:schema42.properties.metadata,data:data2};
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema45.properties.metadata.required,parentSchema:schema45.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3923,7 +4400,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!((key1 === "name") || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.metadata,data:data2};
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3936,8 +4413,8 @@ errors++;
 if(data2.name !== undefined){
 let data3 = data2.name;
 if(typeof data3 === "string"){
-if(!pattern24.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema42.properties.metadata.properties.name,data:data3};
+if(!pattern25.test(data3)){
+const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema45.properties.metadata.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3948,7 +4425,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.metadata.properties.name.type,parentSchema:schema42.properties.metadata.properties.name,data:data3};
+const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.metadata.properties.name.type,parentSchema:schema45.properties.metadata.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3964,7 +4441,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
 let data5 = data4[key2];
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data5};
+const err13 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.additionalProperties.type,parentSchema:schema46.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3976,7 +4453,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data4};
+const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3988,7 +4465,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.metadata.type,parentSchema:schema42.properties.metadata,data:data2};
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.metadata.type,parentSchema:schema45.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4017,7 +4494,7 @@ if(data6.beta === undefined){
 data6.beta = false;
 }
 if(data6.url === undefined){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data6};
+const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema45.properties.spec.required,parentSchema:schema45.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4027,7 +4504,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data6.sha === undefined){
-const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data6};
+const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema45.properties.spec.required,parentSchema:schema45.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4038,7 +4515,7 @@ errors++;
 }
 for(const key3 in data6){
 if(!(((((((key3 === "url") || (key3 === "sha")) || (key3 === "deprecated")) || (key3 === "deprecated-reason")) || (key3 === "official")) || (key3 === "enabled")) || (key3 === "beta"))){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec,data:data6};
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4051,8 +4528,8 @@ errors++;
 if(data6.url !== undefined){
 let data7 = data6.url;
 if(typeof data7 === "string"){
-if(!pattern25.test(data7)){
-const err19 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema42.properties.spec.properties.url,data:data7};
+if(!pattern26.test(data7)){
+const err19 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema45.properties.spec.properties.url,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4063,7 +4540,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.url.type,parentSchema:schema42.properties.spec.properties.url,data:data7};
+const err20 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.spec.properties.url.type,parentSchema:schema45.properties.spec.properties.url,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4076,8 +4553,8 @@ errors++;
 if(data6.sha !== undefined){
 let data8 = data6.sha;
 if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
-const err21 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema42.properties.spec.properties.sha,data:data8};
+if(!pattern27.test(data8)){
+const err21 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema45.properties.spec.properties.sha,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4088,7 +4565,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.sha.type,parentSchema:schema42.properties.spec.properties.sha,data:data8};
+const err22 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.spec.properties.sha.type,parentSchema:schema45.properties.spec.properties.sha,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4100,7 +4577,7 @@ errors++;
 }
 let data9 = data6.deprecated;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.spec.properties.deprecated.type,parentSchema:schema42.properties.spec.properties.deprecated,data:data9};
+const err23 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.deprecated.type,parentSchema:schema45.properties.spec.properties.deprecated,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4111,7 +4588,7 @@ errors++;
 }
 let data10 = data6["deprecated-reason"];
 if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema42.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema42.properties.spec.properties["deprecated-reason"].type,parentSchema:schema42.properties.spec.properties["deprecated-reason"],data:data10};
+const err24 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema45.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema45.properties.spec.properties["deprecated-reason"].type,parentSchema:schema45.properties.spec.properties["deprecated-reason"],data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4122,7 +4599,7 @@ errors++;
 }
 let data11 = data6.official;
 if(typeof data11 !== "boolean"){
-const err25 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.spec.properties.official.type,parentSchema:schema42.properties.spec.properties.official,data:data11};
+const err25 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.official.type,parentSchema:schema45.properties.spec.properties.official,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4133,7 +4610,7 @@ errors++;
 }
 let data12 = data6.enabled;
 if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.spec.properties.enabled.type,parentSchema:schema42.properties.spec.properties.enabled,data:data12};
+const err26 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.enabled.type,parentSchema:schema45.properties.spec.properties.enabled,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4144,7 +4621,7 @@ errors++;
 }
 let data13 = data6.beta;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.spec.properties.beta.type,parentSchema:schema42.properties.spec.properties.beta,data:data13};
+const err27 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.beta.type,parentSchema:schema45.properties.spec.properties.beta,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4155,7 +4632,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.type,parentSchema:schema42.properties.spec,data:data6};
+const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.spec.type,parentSchema:schema45.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4167,7 +4644,7 @@ errors++;
 }
 let data14 = data.ensure;
 if(typeof data14 !== "string"){
-const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.ensure.type,parentSchema:schema42.properties.ensure,data:data14};
+const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.ensure.type,parentSchema:schema45.properties.ensure,data:data14};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4177,7 +4654,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data14 === "present") || (data14 === "absent"))){
-const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema42.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.ensure.enum,parentSchema:schema42.properties.ensure,data:data14};
+const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema45.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.ensure.enum,parentSchema:schema45.properties.ensure,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4188,7 +4665,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4197,18 +4674,18 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate19.errors = vErrors;
+validate20.errors = vErrors;
 return errors === 0;
 });
 
-const schema44 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
-const schema45 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern28 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$", "u");
-const pattern29 = new RegExp("^[a-z0-9]{1,64}$", "u");
-const pattern31 = new RegExp("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$", "u");
-const pattern32 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema48 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const pattern29 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$", "u");
+const pattern30 = new RegExp("^[a-z0-9]{1,64}$", "u");
+const pattern32 = new RegExp("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$", "u");
+const pattern33 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
 
-const validate20 = (function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const validate21 = (function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/RegistryModule.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -4256,7 +4733,7 @@ if(!_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema44.else.required,parentSchema:schema44.else,data};
+const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema47.else.required,parentSchema:schema47.else,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4270,7 +4747,7 @@ var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema44.if,parentSchema:schema44,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema47.if,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4284,7 +4761,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema44.required,parentSchema:schema44,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4294,7 +4771,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema44.required,parentSchema:schema44,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema47.required,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4305,7 +4782,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4318,7 +4795,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.kind.type,parentSchema:schema44.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.kind.type,parentSchema:schema47.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4328,7 +4805,7 @@ vErrors.push(err7);
 errors++;
 }
 if("RegistryModule" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "RegistryModule"},message:"must be equal to constant",schema:"RegistryModule",parentSchema:schema44.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "RegistryModule"},message:"must be equal to constant",schema:"RegistryModule",parentSchema:schema47.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4345,7 +4822,7 @@ if(data2.registry === undefined){
 data2.registry = "private";
 }
 if(data2.organization === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'",schema:schema44.properties.metadata.required,parentSchema:schema44.properties.metadata,data:data2};
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4355,7 +4832,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data2.name === undefined){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema44.properties.metadata.required,parentSchema:schema44.properties.metadata,data:data2};
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4365,7 +4842,7 @@ vErrors.push(err10);
 errors++;
 }
 if(data2.provider === undefined){
-const err11 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema44.properties.metadata.required,parentSchema:schema44.properties.metadata,data:data2};
+const err11 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4376,7 +4853,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!((((((key1 === "organization") || (key1 === "name")) || (key1 === "provider")) || (key1 === "registry")) || (key1 === "namespace")) || (key1 === "labels"))){
-const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema44.properties.metadata,data:data2};
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4390,7 +4867,7 @@ if(data2.organization !== undefined){
 let data3 = data2.organization;
 if(typeof data3 === "string"){
 if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema44.properties.metadata.properties.organization,data:data3};
+const err13 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.metadata.properties.organization,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4400,7 +4877,7 @@ vErrors.push(err13);
 errors++;
 }
 if(!pattern21.test(data3)){
-const err14 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema44.properties.metadata.properties.organization,data:data3};
+const err14 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema47.properties.metadata.properties.organization,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4411,7 +4888,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.metadata.properties.organization.type,parentSchema:schema44.properties.metadata.properties.organization,data:data3};
+const err15 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.organization.type,parentSchema:schema47.properties.metadata.properties.organization,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4424,8 +4901,8 @@ errors++;
 if(data2.name !== undefined){
 let data4 = data2.name;
 if(typeof data4 === "string"){
-if(!pattern28.test(data4)){
-const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema44.properties.metadata.properties.name,data:data4};
+if(!pattern29.test(data4)){
+const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema47.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4436,7 +4913,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.metadata.properties.name.type,parentSchema:schema44.properties.metadata.properties.name,data:data4};
+const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.name.type,parentSchema:schema47.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4449,8 +4926,8 @@ errors++;
 if(data2.provider !== undefined){
 let data5 = data2.provider;
 if(typeof data5 === "string"){
-if(!pattern29.test(data5)){
-const err18 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,64}$"},message:"must match pattern \""+"^[a-z0-9]{1,64}$"+"\"",schema:"^[a-z0-9]{1,64}$",parentSchema:schema44.properties.metadata.properties.provider,data:data5};
+if(!pattern30.test(data5)){
+const err18 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,64}$"},message:"must match pattern \""+"^[a-z0-9]{1,64}$"+"\"",schema:"^[a-z0-9]{1,64}$",parentSchema:schema47.properties.metadata.properties.provider,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4461,7 +4938,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.metadata.properties.provider.type,parentSchema:schema44.properties.metadata.properties.provider,data:data5};
+const err19 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.provider.type,parentSchema:schema47.properties.metadata.properties.provider,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4473,7 +4950,7 @@ errors++;
 }
 let data6 = data2.registry;
 if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.metadata.properties.registry.type,parentSchema:schema44.properties.metadata.properties.registry,data:data6};
+const err20 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.registry.type,parentSchema:schema47.properties.metadata.properties.registry,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4483,7 +4960,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data6 === "private") || (data6 === "public"))){
-const err21 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/enum",keyword:"enum",params:{allowedValues: schema44.properties.metadata.properties.registry.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.metadata.properties.registry.enum,parentSchema:schema44.properties.metadata.properties.registry,data:data6};
+const err21 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/enum",keyword:"enum",params:{allowedValues: schema47.properties.metadata.properties.registry.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.metadata.properties.registry.enum,parentSchema:schema47.properties.metadata.properties.registry,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4495,8 +4972,8 @@ errors++;
 if(data2.namespace !== undefined){
 let data7 = data2.namespace;
 if(typeof data7 === "string"){
-if(!pattern28.test(data7)){
-const err22 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema44.properties.metadata.properties.namespace,data:data7};
+if(!pattern29.test(data7)){
+const err22 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema47.properties.metadata.properties.namespace,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4507,7 +4984,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.metadata.properties.namespace.type,parentSchema:schema44.properties.metadata.properties.namespace,data:data7};
+const err23 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.namespace.type,parentSchema:schema47.properties.metadata.properties.namespace,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4523,7 +5000,7 @@ if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 for(const key2 in data8){
 let data9 = data8[key2];
 if(typeof data9 !== "string"){
-const err24 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.additionalProperties.type,parentSchema:schema45.additionalProperties,data:data9};
+const err24 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.additionalProperties.type,parentSchema:schema48.additionalProperties,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4535,7 +5012,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data8};
+const err25 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4547,7 +5024,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.metadata.type,parentSchema:schema44.properties.metadata,data:data2};
+const err26 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.metadata.type,parentSchema:schema47.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4562,7 +5039,7 @@ let data10 = data.spec;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 for(const key3 in data10){
 if(!((((key3 === "versions") || (key3 === "test-config")) || (key3 === "vcs-repo")) || (key3 === "no-code"))){
-const err27 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema44.properties.spec,data:data10};
+const err27 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4580,7 +5057,7 @@ for(let i0=0; i0<len0; i0++){
 let data12 = data11[i0];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.version === undefined){
-const err28 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema44.properties.spec.properties.versions.items.required,parentSchema:schema44.properties.spec.properties.versions.items,data:data12};
+const err28 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema47.properties.spec.properties.versions.items.required,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4591,7 +5068,7 @@ errors++;
 }
 for(const key4 in data12){
 if(!(((key4 === "version") || (key4 === "source")) || (key4 === "archive"))){
-const err29 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema44.properties.spec.properties.versions.items,data:data12};
+const err29 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4604,8 +5081,8 @@ errors++;
 if(data12.version !== undefined){
 let data13 = data12.version;
 if(typeof data13 === "string"){
-if(!pattern31.test(data13)){
-const err30 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"},message:"must match pattern \""+"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"+"\"",schema:"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$",parentSchema:schema44.properties.spec.properties.versions.items.properties.version,data:data13};
+if(!pattern32.test(data13)){
+const err30 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"},message:"must match pattern \""+"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"+"\"",schema:"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$",parentSchema:schema47.properties.spec.properties.versions.items.properties.version,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4616,7 +5093,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.spec.properties.versions.items.properties.version.type,parentSchema:schema44.properties.spec.properties.versions.items.properties.version,data:data13};
+const err31 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.version.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.version,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4630,7 +5107,7 @@ if(data12.source !== undefined){
 let data14 = data12.source;
 if(typeof data14 === "string"){
 if(func2(data14) < 1){
-const err32 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema44.properties.spec.properties.versions.items.properties.source,data:data14};
+const err32 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.spec.properties.versions.items.properties.source,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4641,7 +5118,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.spec.properties.versions.items.properties.source.type,parentSchema:schema44.properties.spec.properties.versions.items.properties.source,data:data14};
+const err33 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.source.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.source,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4655,7 +5132,7 @@ if(data12.archive !== undefined){
 let data15 = data12.archive;
 if(typeof data15 === "string"){
 if(func2(data15) < 1){
-const err34 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema44.properties.spec.properties.versions.items.properties.archive,data:data15};
+const err34 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.spec.properties.versions.items.properties.archive,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4666,7 +5143,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.spec.properties.versions.items.properties.archive.type,parentSchema:schema44.properties.spec.properties.versions.items.properties.archive,data:data15};
+const err35 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.archive.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.archive,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4678,7 +5155,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.spec.properties.versions.items.type,parentSchema:schema44.properties.spec.properties.versions.items,data:data12};
+const err36 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4690,7 +5167,7 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema44.properties.spec.properties.versions.type,parentSchema:schema44.properties.spec.properties.versions,data:data11};
+const err37 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data11};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4705,7 +5182,7 @@ let data16 = data10["test-config"];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key5 in data16){
 if(!(key5 === "tests-enabled")){
-const err38 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema44.properties.spec.properties["test-config"],data:data16};
+const err38 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4718,7 +5195,7 @@ errors++;
 if(data16["tests-enabled"] !== undefined){
 let data17 = data16["tests-enabled"];
 if(typeof data17 !== "boolean"){
-const err39 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema44.properties.spec.properties["test-config"].properties["tests-enabled"],data:data17};
+const err39 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4730,7 +5207,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.spec.properties["test-config"].type,parentSchema:schema44.properties.spec.properties["test-config"],data:data16};
+const err40 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4744,7 +5221,7 @@ if(data10["vcs-repo"] !== undefined){
 let data18 = data10["vcs-repo"];
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 if(data18.identifier === undefined){
-const err41 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema44.properties.spec.properties["vcs-repo"].required,parentSchema:schema44.properties.spec.properties["vcs-repo"],data:data18};
+const err41 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4755,7 +5232,7 @@ errors++;
 }
 for(const key6 in data18){
 if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
-const err42 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema44.properties.spec.properties["vcs-repo"],data:data18};
+const err42 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4768,8 +5245,8 @@ errors++;
 if(data18.identifier !== undefined){
 let data19 = data18.identifier;
 if(typeof data19 === "string"){
-if(!pattern32.test(data19)){
-const err43 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema44.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
+if(!pattern33.test(data19)){
+const err43 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4780,7 +5257,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema44.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
+const err44 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4793,7 +5270,7 @@ errors++;
 if(data18["oauth-token-id"] !== undefined){
 let data20 = data18["oauth-token-id"];
 if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema44.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data20};
+const err45 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4806,7 +5283,7 @@ errors++;
 if(data18.branch !== undefined){
 let data21 = data18.branch;
 if(typeof data21 !== "string"){
-const err46 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema44.properties.spec.properties["vcs-repo"].properties.branch,data:data21};
+const err46 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4818,7 +5295,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.spec.properties["vcs-repo"].type,parentSchema:schema44.properties.spec.properties["vcs-repo"],data:data18};
+const err47 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4831,7 +5308,7 @@ errors++;
 if(data10["no-code"] !== undefined){
 let data22 = data10["no-code"];
 if(typeof data22 !== "boolean"){
-const err48 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.spec.properties["no-code"].type,parentSchema:schema44.properties.spec.properties["no-code"],data:data22};
+const err48 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data22};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4843,7 +5320,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.properties.spec.type,parentSchema:schema44.properties.spec,data:data10};
+const err49 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data10};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4855,7 +5332,7 @@ errors++;
 }
 let data23 = data.ensure;
 if(typeof data23 !== "string"){
-const err50 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.ensure.type,parentSchema:schema44.properties.ensure,data:data23};
+const err50 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4865,7 +5342,7 @@ vErrors.push(err50);
 errors++;
 }
 if(!((data23 === "present") || (data23 === "absent"))){
-const err51 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema44.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.ensure.enum,parentSchema:schema44.properties.ensure,data:data23};
+const err51 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4876,7 +5353,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4885,410 +5362,19 @@ vErrors.push(err52);
 }
 errors++;
 }
-validate20.errors = vErrors;
-return errors === 0;
-});
-
-const schema46 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SAMLSettings.schema.json","title":"SAMLSettings","description":"SAML single sign-on settings. When `enabled` is true all remaining attributes must have valid values; omitted attributes keep their previous values or defaults. Singleton (identity `saml-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/saml-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SAMLSettings","description":"The kind of object: `SAMLSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SAML single sign-on is enabled.","default":false},"debug":{"type":"boolean","description":"Shows an administrator the SAML response XML and processed values during login.","default":false},"idp-cert":{"type":"string","description":"PEM-encoded X.509 certificate from the identity provider (for example `${file:idp.pem}`). Changing it rotates the certificate: the API keeps the previous one as `old-idp-cert`.","pattern":"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$","patternErrorMessage":"must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)"},"slo-endpoint-url":{"type":"string","description":"HTTPS single log-out URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"sso-endpoint-url":{"type":"string","description":"HTTPS single sign-on URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"attr-username":{"type":"string","description":"SAML attribute holding the username.","default":"Username"},"attr-groups":{"type":"string","description":"SAML attribute holding team membership.","default":"MemberOf"},"attr-site-admin":{"type":"string","description":"Attribute granting site-admin access; overrides the site-admin-role method.","default":"SiteAdmin"},"site-admin-role":{"type":"string","description":"Role, within the team attribute list, that grants site-admin access.","default":"site-admins"},"sso-api-token-session-timeout":{"$ref":"#/definitions/duration","description":"Session timeout of API tokens created through SAML single sign-on (seconds on the wire; default 14 days).","default":1209600}},"x-reserved-fields":{"old-idp-cert":"it is read-only (the API keeps the previous certificate there during a rotation)","acs-consumer-url":"it is read-only (the API sets it)","metadata-url":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
-const schema47 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const schema48 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"};
-const pattern33 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
-const pattern34 = new RegExp("^https://", "u");
-const formats2 = requireRuntime("ajv-formats/dist/formats").fullFormats.uri;
-
-const validate21 = (function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/SAMLSettings.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.kind.type,parentSchema:schema46.properties.kind,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if("SAMLSettings" !== data0){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SAMLSettings"},message:"must be equal to constant",schema:"SAMLSettings",parentSchema:schema46.properties.kind,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data1 = data.metadata;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const key1 in data1){
-if(!(key1 === "labels")){
-const err4 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema46.properties.metadata,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data1.labels !== undefined){
-let data2 = data1.labels;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-for(const key2 in data2){
-let data3 = data2[key2];
-if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.additionalProperties.type,parentSchema:schema47.additionalProperties,data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.metadata.type,parentSchema:schema46.properties.metadata,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.spec !== undefined){
-let data4 = data.spec;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.enabled === undefined){
-data4.enabled = false;
-}
-if(data4.debug === undefined){
-data4.debug = false;
-}
-if(data4["attr-username"] === undefined){
-data4["attr-username"] = "Username";
-}
-if(data4["attr-groups"] === undefined){
-data4["attr-groups"] = "MemberOf";
-}
-if(data4["attr-site-admin"] === undefined){
-data4["attr-site-admin"] = "SiteAdmin";
-}
-if(data4["site-admin-role"] === undefined){
-data4["site-admin-role"] = "site-admins";
-}
-if(data4["sso-api-token-session-timeout"] === undefined){
-data4["sso-api-token-session-timeout"] = 1209600;
-}
-for(const key3 in data4){
-if(!(func3.call(schema46.properties.spec.properties, key3))){
-const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema46.properties.spec,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-let data5 = data4.enabled;
-if(typeof data5 !== "boolean"){
-const err9 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.spec.properties.enabled.type,parentSchema:schema46.properties.spec.properties.enabled,data:data5};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-let data6 = data4.debug;
-if(typeof data6 !== "boolean"){
-const err10 = {instancePath:instancePath+"/spec/debug",schemaPath:"#/properties/spec/properties/debug/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema46.properties.spec.properties.debug.type,parentSchema:schema46.properties.spec.properties.debug,data:data6};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data4["idp-cert"] !== undefined){
-let data7 = data4["idp-cert"];
-if(typeof data7 === "string"){
-if(!pattern33.test(data7)){
-const err11 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/pattern",keyword:"pattern",params:{pattern: "^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"},message:"must match pattern \""+"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"+"\"",schema:"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$",parentSchema:schema46.properties.spec.properties["idp-cert"],data:data7};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["idp-cert"].type,parentSchema:schema46.properties.spec.properties["idp-cert"],data:data7};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data4["slo-endpoint-url"] !== undefined){
-let data8 = data4["slo-endpoint-url"];
-if(typeof data8 === "string"){
-if(!pattern34.test(data8)){
-const err13 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema46.properties.spec.properties["slo-endpoint-url"],data:data8};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(!(formats2(data8))){
-const err14 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema46.properties.spec.properties["slo-endpoint-url"],data:data8};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["slo-endpoint-url"].type,parentSchema:schema46.properties.spec.properties["slo-endpoint-url"],data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data4["sso-endpoint-url"] !== undefined){
-let data9 = data4["sso-endpoint-url"];
-if(typeof data9 === "string"){
-if(!pattern34.test(data9)){
-const err16 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema46.properties.spec.properties["sso-endpoint-url"],data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(!(formats2(data9))){
-const err17 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema46.properties.spec.properties["sso-endpoint-url"],data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["sso-endpoint-url"].type,parentSchema:schema46.properties.spec.properties["sso-endpoint-url"],data:data9};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-let data10 = data4["attr-username"];
-if(typeof data10 !== "string"){
-const err19 = {instancePath:instancePath+"/spec/attr-username",schemaPath:"#/properties/spec/properties/attr-username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["attr-username"].type,parentSchema:schema46.properties.spec.properties["attr-username"],data:data10};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-let data11 = data4["attr-groups"];
-if(typeof data11 !== "string"){
-const err20 = {instancePath:instancePath+"/spec/attr-groups",schemaPath:"#/properties/spec/properties/attr-groups/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["attr-groups"].type,parentSchema:schema46.properties.spec.properties["attr-groups"],data:data11};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-let data12 = data4["attr-site-admin"];
-if(typeof data12 !== "string"){
-const err21 = {instancePath:instancePath+"/spec/attr-site-admin",schemaPath:"#/properties/spec/properties/attr-site-admin/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["attr-site-admin"].type,parentSchema:schema46.properties.spec.properties["attr-site-admin"],data:data12};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-let data13 = data4["site-admin-role"];
-if(typeof data13 !== "string"){
-const err22 = {instancePath:instancePath+"/spec/site-admin-role",schemaPath:"#/properties/spec/properties/site-admin-role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.spec.properties["site-admin-role"].type,parentSchema:schema46.properties.spec.properties["site-admin-role"],data:data13};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-let data14 = data4["sso-api-token-session-timeout"];
-if((typeof data14 !== "string") && (!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14))))){
-const err23 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema48.type},message:"must be string,integer",schema:schema48.type,parentSchema:schema48,data:data14};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data14 == "number") && (isFinite(data14))){
-if(data14 < 0 || isNaN(data14)){
-const err24 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema48,data:data14};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
-const err25 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema48,data:data14};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.properties.spec.type,parentSchema:schema46.properties.spec,data:data4};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-let data15 = data.ensure;
-if(typeof data15 !== "string"){
-const err27 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.ensure.type,parentSchema:schema46.properties.ensure,data:data15};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(!(data15 === "present")){
-const err28 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema46.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.ensure.enum,parentSchema:schema46.properties.ensure,data:data15};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
 validate21.errors = vErrors;
 return errors === 0;
 });
 
-const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMSSettings.schema.json","title":"SMSSettings","description":"SMS settings. When `enabled` is true all attributes must be valid; omitted ones keep their previous values. Singleton (identity `sms-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/sms-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMSSettings","description":"The kind of object: `SMSSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SMS is enabled.","default":false},"account-sid":{"type":"string","description":"Account id at the SMS provider."},"auth-token":{"type":"string","description":"Auth token at the SMS provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"from-number":{"type":"string","description":"Registered sending phone number."}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SAMLSettings.schema.json","title":"SAMLSettings","description":"SAML single sign-on settings. When `enabled` is true all remaining attributes must have valid values; omitted attributes keep their previous values or defaults. Singleton (identity `saml-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/saml-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SAMLSettings","description":"The kind of object: `SAMLSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SAML single sign-on is enabled.","default":false},"debug":{"type":"boolean","description":"Shows an administrator the SAML response XML and processed values during login.","default":false},"idp-cert":{"type":"string","description":"PEM-encoded X.509 certificate from the identity provider (for example `${file:idp.pem}`). Changing it rotates the certificate: the API keeps the previous one as `old-idp-cert`.","pattern":"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$","patternErrorMessage":"must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)"},"slo-endpoint-url":{"type":"string","description":"HTTPS single log-out URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"sso-endpoint-url":{"type":"string","description":"HTTPS single sign-on URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"attr-username":{"type":"string","description":"SAML attribute holding the username.","default":"Username"},"attr-groups":{"type":"string","description":"SAML attribute holding team membership.","default":"MemberOf"},"attr-site-admin":{"type":"string","description":"Attribute granting site-admin access; overrides the site-admin-role method.","default":"SiteAdmin"},"site-admin-role":{"type":"string","description":"Role, within the team attribute list, that grants site-admin access.","default":"site-admins"},"sso-api-token-session-timeout":{"$ref":"#/definitions/duration","description":"Session timeout of API tokens created through SAML single sign-on (seconds on the wire; default 14 days).","default":1209600}},"x-reserved-fields":{"old-idp-cert":"it is read-only (the API keeps the previous certificate there during a rotation)","acs-consumer-url":"it is read-only (the API sets it)","metadata-url":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
 const schema50 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const schema51 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"};
+const pattern34 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
+const pattern35 = new RegExp("^https://", "u");
+const formats2 = requireRuntime("ajv-formats/dist/formats").fullFormats.uri;
 
 const validate22 = (function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/SMSSettings.schema.json" */;
+/*# sourceURL="https://converge.dev/schemas/SAMLSettings.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5329,8 +5415,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if("SMSSettings" !== data0){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SMSSettings"},message:"must be equal to constant",schema:"SMSSettings",parentSchema:schema49.properties.kind,data:data0};
+if("SAMLSettings" !== data0){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SAMLSettings"},message:"must be equal to constant",schema:"SAMLSettings",parentSchema:schema49.properties.kind,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5401,8 +5487,26 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.enabled === undefined){
 data4.enabled = false;
 }
+if(data4.debug === undefined){
+data4.debug = false;
+}
+if(data4["attr-username"] === undefined){
+data4["attr-username"] = "Username";
+}
+if(data4["attr-groups"] === undefined){
+data4["attr-groups"] = "MemberOf";
+}
+if(data4["attr-site-admin"] === undefined){
+data4["attr-site-admin"] = "SiteAdmin";
+}
+if(data4["site-admin-role"] === undefined){
+data4["site-admin-role"] = "site-admins";
+}
+if(data4["sso-api-token-session-timeout"] === undefined){
+data4["sso-api-token-session-timeout"] = 1209600;
+}
 for(const key3 in data4){
-if(!((((key3 === "enabled") || (key3 === "account-sid")) || (key3 === "auth-token")) || (key3 === "from-number"))){
+if(!(func3.call(schema49.properties.spec.properties, key3))){
 const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.spec,data:data4};
 if(vErrors === null){
 vErrors = [err8];
@@ -5424,10 +5528,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data4["account-sid"] !== undefined){
-let data6 = data4["account-sid"];
-if(typeof data6 !== "string"){
-const err10 = {instancePath:instancePath+"/spec/account-sid",schemaPath:"#/properties/spec/properties/account-sid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["account-sid"].type,parentSchema:schema49.properties.spec.properties["account-sid"],data:data6};
+let data6 = data4.debug;
+if(typeof data6 !== "boolean"){
+const err10 = {instancePath:instancePath+"/spec/debug",schemaPath:"#/properties/spec/properties/debug/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.spec.properties.debug.type,parentSchema:schema49.properties.spec.properties.debug,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5436,11 +5539,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data4["auth-token"] !== undefined){
-let data7 = data4["auth-token"];
-if(typeof data7 !== "string"){
-const err11 = {instancePath:instancePath+"/spec/auth-token",schemaPath:"#/properties/spec/properties/auth-token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["auth-token"].type,parentSchema:schema49.properties.spec.properties["auth-token"],data:data7};
+if(data4["idp-cert"] !== undefined){
+let data7 = data4["idp-cert"];
+if(typeof data7 === "string"){
+if(!pattern34.test(data7)){
+const err11 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/pattern",keyword:"pattern",params:{pattern: "^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"},message:"must match pattern \""+"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"+"\"",schema:"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$",parentSchema:schema49.properties.spec.properties["idp-cert"],data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5450,10 +5553,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data4["from-number"] !== undefined){
-let data8 = data4["from-number"];
-if(typeof data8 !== "string"){
-const err12 = {instancePath:instancePath+"/spec/from-number",schemaPath:"#/properties/spec/properties/from-number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["from-number"].type,parentSchema:schema49.properties.spec.properties["from-number"],data:data8};
+else {
+const err12 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["idp-cert"].type,parentSchema:schema49.properties.spec.properties["idp-cert"],data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5463,9 +5564,11 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.spec.type,parentSchema:schema49.properties.spec,data:data4};
+if(data4["slo-endpoint-url"] !== undefined){
+let data8 = data4["slo-endpoint-url"];
+if(typeof data8 === "string"){
+if(!pattern35.test(data8)){
+const err13 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["slo-endpoint-url"],data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5474,10 +5577,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-let data9 = data.ensure;
-if(typeof data9 !== "string"){
-const err14 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.ensure.type,parentSchema:schema49.properties.ensure,data:data9};
+if(!(formats2(data8))){
+const err14 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema49.properties.spec.properties["slo-endpoint-url"],data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5486,8 +5587,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(data9 === "present")){
-const err15 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema49.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.ensure.enum,parentSchema:schema49.properties.ensure,data:data9};
+}
+else {
+const err15 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["slo-endpoint-url"].type,parentSchema:schema49.properties.spec.properties["slo-endpoint-url"],data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5497,8 +5599,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(data4["sso-endpoint-url"] !== undefined){
+let data9 = data4["sso-endpoint-url"];
+if(typeof data9 === "string"){
+if(!pattern35.test(data9)){
+const err16 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["sso-endpoint-url"],data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5507,15 +5612,160 @@ vErrors.push(err16);
 }
 errors++;
 }
+if(!(formats2(data9))){
+const err17 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema49.properties.spec.properties["sso-endpoint-url"],data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["sso-endpoint-url"].type,parentSchema:schema49.properties.spec.properties["sso-endpoint-url"],data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+let data10 = data4["attr-username"];
+if(typeof data10 !== "string"){
+const err19 = {instancePath:instancePath+"/spec/attr-username",schemaPath:"#/properties/spec/properties/attr-username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["attr-username"].type,parentSchema:schema49.properties.spec.properties["attr-username"],data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+let data11 = data4["attr-groups"];
+if(typeof data11 !== "string"){
+const err20 = {instancePath:instancePath+"/spec/attr-groups",schemaPath:"#/properties/spec/properties/attr-groups/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["attr-groups"].type,parentSchema:schema49.properties.spec.properties["attr-groups"],data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+let data12 = data4["attr-site-admin"];
+if(typeof data12 !== "string"){
+const err21 = {instancePath:instancePath+"/spec/attr-site-admin",schemaPath:"#/properties/spec/properties/attr-site-admin/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["attr-site-admin"].type,parentSchema:schema49.properties.spec.properties["attr-site-admin"],data:data12};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+let data13 = data4["site-admin-role"];
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/spec/site-admin-role",schemaPath:"#/properties/spec/properties/site-admin-role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.spec.properties["site-admin-role"].type,parentSchema:schema49.properties.spec.properties["site-admin-role"],data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+let data14 = data4["sso-api-token-session-timeout"];
+if((typeof data14 !== "string") && (!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14))))){
+const err23 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema51.type},message:"must be string,integer",schema:schema51.type,parentSchema:schema51,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err24 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema51,data:data14};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+const err25 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema51,data:data14};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.properties.spec.type,parentSchema:schema49.properties.spec,data:data4};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+let data15 = data.ensure;
+if(typeof data15 !== "string"){
+const err27 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.ensure.type,parentSchema:schema49.properties.ensure,data:data15};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(!(data15 === "present")){
+const err28 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema49.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.ensure.enum,parentSchema:schema49.properties.ensure,data:data15};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
 validate22.errors = vErrors;
 return errors === 0;
 });
 
-const schema51 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMTPSettings.schema.json","title":"SMTPSettings","description":"SMTP settings for outgoing mail. When `enabled` is true all remaining attributes must be valid; omitted ones keep their previous values. Singleton (identity `smtp-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/smtp-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMTPSettings","description":"The kind of object: `SMTPSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether outgoing mail through SMTP is enabled.","default":false},"host":{"type":"string","description":"SMTP server host.","minLength":1},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"SMTP server port (1-65535)."},"sender":{"type":"string","description":"Sender address.","minLength":1},"auth":{"type":"string","description":"Authentication method: `none`, `plain` or `login`.","enum":["none","plain","login"],"default":"none"},"username":{"type":"string","description":"SMTP username; required by the API when auth is `login` or `plain`."},"password":{"type":"string","description":"SMTP password; required by the API when auth is `login` or `plain`. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"test-email-address":{"type":"string","description":"Receives a test message on every update; not persisted. Write-only.","format":"email","writeOnly":true}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
-const schema52 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMSSettings.schema.json","title":"SMSSettings","description":"SMS settings. When `enabled` is true all attributes must be valid; omitted ones keep their previous values. Singleton (identity `sms-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/sms-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMSSettings","description":"The kind of object: `SMSSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SMS is enabled.","default":false},"account-sid":{"type":"string","description":"Account id at the SMS provider."},"auth-token":{"type":"string","description":"Auth token at the SMS provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"from-number":{"type":"string","description":"Registered sending phone number."}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema53 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
 const validate23 = (function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/SMTPSettings.schema.json" */;
+/*# sourceURL="https://converge.dev/schemas/SMSSettings.schema.json" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5523,7 +5773,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema51.required,parentSchema:schema51,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5534,7 +5784,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema51,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5547,7 +5797,7 @@ errors++;
 if(data.kind !== undefined){
 let data0 = data.kind;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.kind.type,parentSchema:schema51.properties.kind,data:data0};
+const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.kind.type,parentSchema:schema52.properties.kind,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5556,8 +5806,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if("SMTPSettings" !== data0){
-const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SMTPSettings"},message:"must be equal to constant",schema:"SMTPSettings",parentSchema:schema51.properties.kind,data:data0};
+if("SMSSettings" !== data0){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SMSSettings"},message:"must be equal to constant",schema:"SMSSettings",parentSchema:schema52.properties.kind,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5572,7 +5822,7 @@ let data1 = data.metadata;
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key1 in data1){
 if(!(key1 === "labels")){
-const err4 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema51.properties.metadata,data:data1};
+const err4 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema52.properties.metadata,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5588,7 +5838,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key2 in data2){
 let data3 = data2[key2];
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.additionalProperties.type,parentSchema:schema52.additionalProperties,data:data3};
+const err5 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.additionalProperties.type,parentSchema:schema53.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5600,7 +5850,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data2};
+const err6 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5612,7 +5862,234 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.metadata.type,parentSchema:schema51.properties.metadata,data:data1};
+const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.metadata.type,parentSchema:schema52.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data4 = data.spec;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.enabled === undefined){
+data4.enabled = false;
+}
+for(const key3 in data4){
+if(!((((key3 === "enabled") || (key3 === "account-sid")) || (key3 === "auth-token")) || (key3 === "from-number"))){
+const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema52.properties.spec,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+let data5 = data4.enabled;
+if(typeof data5 !== "boolean"){
+const err9 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.spec.properties.enabled.type,parentSchema:schema52.properties.spec.properties.enabled,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data4["account-sid"] !== undefined){
+let data6 = data4["account-sid"];
+if(typeof data6 !== "string"){
+const err10 = {instancePath:instancePath+"/spec/account-sid",schemaPath:"#/properties/spec/properties/account-sid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.spec.properties["account-sid"].type,parentSchema:schema52.properties.spec.properties["account-sid"],data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data4["auth-token"] !== undefined){
+let data7 = data4["auth-token"];
+if(typeof data7 !== "string"){
+const err11 = {instancePath:instancePath+"/spec/auth-token",schemaPath:"#/properties/spec/properties/auth-token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.spec.properties["auth-token"].type,parentSchema:schema52.properties.spec.properties["auth-token"],data:data7};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data4["from-number"] !== undefined){
+let data8 = data4["from-number"];
+if(typeof data8 !== "string"){
+const err12 = {instancePath:instancePath+"/spec/from-number",schemaPath:"#/properties/spec/properties/from-number/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.spec.properties["from-number"].type,parentSchema:schema52.properties.spec.properties["from-number"],data:data8};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.spec.type,parentSchema:schema52.properties.spec,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+let data9 = data.ensure;
+if(typeof data9 !== "string"){
+const err14 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.ensure.type,parentSchema:schema52.properties.ensure,data:data9};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!(data9 === "present")){
+const err15 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema52.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.ensure.enum,parentSchema:schema52.properties.ensure,data:data9};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+});
+
+const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMTPSettings.schema.json","title":"SMTPSettings","description":"SMTP settings for outgoing mail. When `enabled` is true all remaining attributes must be valid; omitted ones keep their previous values. Singleton (identity `smtp-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/smtp-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMTPSettings","description":"The kind of object: `SMTPSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether outgoing mail through SMTP is enabled.","default":false},"host":{"type":"string","description":"SMTP server host.","minLength":1},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"SMTP server port (1-65535)."},"sender":{"type":"string","description":"Sender address.","minLength":1},"auth":{"type":"string","description":"Authentication method: `none`, `plain` or `login`.","enum":["none","plain","login"],"default":"none"},"username":{"type":"string","description":"SMTP username; required by the API when auth is `login` or `plain`."},"password":{"type":"string","description":"SMTP password; required by the API when auth is `login` or `plain`. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"test-email-address":{"type":"string","description":"Receives a test message on every update; not persisted. Write-only.","format":"email","writeOnly":true}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema55 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+
+const validate24 = (function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/SMTPSettings.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
+}
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema54.required,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data0 = data.kind;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.kind.type,parentSchema:schema54.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if("SMTPSettings" !== data0){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SMTPSettings"},message:"must be equal to constant",schema:"SMTPSettings",parentSchema:schema54.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data1 = data.metadata;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+for(const key1 in data1){
+if(!(key1 === "labels")){
+const err4 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.labels !== undefined){
+let data2 = data1.labels;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+for(const key2 in data2){
+let data3 = data2[key2];
+if(typeof data3 !== "string"){
+const err5 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.additionalProperties.type,parentSchema:schema55.additionalProperties,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.metadata.type,parentSchema:schema54.properties.metadata,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5633,7 +6110,7 @@ data4.auth = "none";
 }
 for(const key3 in data4){
 if(!((((((((key3 === "enabled") || (key3 === "host")) || (key3 === "port")) || (key3 === "sender")) || (key3 === "auth")) || (key3 === "username")) || (key3 === "password")) || (key3 === "test-email-address"))){
-const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema51.properties.spec,data:data4};
+const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema54.properties.spec,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5645,7 +6122,7 @@ errors++;
 }
 let data5 = data4.enabled;
 if(typeof data5 !== "boolean"){
-const err9 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.properties.spec.properties.enabled.type,parentSchema:schema51.properties.spec.properties.enabled,data:data5};
+const err9 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.spec.properties.enabled.type,parentSchema:schema54.properties.spec.properties.enabled,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5658,7 +6135,7 @@ if(data4.host !== undefined){
 let data6 = data4.host;
 if(typeof data6 === "string"){
 if(func2(data6) < 1){
-const err10 = {instancePath:instancePath+"/spec/host",schemaPath:"#/properties/spec/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.spec.properties.host,data:data6};
+const err10 = {instancePath:instancePath+"/spec/host",schemaPath:"#/properties/spec/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.spec.properties.host,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5669,7 +6146,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/spec/host",schemaPath:"#/properties/spec/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.spec.properties.host.type,parentSchema:schema51.properties.spec.properties.host,data:data6};
+const err11 = {instancePath:instancePath+"/spec/host",schemaPath:"#/properties/spec/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.spec.properties.host.type,parentSchema:schema54.properties.spec.properties.host,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5682,7 +6159,7 @@ errors++;
 if(data4.port !== undefined){
 let data7 = data4.port;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err12 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema51.properties.spec.properties.port.type,parentSchema:schema51.properties.spec.properties.port,data:data7};
+const err12 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.spec.properties.port.type,parentSchema:schema54.properties.spec.properties.port,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5693,7 +6170,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 > 65535 || isNaN(data7)){
-const err13 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema51.properties.spec.properties.port,data:data7};
+const err13 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema54.properties.spec.properties.port,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5703,7 +6180,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data7 < 1 || isNaN(data7)){
-const err14 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema51.properties.spec.properties.port,data:data7};
+const err14 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema54.properties.spec.properties.port,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5718,7 +6195,7 @@ if(data4.sender !== undefined){
 let data8 = data4.sender;
 if(typeof data8 === "string"){
 if(func2(data8) < 1){
-const err15 = {instancePath:instancePath+"/spec/sender",schemaPath:"#/properties/spec/properties/sender/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.properties.spec.properties.sender,data:data8};
+const err15 = {instancePath:instancePath+"/spec/sender",schemaPath:"#/properties/spec/properties/sender/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.spec.properties.sender,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5729,7 +6206,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/spec/sender",schemaPath:"#/properties/spec/properties/sender/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.spec.properties.sender.type,parentSchema:schema51.properties.spec.properties.sender,data:data8};
+const err16 = {instancePath:instancePath+"/spec/sender",schemaPath:"#/properties/spec/properties/sender/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.spec.properties.sender.type,parentSchema:schema54.properties.spec.properties.sender,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5741,7 +6218,7 @@ errors++;
 }
 let data9 = data4.auth;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.spec.properties.auth.type,parentSchema:schema51.properties.spec.properties.auth,data:data9};
+const err17 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.spec.properties.auth.type,parentSchema:schema54.properties.spec.properties.auth,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5751,7 +6228,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data9 === "none") || (data9 === "plain")) || (data9 === "login"))){
-const err18 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/enum",keyword:"enum",params:{allowedValues: schema51.properties.spec.properties.auth.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.spec.properties.auth.enum,parentSchema:schema51.properties.spec.properties.auth,data:data9};
+const err18 = {instancePath:instancePath+"/spec/auth",schemaPath:"#/properties/spec/properties/auth/enum",keyword:"enum",params:{allowedValues: schema54.properties.spec.properties.auth.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.spec.properties.auth.enum,parentSchema:schema54.properties.spec.properties.auth,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5763,7 +6240,7 @@ errors++;
 if(data4.username !== undefined){
 let data10 = data4.username;
 if(typeof data10 !== "string"){
-const err19 = {instancePath:instancePath+"/spec/username",schemaPath:"#/properties/spec/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.spec.properties.username.type,parentSchema:schema51.properties.spec.properties.username,data:data10};
+const err19 = {instancePath:instancePath+"/spec/username",schemaPath:"#/properties/spec/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.spec.properties.username.type,parentSchema:schema54.properties.spec.properties.username,data:data10};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5776,7 +6253,7 @@ errors++;
 if(data4.password !== undefined){
 let data11 = data4.password;
 if(typeof data11 !== "string"){
-const err20 = {instancePath:instancePath+"/spec/password",schemaPath:"#/properties/spec/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.spec.properties.password.type,parentSchema:schema51.properties.spec.properties.password,data:data11};
+const err20 = {instancePath:instancePath+"/spec/password",schemaPath:"#/properties/spec/properties/password/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.spec.properties.password.type,parentSchema:schema54.properties.spec.properties.password,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5790,7 +6267,7 @@ if(data4["test-email-address"] !== undefined){
 let data12 = data4["test-email-address"];
 if(typeof data12 === "string"){
 if(!(formats0.test(data12))){
-const err21 = {instancePath:instancePath+"/spec/test-email-address",schemaPath:"#/properties/spec/properties/test-email-address/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema51.properties.spec.properties["test-email-address"],data:data12};
+const err21 = {instancePath:instancePath+"/spec/test-email-address",schemaPath:"#/properties/spec/properties/test-email-address/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\"",schema:"email",parentSchema:schema54.properties.spec.properties["test-email-address"],data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5801,7 +6278,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/spec/test-email-address",schemaPath:"#/properties/spec/properties/test-email-address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.spec.properties["test-email-address"].type,parentSchema:schema51.properties.spec.properties["test-email-address"],data:data12};
+const err22 = {instancePath:instancePath+"/spec/test-email-address",schemaPath:"#/properties/spec/properties/test-email-address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.spec.properties["test-email-address"].type,parentSchema:schema54.properties.spec.properties["test-email-address"],data:data12};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5813,7 +6290,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.spec.type,parentSchema:schema51.properties.spec,data:data4};
+const err23 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.spec.type,parentSchema:schema54.properties.spec,data:data4};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5825,7 +6302,7 @@ errors++;
 }
 let data13 = data.ensure;
 if(typeof data13 !== "string"){
-const err24 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.ensure.type,parentSchema:schema51.properties.ensure,data:data13};
+const err24 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.ensure.type,parentSchema:schema54.properties.ensure,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5835,7 +6312,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!(data13 === "present")){
-const err25 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema51.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.ensure.enum,parentSchema:schema51.properties.ensure,data:data13};
+const err25 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema54.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema54.properties.ensure.enum,parentSchema:schema54.properties.ensure,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5846,7 +6323,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5855,15 +6332,15 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 });
 
-const schema53 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHCertificateAuthority.schema.json","title":"SSHCertificateAuthority","description":"The certificate authority of an SSH secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/ca` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHCertificateAuthority","description":"The kind of object: `SSHCertificateAuthority`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"generate_signing_key":{"type":"boolean","description":"Generate the key pair in the service (the default when no keys are given). A generated CA that exists is left alone."},"key_type":{"type":"string","enum":["ssh-rsa","ecdsa-sha2-nistp256","ecdsa-sha2-nistp384","ecdsa-sha2-nistp521","ssh-ed25519","rsa","ec","ed25519"],"description":"Type of a generated key (default `ssh-rsa`); sent on create only."},"key_bits":{"type":"integer","enum":[0,2048,3072,4096,256,384,521],"description":"Size of a generated key: RSA 2048, 3072 or 4096 (0: 4096), EC 256, 384 or 521 (0: 256); sent on create only."},"private_key":{"type":"string","description":"The CA's private key, only from `${file:path}` or `${env:NAME}`; sent on create, never read nor shown.","writeOnly":true},"public_key":{"type":"string","description":"The CA's public key (`ssh-ed25519 AAAA…`), with `private_key`. The live CA is compared by it: a different key replaces the CA (`--allow-replace SSHCertificateAuthority`).","pattern":"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$","patternErrorMessage":"must be an OpenSSH public key line like \"ssh-ed25519 AAAA...\""}}},"ensure":{"type":"string","description":"`present` (default) makes sure the mount has this CA; `absent` deletes it, which stops all signing.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
-const schema54 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern38 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
+const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHCertificateAuthority.schema.json","title":"SSHCertificateAuthority","description":"The certificate authority of an SSH secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/ca` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHCertificateAuthority","description":"The kind of object: `SSHCertificateAuthority`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"generate_signing_key":{"type":"boolean","description":"Generate the key pair in the service (the default when no keys are given). A generated CA that exists is left alone."},"key_type":{"type":"string","enum":["ssh-rsa","ecdsa-sha2-nistp256","ecdsa-sha2-nistp384","ecdsa-sha2-nistp521","ssh-ed25519","rsa","ec","ed25519"],"description":"Type of a generated key (default `ssh-rsa`); sent on create only."},"key_bits":{"type":"integer","enum":[0,2048,3072,4096,256,384,521],"description":"Size of a generated key: RSA 2048, 3072 or 4096 (0: 4096), EC 256, 384 or 521 (0: 256); sent on create only."},"private_key":{"type":"string","description":"The CA's private key, only from `${file:path}` or `${env:NAME}`; sent on create, never read nor shown.","writeOnly":true},"public_key":{"type":"string","description":"The CA's public key (`ssh-ed25519 AAAA…`), with `private_key`. The live CA is compared by it: a different key replaces the CA (`--allow-replace SSHCertificateAuthority`).","pattern":"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$","patternErrorMessage":"must be an OpenSSH public key line like \"ssh-ed25519 AAAA...\""}}},"ensure":{"type":"string","description":"`present` (default) makes sure the mount has this CA; `absent` deletes it, which stops all signing.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
+const schema57 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const pattern39 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
 
-const validate24 = (function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const validate25 = (function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHCertificateAuthority.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -5911,7 +6388,7 @@ if(!_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema53.else.required,parentSchema:schema53.else,data};
+const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema56.else.required,parentSchema:schema56.else,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5925,7 +6402,7 @@ var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema53.if,parentSchema:schema53,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema56.if,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5939,7 +6416,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema53.required,parentSchema:schema53,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5949,7 +6426,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema53.required,parentSchema:schema53,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5960,7 +6437,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5973,7 +6450,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.kind.type,parentSchema:schema53.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.kind.type,parentSchema:schema56.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5983,7 +6460,7 @@ vErrors.push(err7);
 errors++;
 }
 if("SSHCertificateAuthority" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHCertificateAuthority"},message:"must be equal to constant",schema:"SSHCertificateAuthority",parentSchema:schema53.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHCertificateAuthority"},message:"must be equal to constant",schema:"SSHCertificateAuthority",parentSchema:schema56.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6001,7 +6478,7 @@ data2.mount = "ssh";
 }
 for(const key1 in data2){
 if(!((key1 === "mount") || (key1 === "labels"))){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.metadata,data:data2};
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6014,7 +6491,7 @@ errors++;
 let data3 = data2.mount;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema53.properties.metadata.properties.mount,data:data3};
+const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema56.properties.metadata.properties.mount,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6025,7 +6502,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.metadata.properties.mount.type,parentSchema:schema53.properties.metadata.properties.mount,data:data3};
+const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.metadata.properties.mount.type,parentSchema:schema56.properties.metadata.properties.mount,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6040,7 +6517,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
 let data5 = data4[key2];
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.additionalProperties.type,parentSchema:schema54.additionalProperties,data:data5};
+const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.additionalProperties.type,parentSchema:schema57.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6052,7 +6529,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data4};
+const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6064,7 +6541,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.metadata.type,parentSchema:schema53.properties.metadata,data:data2};
+const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.metadata.type,parentSchema:schema56.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6079,7 +6556,7 @@ let data6 = data.spec;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key3 in data6){
 if(!(((((key3 === "generate_signing_key") || (key3 === "key_type")) || (key3 === "key_bits")) || (key3 === "private_key")) || (key3 === "public_key"))){
-const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema53.properties.spec,data:data6};
+const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6092,7 +6569,7 @@ errors++;
 if(data6.generate_signing_key !== undefined){
 let data7 = data6.generate_signing_key;
 if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/spec/generate_signing_key",schemaPath:"#/properties/spec/properties/generate_signing_key/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema53.properties.spec.properties.generate_signing_key.type,parentSchema:schema53.properties.spec.properties.generate_signing_key,data:data7};
+const err16 = {instancePath:instancePath+"/spec/generate_signing_key",schemaPath:"#/properties/spec/properties/generate_signing_key/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.spec.properties.generate_signing_key.type,parentSchema:schema56.properties.spec.properties.generate_signing_key,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6105,7 +6582,7 @@ errors++;
 if(data6.key_type !== undefined){
 let data8 = data6.key_type;
 if(typeof data8 !== "string"){
-const err17 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.spec.properties.key_type.type,parentSchema:schema53.properties.spec.properties.key_type,data:data8};
+const err17 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.key_type.type,parentSchema:schema56.properties.spec.properties.key_type,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6115,7 +6592,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!((((((((data8 === "ssh-rsa") || (data8 === "ecdsa-sha2-nistp256")) || (data8 === "ecdsa-sha2-nistp384")) || (data8 === "ecdsa-sha2-nistp521")) || (data8 === "ssh-ed25519")) || (data8 === "rsa")) || (data8 === "ec")) || (data8 === "ed25519"))){
-const err18 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema53.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.spec.properties.key_type.enum,parentSchema:schema53.properties.spec.properties.key_type,data:data8};
+const err18 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema56.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.spec.properties.key_type.enum,parentSchema:schema56.properties.spec.properties.key_type,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6128,7 +6605,7 @@ errors++;
 if(data6.key_bits !== undefined){
 let data9 = data6.key_bits;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err19 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema53.properties.spec.properties.key_bits.type,parentSchema:schema53.properties.spec.properties.key_bits,data:data9};
+const err19 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.spec.properties.key_bits.type,parentSchema:schema56.properties.spec.properties.key_bits,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6138,7 +6615,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!(((((((data9 === 0) || (data9 === 2048)) || (data9 === 3072)) || (data9 === 4096)) || (data9 === 256)) || (data9 === 384)) || (data9 === 521))){
-const err20 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/enum",keyword:"enum",params:{allowedValues: schema53.properties.spec.properties.key_bits.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.spec.properties.key_bits.enum,parentSchema:schema53.properties.spec.properties.key_bits,data:data9};
+const err20 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/enum",keyword:"enum",params:{allowedValues: schema56.properties.spec.properties.key_bits.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.spec.properties.key_bits.enum,parentSchema:schema56.properties.spec.properties.key_bits,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6151,7 +6628,7 @@ errors++;
 if(data6.private_key !== undefined){
 let data10 = data6.private_key;
 if(typeof data10 !== "string"){
-const err21 = {instancePath:instancePath+"/spec/private_key",schemaPath:"#/properties/spec/properties/private_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.spec.properties.private_key.type,parentSchema:schema53.properties.spec.properties.private_key,data:data10};
+const err21 = {instancePath:instancePath+"/spec/private_key",schemaPath:"#/properties/spec/properties/private_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.private_key.type,parentSchema:schema56.properties.spec.properties.private_key,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6164,8 +6641,8 @@ errors++;
 if(data6.public_key !== undefined){
 let data11 = data6.public_key;
 if(typeof data11 === "string"){
-if(!pattern38.test(data11)){
-const err22 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/pattern",keyword:"pattern",params:{pattern: "^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"},message:"must match pattern \""+"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"+"\"",schema:"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$",parentSchema:schema53.properties.spec.properties.public_key,data:data11};
+if(!pattern39.test(data11)){
+const err22 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/pattern",keyword:"pattern",params:{pattern: "^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"},message:"must match pattern \""+"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"+"\"",schema:"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$",parentSchema:schema56.properties.spec.properties.public_key,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6176,7 +6653,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.spec.properties.public_key.type,parentSchema:schema53.properties.spec.properties.public_key,data:data11};
+const err23 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.public_key.type,parentSchema:schema56.properties.spec.properties.public_key,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6188,7 +6665,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.spec.type,parentSchema:schema53.properties.spec,data:data6};
+const err24 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.spec.type,parentSchema:schema56.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6200,7 +6677,7 @@ errors++;
 }
 let data12 = data.ensure;
 if(typeof data12 !== "string"){
-const err25 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.ensure.type,parentSchema:schema53.properties.ensure,data:data12};
+const err25 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.ensure.type,parentSchema:schema56.properties.ensure,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6210,7 +6687,7 @@ vErrors.push(err25);
 errors++;
 }
 if(!((data12 === "present") || (data12 === "absent"))){
-const err26 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema53.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema53.properties.ensure.enum,parentSchema:schema53.properties.ensure,data:data12};
+const err26 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema56.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.ensure.enum,parentSchema:schema56.properties.ensure,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6221,7 +6698,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6230,20 +6707,20 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 });
 
-const schema55 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHRole.schema.json","title":"SSHRole","description":"A role of the SSH secrets engine: one-time passwords (`otp`) or certificates (`ca`). Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/roles/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHRole","description":"The kind of object: `SSHRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"name":{"type":"string","description":"The role name, as in `/v1/<mount>/roles/<name>`.","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be letters, digits, _, - and ., starting and ending with a letter, digit or _"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"key_type":{"type":"string","enum":["otp","ca"],"description":"`otp` (one-time passwords) or `ca` (certificates signed by the mount's CA)."},"default_user":{"type":"string","description":"Default user name. Required for `otp`; for `ca` a valid principal only if also in `allowed_users`.","default":""},"default_user_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_user`.","default":false},"cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks the role applies to (required unless the role is on the zero-address list)."},"exclude_cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks whose addresses are refused."},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"`otp`: SSH port returned with an OTP.","default":22},"allowed_users":{"$ref":"#/definitions/commaSet","description":"Users credentials may be asked for; `*` allows any. For `ca` an empty list allows no user."},"allowed_users_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_users`.","default":false},"allowed_domains":{"$ref":"#/definitions/commaSet","description":"`ca`: domains host certificates may name; `*` allows any."},"allowed_domains_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_domains`.","default":false},"ttl":{"$ref":"#/definitions/duration","description":"`ca`: certificate lifetime when the request names none; at most `max_ttl`."},"max_ttl":{"$ref":"#/definitions/duration","description":"`ca`: longest certificate lifetime."},"allowed_critical_options":{"$ref":"#/definitions/commaSet","description":"`ca`: critical options a request may set; empty allows any."},"allowed_extensions":{"$ref":"#/definitions/commaSet","description":"`ca`: extensions a request may set (`permit-pty`, …); `*` allows any; empty: only `default_extensions`."},"default_critical_options":{"$ref":"#/definitions/stringMap","description":"`ca`: critical options of a certificate whose request names none."},"default_extensions":{"$ref":"#/definitions/stringMap","description":"`ca`: extensions of a certificate whose request names none (`permit-pty: \"\"`)."},"default_extensions_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_extensions` values.","default":false},"allow_user_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `user`.","default":false},"allow_host_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `host`.","default":false},"allow_bare_domains":{"type":"boolean","description":"`ca`: host certificates may name the domains of `allowed_domains` themselves.","default":false},"allow_subdomains":{"type":"boolean","description":"`ca`: host certificates may name subdomains of `allowed_domains`.","default":false},"allow_user_key_ids":{"type":"boolean","description":"`ca`: a request may set the key ID.","default":false},"key_id_format":{"type":"string","description":"`ca`: key ID format; variables `{{token_display_name}}`, `{{role_name}}`, `{{public_key_hash}}`.","default":""},"allowed_user_key_lengths":{"type":"object","description":"`ca`: key sizes allowed per key type (`rsa: [2048, 4096]`, `ed25519: 0`): a size, a list, or a comma-separated string.","additionalProperties":{"oneOf":[{"type":"integer","minimum":0},{"type":"array","items":{"type":"integer","minimum":0}},{"type":"string","pattern":"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"}],"errorMessage":"must be a size, a list of sizes or a comma-separated string of sizes"}},"allow_empty_principals":{"type":"boolean","description":"`ca`: allow certificates with no principals.","default":false},"algorithm_signer":{"type":"string","enum":["","default","ssh-rsa","rsa-sha2-256","rsa-sha2-512"],"description":"`ca`: signature algorithm of an RSA CA; `default` (rsa-sha2-256) for other CA keys.","default":"default"},"not_before_duration":{"$ref":"#/definitions/duration","description":"`ca`: how far back a certificate's validity starts.","default":"30s"}},"required":["key_type"],"x-reserved-fields":{"name":"the name is metadata.name"}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
-const schema56 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const schema57 = {"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"};
-const schema61 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"};
-const schema65 = {"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}};
-const pattern40 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
-const pattern41 = new RegExp("^[^,]*$", "u");
-const pattern49 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHRole.schema.json","title":"SSHRole","description":"A role of the SSH secrets engine: one-time passwords (`otp`) or certificates (`ca`). Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/roles/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHRole","description":"The kind of object: `SSHRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"name":{"type":"string","description":"The role name, as in `/v1/<mount>/roles/<name>`.","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be letters, digits, _, - and ., starting and ending with a letter, digit or _"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"key_type":{"type":"string","enum":["otp","ca"],"description":"`otp` (one-time passwords) or `ca` (certificates signed by the mount's CA)."},"default_user":{"type":"string","description":"Default user name. Required for `otp`; for `ca` a valid principal only if also in `allowed_users`.","default":""},"default_user_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_user`.","default":false},"cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks the role applies to (required unless the role is on the zero-address list)."},"exclude_cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks whose addresses are refused."},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"`otp`: SSH port returned with an OTP.","default":22},"allowed_users":{"$ref":"#/definitions/commaSet","description":"Users credentials may be asked for; `*` allows any. For `ca` an empty list allows no user."},"allowed_users_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_users`.","default":false},"allowed_domains":{"$ref":"#/definitions/commaSet","description":"`ca`: domains host certificates may name; `*` allows any."},"allowed_domains_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_domains`.","default":false},"ttl":{"$ref":"#/definitions/duration","description":"`ca`: certificate lifetime when the request names none; at most `max_ttl`."},"max_ttl":{"$ref":"#/definitions/duration","description":"`ca`: longest certificate lifetime."},"allowed_critical_options":{"$ref":"#/definitions/commaSet","description":"`ca`: critical options a request may set; empty allows any."},"allowed_extensions":{"$ref":"#/definitions/commaSet","description":"`ca`: extensions a request may set (`permit-pty`, …); `*` allows any; empty: only `default_extensions`."},"default_critical_options":{"$ref":"#/definitions/stringMap","description":"`ca`: critical options of a certificate whose request names none."},"default_extensions":{"$ref":"#/definitions/stringMap","description":"`ca`: extensions of a certificate whose request names none (`permit-pty: \"\"`)."},"default_extensions_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_extensions` values.","default":false},"allow_user_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `user`.","default":false},"allow_host_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `host`.","default":false},"allow_bare_domains":{"type":"boolean","description":"`ca`: host certificates may name the domains of `allowed_domains` themselves.","default":false},"allow_subdomains":{"type":"boolean","description":"`ca`: host certificates may name subdomains of `allowed_domains`.","default":false},"allow_user_key_ids":{"type":"boolean","description":"`ca`: a request may set the key ID.","default":false},"key_id_format":{"type":"string","description":"`ca`: key ID format; variables `{{token_display_name}}`, `{{role_name}}`, `{{public_key_hash}}`.","default":""},"allowed_user_key_lengths":{"type":"object","description":"`ca`: key sizes allowed per key type (`rsa: [2048, 4096]`, `ed25519: 0`): a size, a list, or a comma-separated string.","additionalProperties":{"oneOf":[{"type":"integer","minimum":0},{"type":"array","items":{"type":"integer","minimum":0}},{"type":"string","pattern":"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"}],"errorMessage":"must be a size, a list of sizes or a comma-separated string of sizes"}},"allow_empty_principals":{"type":"boolean","description":"`ca`: allow certificates with no principals.","default":false},"algorithm_signer":{"type":"string","enum":["","default","ssh-rsa","rsa-sha2-256","rsa-sha2-512"],"description":"`ca`: signature algorithm of an RSA CA; `default` (rsa-sha2-256) for other CA keys.","default":"default"},"not_before_duration":{"$ref":"#/definitions/duration","description":"`ca`: how far back a certificate's validity starts.","default":"30s"}},"required":["key_type"],"x-reserved-fields":{"name":"the name is metadata.name"}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
+const schema59 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const schema60 = {"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"};
+const schema64 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"};
+const schema68 = {"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}};
+const pattern41 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
+const pattern42 = new RegExp("^[^,]*$", "u");
+const pattern50 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
 
-const validate25 = (function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const validate26 = (function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHRole.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -6291,7 +6768,7 @@ if(!_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema55.else.required,parentSchema:schema55.else,data};
+const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema58.else.required,parentSchema:schema58.else,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6305,7 +6782,7 @@ var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema55.if,parentSchema:schema55,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema58.if,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6319,7 +6796,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6329,7 +6806,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6340,7 +6817,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema55,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6353,7 +6830,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.kind.type,parentSchema:schema55.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.kind.type,parentSchema:schema58.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6363,7 +6840,7 @@ vErrors.push(err7);
 errors++;
 }
 if("SSHRole" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHRole"},message:"must be equal to constant",schema:"SSHRole",parentSchema:schema55.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHRole"},message:"must be equal to constant",schema:"SSHRole",parentSchema:schema58.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6380,7 +6857,7 @@ if(data2.mount === undefined){
 data2.mount = "ssh";
 }
 if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema55.properties.metadata.required,parentSchema:schema55.properties.metadata,data:data2};
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.properties.metadata.required,parentSchema:schema58.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6391,7 +6868,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema55.properties.metadata,data:data2};
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6404,7 +6881,7 @@ errors++;
 let data3 = data2.mount;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema55.properties.metadata.properties.mount,data:data3};
+const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema58.properties.metadata.properties.mount,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6415,7 +6892,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.metadata.properties.mount.type,parentSchema:schema55.properties.metadata.properties.mount,data:data3};
+const err12 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.metadata.properties.mount.type,parentSchema:schema58.properties.metadata.properties.mount,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6427,8 +6904,8 @@ errors++;
 if(data2.name !== undefined){
 let data4 = data2.name;
 if(typeof data4 === "string"){
-if(!pattern40.test(data4)){
-const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema55.properties.metadata.properties.name,data:data4};
+if(!pattern41.test(data4)){
+const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema58.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6439,7 +6916,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.metadata.properties.name.type,parentSchema:schema55.properties.metadata.properties.name,data:data4};
+const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.metadata.properties.name.type,parentSchema:schema58.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6455,7 +6932,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key2 in data5){
 let data6 = data5[key2];
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.additionalProperties.type,parentSchema:schema56.additionalProperties,data:data6};
+const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.additionalProperties.type,parentSchema:schema59.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6467,7 +6944,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data5};
+const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6479,7 +6956,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.properties.metadata.type,parentSchema:schema55.properties.metadata,data:data2};
+const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.metadata.type,parentSchema:schema58.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6538,7 +7015,7 @@ if(data7.not_before_duration === undefined){
 data7.not_before_duration = "30s";
 }
 if(data7.key_type === undefined){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'",schema:schema55.properties.spec.required,parentSchema:schema55.properties.spec,data:data7};
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'",schema:schema58.properties.spec.required,parentSchema:schema58.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6548,8 +7025,8 @@ vErrors.push(err18);
 errors++;
 }
 for(const key3 in data7){
-if(!(func3.call(schema55.properties.spec.properties, key3))){
-const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema55.properties.spec,data:data7};
+if(!(func3.call(schema58.properties.spec.properties, key3))){
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6562,7 +7039,7 @@ errors++;
 if(data7.key_type !== undefined){
 let data8 = data7.key_type;
 if(typeof data8 !== "string"){
-const err20 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.spec.properties.key_type.type,parentSchema:schema55.properties.spec.properties.key_type,data:data8};
+const err20 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.key_type.type,parentSchema:schema58.properties.spec.properties.key_type,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6572,7 +7049,7 @@ vErrors.push(err20);
 errors++;
 }
 if(!((data8 === "otp") || (data8 === "ca"))){
-const err21 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema55.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.spec.properties.key_type.enum,parentSchema:schema55.properties.spec.properties.key_type,data:data8};
+const err21 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema58.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.spec.properties.key_type.enum,parentSchema:schema58.properties.spec.properties.key_type,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6584,7 +7061,7 @@ errors++;
 }
 let data9 = data7.default_user;
 if(typeof data9 !== "string"){
-const err22 = {instancePath:instancePath+"/spec/default_user",schemaPath:"#/properties/spec/properties/default_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.spec.properties.default_user.type,parentSchema:schema55.properties.spec.properties.default_user,data:data9};
+const err22 = {instancePath:instancePath+"/spec/default_user",schemaPath:"#/properties/spec/properties/default_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.default_user.type,parentSchema:schema58.properties.spec.properties.default_user,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6595,7 +7072,7 @@ errors++;
 }
 let data10 = data7.default_user_template;
 if(typeof data10 !== "boolean"){
-const err23 = {instancePath:instancePath+"/spec/default_user_template",schemaPath:"#/properties/spec/properties/default_user_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.default_user_template.type,parentSchema:schema55.properties.spec.properties.default_user_template,data:data10};
+const err23 = {instancePath:instancePath+"/spec/default_user_template",schemaPath:"#/properties/spec/properties/default_user_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.default_user_template.type,parentSchema:schema58.properties.spec.properties.default_user_template,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6611,7 +7088,7 @@ let valid8 = false;
 let passing0 = null;
 const _errs36 = errors;
 if(typeof data11 !== "string"){
-const err24 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[0].type,parentSchema:schema57.oneOf[0],data:data11};
+const err24 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6631,8 +7108,8 @@ const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 let data12 = data11[i0];
 if(typeof data12 === "string"){
-if(!pattern41.test(data12)){
-const err25 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema57.oneOf[1].items,data:data12};
+if(!pattern42.test(data12)){
+const err25 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6643,7 +7120,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[1].items.type,parentSchema:schema57.oneOf[1].items,data:data12};
+const err26 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6655,7 +7132,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.oneOf[1].type,parentSchema:schema57.oneOf[1],data:data11};
+const err27 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6676,7 +7153,7 @@ passing0 = 1;
 }
 }
 if(!valid8){
-const err28 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema57.oneOf,parentSchema:schema57,data:data11};
+const err28 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6704,7 +7181,7 @@ let valid12 = false;
 let passing1 = null;
 const _errs47 = errors;
 if(typeof data13 !== "string"){
-const err29 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[0].type,parentSchema:schema57.oneOf[0],data:data13};
+const err29 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6724,8 +7201,8 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(typeof data14 === "string"){
-if(!pattern41.test(data14)){
-const err30 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema57.oneOf[1].items,data:data14};
+if(!pattern42.test(data14)){
+const err30 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6736,7 +7213,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[1].items.type,parentSchema:schema57.oneOf[1].items,data:data14};
+const err31 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6748,7 +7225,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.oneOf[1].type,parentSchema:schema57.oneOf[1],data:data13};
+const err32 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6769,7 +7246,7 @@ passing1 = 1;
 }
 }
 if(!valid12){
-const err33 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema57.oneOf,parentSchema:schema57,data:data13};
+const err33 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6792,7 +7269,7 @@ vErrors = null;
 }
 let data15 = data7.port;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.spec.properties.port.type,parentSchema:schema55.properties.spec.properties.port,data:data15};
+const err34 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.port.type,parentSchema:schema58.properties.spec.properties.port,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6803,7 +7280,7 @@ errors++;
 }
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 65535 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema55.properties.spec.properties.port,data:data15};
+const err35 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema58.properties.spec.properties.port,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6813,7 +7290,7 @@ vErrors.push(err35);
 errors++;
 }
 if(data15 < 1 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema55.properties.spec.properties.port,data:data15};
+const err36 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.spec.properties.port,data:data15};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6830,7 +7307,7 @@ let valid16 = false;
 let passing2 = null;
 const _errs60 = errors;
 if(typeof data16 !== "string"){
-const err37 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[0].type,parentSchema:schema57.oneOf[0],data:data16};
+const err37 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6850,8 +7327,8 @@ const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
 let data17 = data16[i2];
 if(typeof data17 === "string"){
-if(!pattern41.test(data17)){
-const err38 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema57.oneOf[1].items,data:data17};
+if(!pattern42.test(data17)){
+const err38 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6862,7 +7339,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[1].items.type,parentSchema:schema57.oneOf[1].items,data:data17};
+const err39 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6874,7 +7351,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.oneOf[1].type,parentSchema:schema57.oneOf[1],data:data16};
+const err40 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6895,7 +7372,7 @@ passing2 = 1;
 }
 }
 if(!valid16){
-const err41 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema57.oneOf,parentSchema:schema57,data:data16};
+const err41 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6918,7 +7395,7 @@ vErrors = null;
 }
 let data18 = data7.allowed_users_template;
 if(typeof data18 !== "boolean"){
-const err42 = {instancePath:instancePath+"/spec/allowed_users_template",schemaPath:"#/properties/spec/properties/allowed_users_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allowed_users_template.type,parentSchema:schema55.properties.spec.properties.allowed_users_template,data:data18};
+const err42 = {instancePath:instancePath+"/spec/allowed_users_template",schemaPath:"#/properties/spec/properties/allowed_users_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allowed_users_template.type,parentSchema:schema58.properties.spec.properties.allowed_users_template,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6934,7 +7411,7 @@ let valid20 = false;
 let passing3 = null;
 const _errs73 = errors;
 if(typeof data19 !== "string"){
-const err43 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[0].type,parentSchema:schema57.oneOf[0],data:data19};
+const err43 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6954,8 +7431,8 @@ const len3 = data19.length;
 for(let i3=0; i3<len3; i3++){
 let data20 = data19[i3];
 if(typeof data20 === "string"){
-if(!pattern41.test(data20)){
-const err44 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema57.oneOf[1].items,data:data20};
+if(!pattern42.test(data20)){
+const err44 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data20};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6966,7 +7443,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[1].items.type,parentSchema:schema57.oneOf[1].items,data:data20};
+const err45 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6978,7 +7455,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.oneOf[1].type,parentSchema:schema57.oneOf[1],data:data19};
+const err46 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6999,7 +7476,7 @@ passing3 = 1;
 }
 }
 if(!valid20){
-const err47 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema57.oneOf,parentSchema:schema57,data:data19};
+const err47 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7022,7 +7499,7 @@ vErrors = null;
 }
 let data21 = data7.allowed_domains_template;
 if(typeof data21 !== "boolean"){
-const err48 = {instancePath:instancePath+"/spec/allowed_domains_template",schemaPath:"#/properties/spec/properties/allowed_domains_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allowed_domains_template.type,parentSchema:schema55.properties.spec.properties.allowed_domains_template,data:data21};
+const err48 = {instancePath:instancePath+"/spec/allowed_domains_template",schemaPath:"#/properties/spec/properties/allowed_domains_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allowed_domains_template.type,parentSchema:schema58.properties.spec.properties.allowed_domains_template,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -7034,7 +7511,7 @@ errors++;
 if(data7.ttl !== undefined){
 let data22 = data7.ttl;
 if((typeof data22 !== "string") && (!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22))))){
-const err49 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema61.type},message:"must be string,integer",schema:schema61.type,parentSchema:schema61,data:data22};
+const err49 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -7045,7 +7522,7 @@ errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 < 0 || isNaN(data22)){
-const err50 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61,data:data22};
+const err50 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -7057,7 +7534,7 @@ errors++;
 }
 if(typeof data22 === "string"){
 if(!pattern0.test(data22)){
-const err51 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema61,data:data22};
+const err51 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7071,7 +7548,7 @@ errors++;
 if(data7.max_ttl !== undefined){
 let data23 = data7.max_ttl;
 if((typeof data23 !== "string") && (!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23))))){
-const err52 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema61.type},message:"must be string,integer",schema:schema61.type,parentSchema:schema61,data:data23};
+const err52 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -7082,7 +7559,7 @@ errors++;
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
-const err53 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61,data:data23};
+const err53 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data23};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7094,7 +7571,7 @@ errors++;
 }
 if(typeof data23 === "string"){
 if(!pattern0.test(data23)){
-const err54 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema61,data:data23};
+const err54 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data23};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7112,7 +7589,7 @@ let valid26 = false;
 let passing4 = null;
 const _errs94 = errors;
 if(typeof data24 !== "string"){
-const err55 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[0].type,parentSchema:schema57.oneOf[0],data:data24};
+const err55 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7132,8 +7609,8 @@ const len4 = data24.length;
 for(let i4=0; i4<len4; i4++){
 let data25 = data24[i4];
 if(typeof data25 === "string"){
-if(!pattern41.test(data25)){
-const err56 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema57.oneOf[1].items,data:data25};
+if(!pattern42.test(data25)){
+const err56 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -7144,7 +7621,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[1].items.type,parentSchema:schema57.oneOf[1].items,data:data25};
+const err57 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data25};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -7156,7 +7633,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.oneOf[1].type,parentSchema:schema57.oneOf[1],data:data24};
+const err58 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data24};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7177,7 +7654,7 @@ passing4 = 1;
 }
 }
 if(!valid26){
-const err59 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema57.oneOf,parentSchema:schema57,data:data24};
+const err59 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data24};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7205,7 +7682,7 @@ let valid30 = false;
 let passing5 = null;
 const _errs105 = errors;
 if(typeof data26 !== "string"){
-const err60 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[0].type,parentSchema:schema57.oneOf[0],data:data26};
+const err60 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data26};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7225,8 +7702,8 @@ const len5 = data26.length;
 for(let i5=0; i5<len5; i5++){
 let data27 = data26[i5];
 if(typeof data27 === "string"){
-if(!pattern41.test(data27)){
-const err61 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema57.oneOf[1].items,data:data27};
+if(!pattern42.test(data27)){
+const err61 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7237,7 +7714,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.oneOf[1].items.type,parentSchema:schema57.oneOf[1].items,data:data27};
+const err62 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7249,7 +7726,7 @@ errors++;
 }
 }
 else {
-const err63 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.oneOf[1].type,parentSchema:schema57.oneOf[1],data:data26};
+const err63 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data26};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -7270,7 +7747,7 @@ passing5 = 1;
 }
 }
 if(!valid30){
-const err64 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf",schema:schema57.oneOf,parentSchema:schema57,data:data26};
+const err64 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data26};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -7297,7 +7774,7 @@ if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 for(const key4 in data28){
 let data29 = data28[key4];
 if(typeof data29 !== "string"){
-const err65 = {instancePath:instancePath+"/spec/default_critical_options/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.additionalProperties.type,parentSchema:schema65.additionalProperties,data:data29};
+const err65 = {instancePath:instancePath+"/spec/default_critical_options/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.additionalProperties.type,parentSchema:schema68.additionalProperties,data:data29};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -7309,7 +7786,7 @@ errors++;
 }
 }
 else {
-const err66 = {instancePath:instancePath+"/spec/default_critical_options",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data28};
+const err66 = {instancePath:instancePath+"/spec/default_critical_options",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data:data28};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -7325,7 +7802,7 @@ if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 for(const key5 in data30){
 let data31 = data30[key5];
 if(typeof data31 !== "string"){
-const err67 = {instancePath:instancePath+"/spec/default_extensions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.additionalProperties.type,parentSchema:schema65.additionalProperties,data:data31};
+const err67 = {instancePath:instancePath+"/spec/default_extensions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.additionalProperties.type,parentSchema:schema68.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -7337,7 +7814,7 @@ errors++;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/spec/default_extensions",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data30};
+const err68 = {instancePath:instancePath+"/spec/default_extensions",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data:data30};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -7349,7 +7826,7 @@ errors++;
 }
 let data32 = data7.default_extensions_template;
 if(typeof data32 !== "boolean"){
-const err69 = {instancePath:instancePath+"/spec/default_extensions_template",schemaPath:"#/properties/spec/properties/default_extensions_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.default_extensions_template.type,parentSchema:schema55.properties.spec.properties.default_extensions_template,data:data32};
+const err69 = {instancePath:instancePath+"/spec/default_extensions_template",schemaPath:"#/properties/spec/properties/default_extensions_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.default_extensions_template.type,parentSchema:schema58.properties.spec.properties.default_extensions_template,data:data32};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -7360,7 +7837,7 @@ errors++;
 }
 let data33 = data7.allow_user_certificates;
 if(typeof data33 !== "boolean"){
-const err70 = {instancePath:instancePath+"/spec/allow_user_certificates",schemaPath:"#/properties/spec/properties/allow_user_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allow_user_certificates.type,parentSchema:schema55.properties.spec.properties.allow_user_certificates,data:data33};
+const err70 = {instancePath:instancePath+"/spec/allow_user_certificates",schemaPath:"#/properties/spec/properties/allow_user_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_user_certificates.type,parentSchema:schema58.properties.spec.properties.allow_user_certificates,data:data33};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -7371,7 +7848,7 @@ errors++;
 }
 let data34 = data7.allow_host_certificates;
 if(typeof data34 !== "boolean"){
-const err71 = {instancePath:instancePath+"/spec/allow_host_certificates",schemaPath:"#/properties/spec/properties/allow_host_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allow_host_certificates.type,parentSchema:schema55.properties.spec.properties.allow_host_certificates,data:data34};
+const err71 = {instancePath:instancePath+"/spec/allow_host_certificates",schemaPath:"#/properties/spec/properties/allow_host_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_host_certificates.type,parentSchema:schema58.properties.spec.properties.allow_host_certificates,data:data34};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -7382,7 +7859,7 @@ errors++;
 }
 let data35 = data7.allow_bare_domains;
 if(typeof data35 !== "boolean"){
-const err72 = {instancePath:instancePath+"/spec/allow_bare_domains",schemaPath:"#/properties/spec/properties/allow_bare_domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allow_bare_domains.type,parentSchema:schema55.properties.spec.properties.allow_bare_domains,data:data35};
+const err72 = {instancePath:instancePath+"/spec/allow_bare_domains",schemaPath:"#/properties/spec/properties/allow_bare_domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_bare_domains.type,parentSchema:schema58.properties.spec.properties.allow_bare_domains,data:data35};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -7393,7 +7870,7 @@ errors++;
 }
 let data36 = data7.allow_subdomains;
 if(typeof data36 !== "boolean"){
-const err73 = {instancePath:instancePath+"/spec/allow_subdomains",schemaPath:"#/properties/spec/properties/allow_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allow_subdomains.type,parentSchema:schema55.properties.spec.properties.allow_subdomains,data:data36};
+const err73 = {instancePath:instancePath+"/spec/allow_subdomains",schemaPath:"#/properties/spec/properties/allow_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_subdomains.type,parentSchema:schema58.properties.spec.properties.allow_subdomains,data:data36};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -7404,7 +7881,7 @@ errors++;
 }
 let data37 = data7.allow_user_key_ids;
 if(typeof data37 !== "boolean"){
-const err74 = {instancePath:instancePath+"/spec/allow_user_key_ids",schemaPath:"#/properties/spec/properties/allow_user_key_ids/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allow_user_key_ids.type,parentSchema:schema55.properties.spec.properties.allow_user_key_ids,data:data37};
+const err74 = {instancePath:instancePath+"/spec/allow_user_key_ids",schemaPath:"#/properties/spec/properties/allow_user_key_ids/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_user_key_ids.type,parentSchema:schema58.properties.spec.properties.allow_user_key_ids,data:data37};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -7415,7 +7892,7 @@ errors++;
 }
 let data38 = data7.key_id_format;
 if(typeof data38 !== "string"){
-const err75 = {instancePath:instancePath+"/spec/key_id_format",schemaPath:"#/properties/spec/properties/key_id_format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.spec.properties.key_id_format.type,parentSchema:schema55.properties.spec.properties.key_id_format,data:data38};
+const err75 = {instancePath:instancePath+"/spec/key_id_format",schemaPath:"#/properties/spec/properties/key_id_format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.key_id_format.type,parentSchema:schema58.properties.spec.properties.key_id_format,data:data38};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -7434,7 +7911,7 @@ let valid38 = false;
 let passing6 = null;
 const _errs144 = errors;
 if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err76 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0].type,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data40};
+const err76 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data40};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -7445,7 +7922,7 @@ errors++;
 }
 if((typeof data40 == "number") && (isFinite(data40))){
 if(data40 < 0 || isNaN(data40)){
-const err77 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data40};
+const err77 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data40};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -7466,7 +7943,7 @@ const len6 = data40.length;
 for(let i6=0; i6<len6; i6++){
 let data41 = data40[i6];
 if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err78 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items.type,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data41};
+const err78 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items.type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data41};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -7477,7 +7954,7 @@ errors++;
 }
 if((typeof data41 == "number") && (isFinite(data41))){
 if(data41 < 0 || isNaN(data41)){
-const err79 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data41};
+const err79 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data41};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -7490,7 +7967,7 @@ errors++;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].type,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1],data:data40};
+const err80 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1],data:data40};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -7511,8 +7988,8 @@ passing6 = 1;
 }
 const _errs150 = errors;
 if(typeof data40 === "string"){
-if(!pattern49.test(data40)){
-const err81 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"},message:"must match pattern \""+"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"+"\"",schema:"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$",parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
+if(!pattern50.test(data40)){
+const err81 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"},message:"must match pattern \""+"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"+"\"",schema:"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$",parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -7523,7 +8000,7 @@ errors++;
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2].type,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
+const err82 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -7545,7 +8022,7 @@ passing6 = 2;
 }
 }
 if(!valid38){
-const err83 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf",schema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths.additionalProperties,data:data40};
+const err83 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -7568,7 +8045,7 @@ vErrors = null;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/spec/allowed_user_key_lengths",schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.properties.spec.properties.allowed_user_key_lengths.type,parentSchema:schema55.properties.spec.properties.allowed_user_key_lengths,data:data39};
+const err84 = {instancePath:instancePath+"/spec/allowed_user_key_lengths",schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.spec.properties.allowed_user_key_lengths.type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths,data:data39};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -7580,7 +8057,7 @@ errors++;
 }
 let data42 = data7.allow_empty_principals;
 if(typeof data42 !== "boolean"){
-const err85 = {instancePath:instancePath+"/spec/allow_empty_principals",schemaPath:"#/properties/spec/properties/allow_empty_principals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema55.properties.spec.properties.allow_empty_principals.type,parentSchema:schema55.properties.spec.properties.allow_empty_principals,data:data42};
+const err85 = {instancePath:instancePath+"/spec/allow_empty_principals",schemaPath:"#/properties/spec/properties/allow_empty_principals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_empty_principals.type,parentSchema:schema58.properties.spec.properties.allow_empty_principals,data:data42};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -7591,7 +8068,7 @@ errors++;
 }
 let data43 = data7.algorithm_signer;
 if(typeof data43 !== "string"){
-const err86 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.spec.properties.algorithm_signer.type,parentSchema:schema55.properties.spec.properties.algorithm_signer,data:data43};
+const err86 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.algorithm_signer.type,parentSchema:schema58.properties.spec.properties.algorithm_signer,data:data43};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -7601,7 +8078,7 @@ vErrors.push(err86);
 errors++;
 }
 if(!(((((data43 === "") || (data43 === "default")) || (data43 === "ssh-rsa")) || (data43 === "rsa-sha2-256")) || (data43 === "rsa-sha2-512"))){
-const err87 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/enum",keyword:"enum",params:{allowedValues: schema55.properties.spec.properties.algorithm_signer.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.spec.properties.algorithm_signer.enum,parentSchema:schema55.properties.spec.properties.algorithm_signer,data:data43};
+const err87 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/enum",keyword:"enum",params:{allowedValues: schema58.properties.spec.properties.algorithm_signer.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.spec.properties.algorithm_signer.enum,parentSchema:schema58.properties.spec.properties.algorithm_signer,data:data43};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -7612,7 +8089,7 @@ errors++;
 }
 let data44 = data7.not_before_duration;
 if((typeof data44 !== "string") && (!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44))))){
-const err88 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema61.type},message:"must be string,integer",schema:schema61.type,parentSchema:schema61,data:data44};
+const err88 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data44};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -7623,7 +8100,7 @@ errors++;
 }
 if((typeof data44 == "number") && (isFinite(data44))){
 if(data44 < 0 || isNaN(data44)){
-const err89 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61,data:data44};
+const err89 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data44};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -7635,7 +8112,7 @@ errors++;
 }
 if(typeof data44 === "string"){
 if(!pattern0.test(data44)){
-const err90 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema61,data:data44};
+const err90 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data44};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -7647,7 +8124,7 @@ errors++;
 }
 }
 else {
-const err91 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.properties.spec.type,parentSchema:schema55.properties.spec,data:data7};
+const err91 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.spec.type,parentSchema:schema58.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -7659,7 +8136,7 @@ errors++;
 }
 let data45 = data.ensure;
 if(typeof data45 !== "string"){
-const err92 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.ensure.type,parentSchema:schema55.properties.ensure,data:data45};
+const err92 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.ensure.type,parentSchema:schema58.properties.ensure,data:data45};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -7669,7 +8146,7 @@ vErrors.push(err92);
 errors++;
 }
 if(!((data45 === "present") || (data45 === "absent"))){
-const err93 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema55.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.ensure.enum,parentSchema:schema55.properties.ensure,data:data45};
+const err93 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema58.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.ensure.enum,parentSchema:schema58.properties.ensure,data:data45};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -7680,7 +8157,7 @@ errors++;
 }
 }
 else {
-const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
+const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -7689,14 +8166,14 @@ vErrors.push(err94);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 });
 
-const schema68 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHZeroAddress.schema.json","title":"SSHZeroAddress","description":"The zero-address list of an SSH secrets engine mount: OTP roles allowed for any IP. One per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/zeroaddress` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHZeroAddress","description":"The kind of object: `SSHZeroAddress`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"roles":{"type":"array","items":{"type":"string","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be a role name"},"minItems":1,"uniqueItems":true,"description":"OTP roles that accept any address (their CIDR blocks are ignored); each must be declared or live."}},"required":["roles"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
-const schema69 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const schema71 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHZeroAddress.schema.json","title":"SSHZeroAddress","description":"The zero-address list of an SSH secrets engine mount: OTP roles allowed for any IP. One per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/zeroaddress` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHZeroAddress","description":"The kind of object: `SSHZeroAddress`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"roles":{"type":"array","items":{"type":"string","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be a role name"},"minItems":1,"uniqueItems":true,"description":"OTP roles that accept any address (their CIDR blocks are ignored); each must be declared or live."}},"required":["roles"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
+const schema72 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
-const validate26 = (function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const validate27 = (function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHZeroAddress.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -7744,7 +8221,7 @@ if(!_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema68.else.required,parentSchema:schema68.else,data};
+const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema71.else.required,parentSchema:schema71.else,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7758,7 +8235,7 @@ var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema68.if,parentSchema:schema68,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema71.if,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7772,7 +8249,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema71.required,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7782,7 +8259,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema71.required,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7793,7 +8270,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7806,7 +8283,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.kind.type,parentSchema:schema68.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.kind.type,parentSchema:schema71.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7816,7 +8293,7 @@ vErrors.push(err7);
 errors++;
 }
 if("SSHZeroAddress" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHZeroAddress"},message:"must be equal to constant",schema:"SSHZeroAddress",parentSchema:schema68.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHZeroAddress"},message:"must be equal to constant",schema:"SSHZeroAddress",parentSchema:schema71.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7834,7 +8311,7 @@ data2.mount = "ssh";
 }
 for(const key1 in data2){
 if(!((key1 === "mount") || (key1 === "labels"))){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema68.properties.metadata,data:data2};
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema71.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7847,7 +8324,7 @@ errors++;
 let data3 = data2.mount;
 if(typeof data3 === "string"){
 if(!pattern4.test(data3)){
-const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema68.properties.metadata.properties.mount,data:data3};
+const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema71.properties.metadata.properties.mount,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7858,7 +8335,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.metadata.properties.mount.type,parentSchema:schema68.properties.metadata.properties.mount,data:data3};
+const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.metadata.properties.mount.type,parentSchema:schema71.properties.metadata.properties.mount,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7873,7 +8350,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
 let data5 = data4[key2];
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.additionalProperties.type,parentSchema:schema69.additionalProperties,data:data5};
+const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.additionalProperties.type,parentSchema:schema72.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7885,7 +8362,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data:data4};
+const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7897,7 +8374,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.metadata.type,parentSchema:schema68.properties.metadata,data:data2};
+const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.metadata.type,parentSchema:schema71.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7911,7 +8388,7 @@ if(data.spec !== undefined){
 let data6 = data.spec;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.roles === undefined){
-const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'",schema:schema68.properties.spec.required,parentSchema:schema68.properties.spec,data:data6};
+const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'",schema:schema71.properties.spec.required,parentSchema:schema71.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -7922,7 +8399,7 @@ errors++;
 }
 for(const key3 in data6){
 if(!(key3 === "roles")){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema68.properties.spec,data:data6};
+const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema71.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7936,7 +8413,7 @@ if(data6.roles !== undefined){
 let data7 = data6.roles;
 if(Array.isArray(data7)){
 if(data7.length < 1){
-const err17 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema68.properties.spec.properties.roles,data:data7};
+const err17 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema71.properties.spec.properties.roles,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -7949,8 +8426,8 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(!pattern40.test(data8)){
-const err18 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema68.properties.spec.properties.roles.items,data:data8};
+if(!pattern41.test(data8)){
+const err18 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema71.properties.spec.properties.roles.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7961,7 +8438,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.spec.properties.roles.items.type,parentSchema:schema68.properties.spec.properties.roles.items,data:data8};
+const err19 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.spec.properties.roles.items.type,parentSchema:schema71.properties.spec.properties.roles.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7982,7 +8459,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err20 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema68.properties.spec.properties.roles,data:data7};
+const err20 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema71.properties.spec.properties.roles,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7997,7 +8474,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.spec.properties.roles.type,parentSchema:schema68.properties.spec.properties.roles,data:data7};
+const err21 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.spec.properties.roles.type,parentSchema:schema71.properties.spec.properties.roles,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8009,7 +8486,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.spec.type,parentSchema:schema68.properties.spec,data:data6};
+const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.spec.type,parentSchema:schema71.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8021,7 +8498,7 @@ errors++;
 }
 let data9 = data.ensure;
 if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.ensure.type,parentSchema:schema68.properties.ensure,data:data9};
+const err23 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.ensure.type,parentSchema:schema71.properties.ensure,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8031,7 +8508,7 @@ vErrors.push(err23);
 errors++;
 }
 if(!((data9 === "present") || (data9 === "absent"))){
-const err24 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema68.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema68.properties.ensure.enum,parentSchema:schema68.properties.ensure,data:data9};
+const err24 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema71.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.ensure.enum,parentSchema:schema71.properties.ensure,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8042,7 +8519,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8051,14 +8528,14 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 });
 
-const schema70 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/ToolVersion.schema.json","title":"ToolVersion","description":"A tool version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/tool-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"ToolVersion","description":"The kind of object: `ToolVersion`."},"metadata":{"type":"object","description":"Which tool version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
-const schema71 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/ToolVersion.schema.json","title":"ToolVersion","description":"A tool version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/tool-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"ToolVersion","description":"The kind of object: `ToolVersion`."},"metadata":{"type":"object","description":"Which tool version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema74 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
-const validate27 = (function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+const validate28 = (function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/ToolVersion.schema.json" */;
 let vErrors = null;
 let errors = 0;
@@ -8106,7 +8583,7 @@ if(!_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema70.else.required,parentSchema:schema70.else,data};
+const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema73.else.required,parentSchema:schema73.else,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8120,7 +8597,7 @@ var _valid0 = _errs4 === errors;
 valid0 = _valid0;
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema70.if,parentSchema:schema70,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema73.if,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8134,7 +8611,7 @@ if(data.ensure === undefined){
 data.ensure = "present";
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema70.required,parentSchema:schema70,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema73.required,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8144,7 +8621,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema70.required,parentSchema:schema70,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema73.required,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8155,7 +8632,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema70,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8168,7 +8645,7 @@ errors++;
 if(data.kind !== undefined){
 let data1 = data.kind;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.kind.type,parentSchema:schema70.properties.kind,data:data1};
+const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.kind.type,parentSchema:schema73.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8178,7 +8655,7 @@ vErrors.push(err7);
 errors++;
 }
 if("ToolVersion" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "ToolVersion"},message:"must be equal to constant",schema:"ToolVersion",parentSchema:schema70.properties.kind,data:data1};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "ToolVersion"},message:"must be equal to constant",schema:"ToolVersion",parentSchema:schema73.properties.kind,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8192,7 +8669,7 @@ if(data.metadata !== undefined){
 let data2 = data.metadata;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema70.properties.metadata.required,parentSchema:schema70.properties.metadata,data:data2};
+const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.properties.metadata.required,parentSchema:schema73.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8203,7 +8680,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!((key1 === "name") || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema70.properties.metadata,data:data2};
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema73.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8216,8 +8693,8 @@ errors++;
 if(data2.name !== undefined){
 let data3 = data2.name;
 if(typeof data3 === "string"){
-if(!pattern24.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema70.properties.metadata.properties.name,data:data3};
+if(!pattern25.test(data3)){
+const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema73.properties.metadata.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8228,7 +8705,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.metadata.properties.name.type,parentSchema:schema70.properties.metadata.properties.name,data:data3};
+const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.metadata.properties.name.type,parentSchema:schema73.properties.metadata.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8244,7 +8721,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
 let data5 = data4[key2];
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.additionalProperties.type,parentSchema:schema71.additionalProperties,data:data5};
+const err13 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.additionalProperties.type,parentSchema:schema74.additionalProperties,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8256,7 +8733,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data:data4};
+const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8268,7 +8745,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.metadata.type,parentSchema:schema70.properties.metadata,data:data2};
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.metadata.type,parentSchema:schema73.properties.metadata,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8297,7 +8774,7 @@ if(data6.beta === undefined){
 data6.beta = false;
 }
 if(data6.url === undefined){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema70.properties.spec.required,parentSchema:schema70.properties.spec,data:data6};
+const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema73.properties.spec.required,parentSchema:schema73.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8307,7 +8784,7 @@ vErrors.push(err16);
 errors++;
 }
 if(data6.sha === undefined){
-const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema70.properties.spec.required,parentSchema:schema70.properties.spec,data:data6};
+const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema73.properties.spec.required,parentSchema:schema73.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8318,7 +8795,7 @@ errors++;
 }
 for(const key3 in data6){
 if(!(((((((key3 === "url") || (key3 === "sha")) || (key3 === "deprecated")) || (key3 === "deprecated-reason")) || (key3 === "official")) || (key3 === "enabled")) || (key3 === "beta"))){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema70.properties.spec,data:data6};
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema73.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8331,8 +8808,8 @@ errors++;
 if(data6.url !== undefined){
 let data7 = data6.url;
 if(typeof data7 === "string"){
-if(!pattern25.test(data7)){
-const err19 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema70.properties.spec.properties.url,data:data7};
+if(!pattern26.test(data7)){
+const err19 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema73.properties.spec.properties.url,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8343,7 +8820,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.spec.properties.url.type,parentSchema:schema70.properties.spec.properties.url,data:data7};
+const err20 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.spec.properties.url.type,parentSchema:schema73.properties.spec.properties.url,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8356,8 +8833,8 @@ errors++;
 if(data6.sha !== undefined){
 let data8 = data6.sha;
 if(typeof data8 === "string"){
-if(!pattern26.test(data8)){
-const err21 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema70.properties.spec.properties.sha,data:data8};
+if(!pattern27.test(data8)){
+const err21 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema73.properties.spec.properties.sha,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8368,7 +8845,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.spec.properties.sha.type,parentSchema:schema70.properties.spec.properties.sha,data:data8};
+const err22 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.spec.properties.sha.type,parentSchema:schema73.properties.spec.properties.sha,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8380,7 +8857,7 @@ errors++;
 }
 let data9 = data6.deprecated;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema70.properties.spec.properties.deprecated.type,parentSchema:schema70.properties.spec.properties.deprecated,data:data9};
+const err23 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.deprecated.type,parentSchema:schema73.properties.spec.properties.deprecated,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8391,7 +8868,7 @@ errors++;
 }
 let data10 = data6["deprecated-reason"];
 if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema70.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema70.properties.spec.properties["deprecated-reason"].type,parentSchema:schema70.properties.spec.properties["deprecated-reason"],data:data10};
+const err24 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema73.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema73.properties.spec.properties["deprecated-reason"].type,parentSchema:schema73.properties.spec.properties["deprecated-reason"],data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8402,7 +8879,7 @@ errors++;
 }
 let data11 = data6.official;
 if(typeof data11 !== "boolean"){
-const err25 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema70.properties.spec.properties.official.type,parentSchema:schema70.properties.spec.properties.official,data:data11};
+const err25 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.official.type,parentSchema:schema73.properties.spec.properties.official,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8413,7 +8890,7 @@ errors++;
 }
 let data12 = data6.enabled;
 if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema70.properties.spec.properties.enabled.type,parentSchema:schema70.properties.spec.properties.enabled,data:data12};
+const err26 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.enabled.type,parentSchema:schema73.properties.spec.properties.enabled,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8424,7 +8901,7 @@ errors++;
 }
 let data13 = data6.beta;
 if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema70.properties.spec.properties.beta.type,parentSchema:schema70.properties.spec.properties.beta,data:data13};
+const err27 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.beta.type,parentSchema:schema73.properties.spec.properties.beta,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8435,7 +8912,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.spec.type,parentSchema:schema70.properties.spec,data:data6};
+const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.spec.type,parentSchema:schema73.properties.spec,data:data6};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -8447,7 +8924,7 @@ errors++;
 }
 let data14 = data.ensure;
 if(typeof data14 !== "string"){
-const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.ensure.type,parentSchema:schema70.properties.ensure,data:data14};
+const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.ensure.type,parentSchema:schema73.properties.ensure,data:data14};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -8457,7 +8934,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((data14 === "present") || (data14 === "absent"))){
-const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema70.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema70.properties.ensure.enum,parentSchema:schema70.properties.ensure,data:data14};
+const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema73.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.ensure.enum,parentSchema:schema73.properties.ensure,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8468,7 +8945,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -8477,8 +8954,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 });
 
-export { validate10 as AdminUser, validate11 as CostEstimationSettings, validate12 as CustomizationSettings, validate13 as GeneralSettings, validate14 as LDAPConfig, validate15 as LDAPDynamicRole, validate16 as LDAPLibrarySet, validate17 as LDAPStaticRole, validate18 as ModuleTestVariable, validate19 as PolicyVersion, validate20 as RegistryModule, validate21 as SAMLSettings, validate22 as SMSSettings, validate23 as SMTPSettings, validate24 as SSHCertificateAuthority, validate25 as SSHRole, validate26 as SSHZeroAddress, validate27 as ToolVersion };
+export { validate10 as AdminUser, validate11 as CostEstimationSettings, validate12 as CustomizationSettings, validate13 as GeneralSettings, validate14 as LDAPConfig, validate15 as LDAPDynamicRole, validate16 as LDAPLibrarySet, validate17 as LDAPStaticRole, validate18 as ModuleTestVariable, validate19 as Policy, validate20 as PolicyVersion, validate21 as RegistryModule, validate22 as SAMLSettings, validate23 as SMSSettings, validate24 as SMTPSettings, validate25 as SSHCertificateAuthority, validate26 as SSHRole, validate27 as SSHZeroAddress, validate28 as ToolVersion };

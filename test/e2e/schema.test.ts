@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { firstSentence } from '../../src/cli/run/schema.ts';
+import { MANIFEST_ONLY_KINDS } from '../../src/manifest/manifest-only.ts';
 import { providers } from '../../src/providers/index.ts';
 import { converge } from '../helpers/cli.ts';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
-const KINDS = providers.map((p) => p.kind);
+const KINDS = [...providers.map((p) => p.kind), ...MANIFEST_ONLY_KINDS];
 
 const schemaFile = async (kind: string) => JSON.parse(await readFile(join(SCHEMAS, `${kind}.schema.json`), 'utf8'));
 
@@ -47,6 +48,12 @@ describe('converge schema', () => {
     expect(JSON.parse(result.stdout)).toEqual(await schemaFile('ToolVersion'));
     const lower = await converge(['schema', 'smtpsettings']);
     expect(JSON.parse(lower.stdout).title).toBe('SMTPSettings');
+  });
+
+  it('prints the schema of a manifest-only kind (Policy) too', async () => {
+    const result = await converge(['schema', 'Policy']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(await schemaFile('Policy'));
   });
 
   it('exits 1 for an unknown kind, with a suggestion', async () => {
@@ -85,7 +92,10 @@ describe('the example manifests', () => {
     const entries = await readdir(EXAMPLES, { recursive: true, withFileTypes: true });
     // manifests only: not the converge configuration files, not the CI workflows
     const files = entries
-      .filter((e) => e.isFile() && e.name.endsWith('.yaml') && e.name !== 'converge.config.yaml')
+      .filter(
+        (e) =>
+          e.isFile() && e.name.endsWith('.yaml') && e.name !== 'converge.config.yaml' && !e.name.endsWith('.test.yaml'),
+      )
       .map((e) => join(e.parentPath, e.name))
       .filter((file) => !relative(EXAMPLES, file).startsWith('.github'));
     expect(files.length).toBeGreaterThan(5);

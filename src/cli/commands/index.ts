@@ -5,6 +5,7 @@ import { registerDrift } from './drift.ts';
 import { registerEmulator } from './emulator.ts';
 import { registerExport } from './export.ts';
 import { registerPlan } from './plan.ts';
+import { registerPolicy } from './policy.ts';
 import { registerSchema } from './schema.ts';
 import { registerTest } from './test.ts';
 import { registerValidate } from './validate.ts';
@@ -17,6 +18,7 @@ export const commands: Array<(program: Command) => void> = [
   registerDrift,
   registerExport,
   registerTest,
+  registerPolicy,
   registerSchema,
   registerEmulator,
   registerDemo,

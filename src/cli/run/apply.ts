@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { checkPlan } from '../../policy/hooks.ts';
+import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
@@ -62,6 +64,12 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
   try {
     const plan = saved && checked ? checkSavedPlan(saved, checked.digester, inputs, run) : run.plan;
+    // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial
+    const policies = checkPlan(inputs.policies, plan, run, inputs.providers);
+    if (flags.json && inputs.policies.length > 0)
+      output.out(JSON.stringify({ type: 'policies', ...policyJson(policies) }));
+    if (!flags.json) for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
+    if (policies.denied > 0) throw denialError(policies);
     if (!hasChanges(plan)) {
       if (!flags.json) output.out(colors.green('No changes: live state matches the manifests.'));
       return EXIT_OK;

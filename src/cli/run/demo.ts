@@ -26,7 +26,8 @@ export interface DemoOptions {
 
 export async function runDemo(options: DemoOptions): Promise<number> {
   const root = resolve(options.examples);
-  const manifests = ['base', join('environments', options.environment)];
+  // the policies ride along as a CI job's would: the LDAP one warns about the in-memory directory
+  const manifests = ['base', 'policies', join('environments', options.environment)];
   const config = join('environments', options.environment, 'converge.config.yaml');
   const scratch = await mkdtemp(join(tmpdir(), 'converge-demo-'));
   const emulator = await startEmulator({ port: 0 });

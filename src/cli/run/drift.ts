@@ -6,13 +6,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { redact } from '../../api/redact.ts';
 import { ConvergeError } from '../../errors.ts';
+import { checkPlan } from '../../policy/hooks.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { buildDriftReport, type DriftFormat, displayUrl, renderDrift, summarize } from '../../ui/drift/index.ts';
 import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
-import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
+import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { closeClients, loadInputs, providerMap } from '../session.ts';
 import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
@@ -48,6 +49,9 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
     converge: VERSION,
     servers,
     unmanagedIsDrift: flags.failOnUnmanaged,
+    ...(inputs.policies.length > 0 && {
+      policies: checkPlan(inputs.policies, run.plan, run, inputs.providers, { passes: true }),
+    }),
   });
   // colour only for text on a terminal; a file never gets escape codes
   const colors = colorsFor(process.stdout, flags.color && !flags.output && format === 'text');
@@ -63,5 +67,7 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
     output.out(text.replace(/\n$/, ''));
     if (format !== 'text') output.err(summarize(report));
   }
+  // a denial is an error, drift or not: the report says which policy and object
+  if ((report.policies?.denied ?? 0) > 0) return EXIT_ERROR;
   return report.inSync ? EXIT_OK : EXIT_CHANGES;
 }

@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { checkPlan } from '../../policy/hooks.ts';
+import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import { colorsFor } from '../../ui/colors.ts';
@@ -7,7 +9,7 @@ import { formatPlan } from '../../ui/format-plan.ts';
 import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
 import type { CommonFlags } from '../flags.ts';
-import { EXIT_CHANGES, EXIT_OK } from '../run-main.ts';
+import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { savedPlanOf } from '../saved-plan.ts';
 import { closeClients, loadInputs } from '../session.ts';
 import { checkWritable } from '../writable.ts';
@@ -36,8 +38,11 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
   if (!flags.json) events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
   const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);
   await closeClients(clients);
+  const policies = checkPlan(inputs.policies, run.plan, run, inputs.providers);
+  const denied = policies.denied > 0;
 
-  if (flags.out) {
+  // a plan the policies deny is never saved: there is nothing to apply
+  if (flags.out && !denied) {
     const saved = savedPlanOf({
       manifests: paths.map((p) => resolve(p)),
       inputs,
@@ -53,9 +58,14 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
     await writeFile(flags.out, `${JSON.stringify(saved, null, 2)}\n`);
   }
 
-  if (flags.json) output.out(JSON.stringify({ plan: run.plan }, null, 2));
-  else {
+  if (flags.json) {
+    const withPolicies = inputs.policies.length > 0 ? { policies: policyJson(policies) } : {};
+    output.out(JSON.stringify({ plan: run.plan, ...withPolicies }, null, 2));
+    if (denied) return EXIT_ERROR;
+  } else {
     for (const line of formatPlan(run.plan, colors)) output.out(line);
+    for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
+    if (denied) throw denialError(policies);
     if (flags.out) output.out(`Saved the plan to ${flags.out}; apply it with: converge apply ${flags.out}`);
   }
   return flags.detailedExitcode && hasChanges(run.plan) ? EXIT_CHANGES : EXIT_OK;

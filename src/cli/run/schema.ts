@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
+import { MANIFEST_ONLY_KINDS } from '../../manifest/manifest-only.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { providers } from '../../providers/index.ts';
 import { processOutput } from '../../ui/output.ts';
@@ -21,7 +22,8 @@ type Schema = Record<string, unknown>;
 
 export async function runSchema(kind: string | undefined, flags: SchemaFlags): Promise<number> {
   const output = processOutput();
-  const kinds = providers.map((p) => p.kind);
+  // the API kinds, then the documents that are part of the manifests only (a Policy)
+  const kinds = [...providers.map((p) => p.kind), ...MANIFEST_ONLY_KINDS];
   if (kind !== undefined && flags.all) {
     throw new ConvergeError('INPUT_INVALID', 'give a kind or --all, not both');
   }

@@ -2,6 +2,7 @@
  * Drift as versioned JSON for machines (dashboards, bots, jq). The shape is a
  * contract: fields are only ever added within a version. Pure.
  */
+import { policyJson } from '../../policy/report.ts';
 import { type DriftReport, driftedObjects, reportNotes } from './report.ts';
 
 const DRIFT_FORMAT = 'converge-drift';
@@ -30,6 +31,7 @@ export function formatDriftJson(report: DriftReport): string {
     })),
     unmanaged: report.unmanaged,
     notes: reportNotes(report),
+    ...(report.policies && { policies: policyJson(report.policies) }),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

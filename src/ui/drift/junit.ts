@@ -4,6 +4,7 @@
  * sync passes, anything else fails with its field changes), and unmanaged
  * objects as skipped cases (failures with `--fail-on-unmanaged`). Pure.
  */
+import type { PolicyResult } from '../../policy/evaluate.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { escapeXml, escapeXmlAttribute } from './escape.ts';
 import { type DriftObject, type DriftReport, type DriftUnmanaged, describeChange, stateLabel } from './report.ts';
@@ -21,6 +22,7 @@ export function formatDriftJunit(report: DriftReport): string {
   const all = [
     ...report.objects.map(objectCase),
     ...report.unmanaged.map((u) => unmanagedCase(u, report.unmanagedIsDrift === true)),
+    ...(report.policies?.results ?? []).map(policyCase),
   ];
   const timestamp = `timestamp="${escapeXmlAttribute(report.generatedAt)}"`;
   const lines = [
@@ -60,6 +62,18 @@ function objectCase(object: DriftObject): Case {
     ...object.changes.map((ch) => `  ${describeChange(ch, object.state, 200)}`),
   ].join('\n');
   c.failure = { type: object.state, message, body };
+  return c;
+}
+
+/** One case per policy and object, in a suite per policy: a denial fails, a warning passes with its message. */
+function policyCase(result: PolicyResult): Case {
+  const c: Case = { kind: `Policy ${result.policy}`, name: result.object };
+  const where = result.source ? ` (${result.source.file}:${result.source.line})` : '';
+  if (result.outcome === 'deny') {
+    c.failure = { type: 'policy-denied', message: result.message, body: `${result.object}${where}: ${result.message}` };
+  } else if (result.outcome === 'warn') {
+    c.out = `warning: ${result.object}${where}: ${result.message}`;
+  }
   return c;
 }
 

@@ -7,6 +7,7 @@
  * first objects only and the caps shrink until the whole fits. Pure.
  */
 
+import { policyMarkdown } from '../../policy/report.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { formatValue } from '../format-value.ts';
 import { escapeMarkdownHtml, mdCode } from './escape.ts';
@@ -101,6 +102,7 @@ function render(report: DriftReport, caps: Caps): string {
     '',
   );
   if (report.kinds.length > 0) out.push(...kindTable(report.kinds, c), '');
+  if (report.policies && report.policies.evaluated > 0) out.push(...policyMarkdown(report.policies), '');
 
   const drifted = driftedObjects(report);
   if (drifted.length > 0) {

@@ -5,6 +5,8 @@
  * the secret rule is enforced once: a change marked `secret` keeps its path
  * and note and loses any value it might carry. Pure.
  */
+
+import type { PolicySummary } from '../../policy/report.ts';
 import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { afterText, formatValue } from '../format-value.ts';
 
@@ -74,6 +76,8 @@ export interface DriftMeta {
   servers: Record<string, string>;
   /** Unmanaged objects count as drift (`--fail-on-unmanaged`). */
   unmanagedIsDrift?: boolean;
+  /** The policies' results over the plan, when the manifests hold policies (docs/policies.md). */
+  policies?: PolicySummary;
 }
 
 /** The servers compared against, each once: the APIs of the emulator (or of one gateway) share a URL. */

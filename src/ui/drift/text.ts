@@ -2,6 +2,7 @@
  * Drift as text for a terminal or a CI log: like the plan output, headed
  * "Drift", with fields shown as `live -> manifest`. Pure: returns lines.
  */
+import { policyTextLines } from '../../policy/report.ts';
 import type { Colors } from '../colors.ts';
 import { terminalLine } from '../terminal-text.ts';
 import {
@@ -42,6 +43,7 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
   const notes = reportNotes(report);
   if (notes.length > 0)
     lines.push('', colors.bold('Not compared'), ...notes.map((n) => `  ${terminalLine(`${n.key}: ${n.note}`)}`));
+  if (report.policies && report.policies.evaluated > 0) lines.push('', ...policyTextLines(report.policies));
   lines.push('', colors.bold(report.inSync ? colors.green(summarize(report)) : summarize(report)));
   return lines;
 }

@@ -1,0 +1,69 @@
+/**
+ * Policy documents -> compiled policies, or the problems that stop the load
+ * (a rule that does not parse or type-check, two policies of one name), each
+ * at the `file:line:col` of the value it is about.
+ */
+import type { InputProblem } from '../errors.ts';
+import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
+import type { Position } from '../reconcile/types.ts';
+import { type CompiledRule, compileRule } from './cel.ts';
+
+export type Enforcement = 'deny' | 'warn';
+
+export interface Policy {
+  name: string;
+  match: { kinds: readonly string[]; scopes?: readonly string[]; labels?: Readonly<Record<string, string>> };
+  rule: CompiledRule;
+  ruleText: string;
+  message: string;
+  enforcement: Enforcement;
+  /** `validate`: the rule reads `object` only; `plan`: it reads `live` or `change`, known only against live state. */
+  phase: 'validate' | 'plan';
+  source: Position;
+}
+
+interface PolicySpec {
+  match: Policy['match'];
+  rule: string;
+  message: string;
+  enforcement: Enforcement;
+}
+
+export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
+  policies: Policy[];
+  problems: InputProblem[];
+} {
+  const policies: Policy[] = [];
+  const problems: InputProblem[] = [];
+  const seen = new Map<string, Position>();
+  for (const doc of documents) {
+    if (doc.kind !== 'Policy') continue;
+    const at = (path: string): Position => doc.positions[path] ?? doc.source;
+    const first = seen.get(doc.name);
+    if (first) {
+      const message = `two policies are named "${doc.name}" (the other at ${first.file}:${first.line}:${first.col})`;
+      problems.push({ ...at('metadata.name'), message });
+      continue;
+    }
+    seen.set(doc.name, at('metadata.name'));
+    const spec = doc.data.spec as PolicySpec;
+    const compiled = compileRule(spec.rule);
+    if ('error' in compiled) {
+      const where = compiled.error.offset > 0 ? ` (at character ${compiled.error.offset + 1} of the rule)` : '';
+      problems.push({ ...at('spec.rule'), message: `policy ${doc.name}: ${compiled.error.message}${where}` });
+      continue;
+    }
+    const uses = compiled.rule.uses;
+    policies.push({
+      name: doc.name,
+      match: spec.match,
+      rule: compiled.rule,
+      ruleText: spec.rule,
+      message: spec.message,
+      enforcement: spec.enforcement,
+      phase: uses.has('live') || uses.has('change') ? 'plan' : 'validate',
+      source: doc.source,
+    });
+  }
+  return { policies, problems };
+}

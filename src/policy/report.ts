@@ -1,0 +1,91 @@
+/**
+ * Policy results for people and machines, one model for every output: text
+ * lines, a JSON summary, a Markdown section (the drift report's, and any
+ * other Markdown report's) and the error a denial stops a run with. Pure.
+ */
+import { ConvergeError, formatPosition } from '../errors.ts';
+import { escapeMarkdownHtml, mdCode } from '../ui/drift/escape.ts';
+import type { Evaluation, PolicyResult } from './evaluate.ts';
+
+export interface PolicySummary {
+  /** Policy-and-object pairs evaluated. */
+  evaluated: number;
+  denied: number;
+  warned: number;
+  /** The violations (denials, then warnings), in the order found. */
+  violations: PolicyResult[];
+  /** Every result kept: the violations, and the passes when they were asked for (a JUnit report's cases). */
+  results: readonly PolicyResult[];
+}
+
+export function summarizePolicies({ evaluated, results }: Evaluation): PolicySummary {
+  const denials = results.filter((r) => r.outcome === 'deny');
+  const warnings = results.filter((r) => r.outcome === 'warn');
+  return {
+    evaluated,
+    denied: denials.length,
+    warned: warnings.length,
+    violations: [...denials, ...warnings],
+    results,
+  };
+}
+
+/** `deny ssh-ttl-cap: SSH certificates live at most 24h: SSHRole/ssh/web (base/ssh.yaml:3:1)` */
+export function violationLine(r: PolicyResult): string {
+  const where = r.source ? ` (${formatPosition(r.source)})` : '';
+  return `${r.outcome === 'deny' ? 'denied by' : 'warning from'} policy ${r.policy}: ${r.object}${where}: ${r.message}`;
+}
+
+/** The count line every report ends its policy part with. */
+export function policyCountLine(s: PolicySummary): string {
+  return `Policies: ${s.evaluated} check(s), ${s.denied} denied, ${s.warned} warning(s).`;
+}
+
+/** Text lines: each violation, then the count; nothing when no policy matched anything. */
+export function policyTextLines(s: PolicySummary): string[] {
+  if (s.evaluated === 0) return [];
+  return [...s.violations.map(violationLine), policyCountLine(s)];
+}
+
+/** The JSON form (`--json` outputs and the drift report's `policies`). */
+export function policyJson(s: PolicySummary) {
+  return {
+    evaluated: s.evaluated,
+    denied: s.denied,
+    warned: s.warned,
+    violations: s.violations.map((r) => ({
+      policy: r.policy,
+      outcome: r.outcome,
+      object: r.object,
+      kind: r.kind,
+      message: r.message,
+      ...(r.source && { source: formatPosition(r.source) }),
+    })),
+  };
+}
+
+/** A Markdown section: a table of the violations, or one line saying all passed. */
+export function policyMarkdown(s: PolicySummary, heading = '###'): string[] {
+  if (s.evaluated === 0) return [];
+  const lines = [`${heading} Policies`, '', policyCountLine(s)];
+  if (s.violations.length === 0) return lines;
+  lines.push('', '| Result | Policy | Object | Manifest | Message |', '|---|---|---|---|---|');
+  for (const r of s.violations) {
+    const where = r.source ? mdCode(formatPosition(r.source)) : '';
+    const result = r.outcome === 'deny' ? '❌ denied' : '⚠️ warning';
+    lines.push(
+      `| ${result} | ${mdCode(r.policy)} | ${mdCode(r.object)} | ${where} | ${escapeMarkdownHtml(r.message)} |`,
+    );
+  }
+  return lines;
+}
+
+/** The error a run stops with when a policy denies; the violations themselves were printed before it. */
+export function denialError(s: PolicySummary): ConvergeError {
+  const policies = [...new Set(s.violations.filter((r) => r.outcome === 'deny').map((r) => r.policy))];
+  return new ConvergeError(
+    'POLICY_DENIED',
+    `${s.denied} policy violation(s) (${policies.join(', ')}): nothing was sent to any API`,
+    { hint: 'change the manifests (or the policy) so that the rules above hold' },
+  );
+}

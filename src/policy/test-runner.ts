@@ -1,0 +1,93 @@
+/**
+ * `converge policy test DIR`: every policy of DIR against the cases of its
+ * `<policy>.test.yaml`, offline. A case passes when the policy's outcome for
+ * it (allow, deny or warn; allow when the policy does not match the object)
+ * is the one expected.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { InputError, type InputProblem } from '../errors.ts';
+import { loadManifestSet } from '../manifest/load.ts';
+import { catalog, providerMap } from '../providers/index.ts';
+import { judge, type Outcome } from './evaluate.ts';
+import { policyCompiler } from './hooks.ts';
+import { policyMatches } from './match.ts';
+import type { Policy } from './policy.ts';
+import { parseTestFile, type TestCase, type TestFile } from './test-cases.ts';
+import { manifestView } from './view.ts';
+
+export interface CaseResult {
+  file: string;
+  line: number;
+  policy: string;
+  name: string;
+  expected: Outcome;
+  actual: Outcome;
+  passed: boolean;
+  /** Why the rule could not be evaluated, when it could not. */
+  error?: string;
+}
+
+export interface PolicyTestReport {
+  results: CaseResult[];
+  /** Policies of DIR that no test file covers. */
+  untested: string[];
+}
+
+export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<PolicyTestReport> {
+  const policies: Policy[] = [];
+  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies) });
+  const byName = new Map(policies.map((p) => [p.name, p]));
+  const problems: InputProblem[] = [];
+  const files: TestFile[] = [];
+  for (const path of await testFiles(resolve(cwd, dir))) {
+    const name = relative(cwd, path);
+    const parsed = parseTestFile(name, await readFile(path, 'utf8'));
+    problems.push(...parsed.problems);
+    if (!parsed.tests) continue;
+    if (!byName.has(parsed.tests.policy)) {
+      problems.push({ file: name, line: 1, col: 1, message: `no policy named "${parsed.tests.policy}" in ${dir}` });
+      continue;
+    }
+    files.push(parsed.tests);
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  const results = files.flatMap((f) => f.cases.map((c) => runCase(byName.get(f.policy)!, c, f.file)));
+  const tested = new Set(files.map((f) => f.policy));
+  return { results, untested: policies.map((p) => p.name).filter((n) => !tested.has(n)) };
+}
+
+function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
+  const provider = providerMap.get(c.object.kind);
+  const metadata = c.object.metadata ?? {};
+  const scope = (metadata.mount ?? metadata.organization) as string | undefined;
+  const labels = metadata.labels as Record<string, string> | undefined;
+  let actual: Outcome = 'allow';
+  let error: string | undefined;
+  if (policyMatches(policy, { kind: c.object.kind, scope, labels })) {
+    const object = manifestView(c.object.kind, metadata, c.object.spec, provider);
+    const live = c.live ? manifestView(c.object.kind, c.live.metadata ?? metadata, c.live.spec, provider) : null;
+    const change = c.change && { action: c.change.action as never, paths: c.change.paths ?? [] };
+    const judged = judge(policy, { object, live, ...(change && { change }) });
+    actual = judged.outcome;
+    error = judged.error;
+  }
+  return {
+    file,
+    line: c.line,
+    policy: policy.name,
+    name: c.name,
+    expected: c.expect,
+    actual,
+    passed: actual === c.expect,
+    ...(error !== undefined && { error }),
+  };
+}
+
+async function testFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && /\.test\.ya?ml$/i.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}

@@ -1,0 +1,176 @@
+/**
+ * Policies through the CLI as a process against the emulator (docs/policies.md): a denial
+ * stops validate, plan and apply with nothing written, a warning is shown and the run goes
+ * on, apply of a saved plan checks the policies again, rules over `change` see deletes and
+ * replacements, a rule that does not compile is reported at its line, and `policy test`
+ * runs a policy's cases.
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+
+const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
+const SHA = 'a'.repeat(64);
+
+let target: CliTarget;
+let dir: string;
+beforeEach(async () => {
+  target = await cliTarget('policies');
+  dir = join(target.scratch, 'm');
+  await mkdir(dir);
+});
+afterEach(() => target?.close());
+
+const writes = () => Object.keys(target.emulator.stats().byRoute).filter((route) => !route.startsWith('GET '));
+const put = (name: string, text: string) => writeFile(join(dir, name), text);
+const tool = (name: string, url: string, extra = '') =>
+  `kind: ToolVersion\nmetadata: {name: ${name}}\nspec: {url: "${url}", sha: "${SHA}"}\n${extra}`;
+const policy = (name: string, kinds: string, rule: string, enforcement: 'deny' | 'warn') =>
+  `kind: Policy\nmetadata: {name: ${name}}\nspec:\n  match: {kinds: [${kinds}]}\n  rule: ${JSON.stringify(rule)}\n  message: ${name} says no\n  enforcement: ${enforcement}\n`;
+const releaseHost = (enforcement: 'deny' | 'warn') =>
+  policy('release-host', 'ToolVersion', "object.spec.url.startsWith('https://releases.example.com/')", enforcement);
+
+describe('policies in validate, plan and apply', () => {
+  it('a denial stops every command with the policy, the message, the object and its line; nothing is written', async () => {
+    await put(
+      'tools.yaml',
+      `${tool('1.0.0', 'https://releases.example.com/t.zip')}---\n${tool('1.0.1', 'https://elsewhere.test/t.zip')}`,
+    );
+    await put('policy.yaml', releaseHost('deny'));
+    const line = 'denied by policy release-host: ToolVersion/1.0.1 (m/tools.yaml:5:1): release-host says no';
+    target.emulator.resetStats();
+    for (const command of [
+      ['validate', 'm'],
+      ['plan', 'm'],
+      ['apply', 'm', '--auto-approve', '--no-progress'],
+    ]) {
+      const result = await target.run(command);
+      expect(result.code, command[0]).toBe(1);
+      expect(result.stdout, command[0]).toContain(line);
+      expect(result.stdout).not.toContain('ToolVersion/1.0.0 (');
+      expect(result.stderr).toContain('POLICY_DENIED');
+    }
+    expect(writes()).toEqual([]);
+
+    const json = await target.run(['plan', 'm', '--json']);
+    expect(json.code).toBe(1);
+    const { policies } = JSON.parse(json.stdout);
+    expect(policies).toMatchObject({ evaluated: 2, denied: 1, warned: 0 });
+    expect(policies.violations[0]).toMatchObject({
+      policy: 'release-host',
+      object: 'ToolVersion/1.0.1',
+      source: 'm/tools.yaml:5:1',
+    });
+  });
+
+  it('validate sends no request at all, even with a rule over change (checked at plan time only)', async () => {
+    await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
+    await put('policy.yaml', policy('no-deletes', 'ToolVersion', "change.action != 'delete'", 'deny'));
+    target.emulator.resetStats();
+    const result = await target.run(['validate', 'm']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(Object.keys(target.emulator.stats().byRoute)).toEqual([]);
+  });
+
+  it('a warning is shown and counted, and the apply goes on', async () => {
+    await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
+    await put('policy.yaml', releaseHost('warn'));
+    const result = await target.run(['apply', 'm', '--auto-approve', '--no-progress']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('warning from policy release-host: ToolVersion/1.0.1 (m/tools.yaml:1:1)');
+    expect(result.stdout).toContain('Policies: 1 check(s), 0 denied, 1 warning(s).');
+    expect(writes().length).toBeGreaterThan(0);
+
+    const json = await target.run(['apply', 'm', '--auto-approve', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const line = json.stdout.split('\n').find((l) => l.includes('"type":"policies"'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ type: 'policies', evaluated: 1, denied: 0, warned: 1 });
+  });
+
+  it('apply of a saved plan checks the policies again before anything is sent', async () => {
+    await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
+    const planned = await target.run(['plan', 'm', '--out', 'plan.json']);
+    expect(planned.code, planned.stderr).toBe(0);
+    await put('policy.yaml', releaseHost('deny'));
+    target.emulator.resetStats();
+    const applied = await target.run(['apply', 'plan.json']);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout).toContain('denied by policy release-host: ToolVersion/1.0.1');
+    expect(writes()).toEqual([]);
+  });
+
+  it('a plan the policies deny is not saved', async () => {
+    await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
+    await put('policy.yaml', releaseHost('deny'));
+    expect((await target.run(['plan', 'm', '--out', 'plan.json'])).code).toBe(1);
+    expect(existsSync(join(target.scratch, 'plan.json'))).toBe(false);
+  });
+});
+
+describe('rules over change and live', () => {
+  it('see a delete, with the live object', async () => {
+    await put('users.yaml', 'kind: AdminUser\nmetadata: {name: admin}\nensure: absent\n');
+    await cp(join(EXAMPLES, 'policies', 'no-admin-deletes.yaml'), join(dir, 'policy.yaml'));
+    target.emulator.resetStats();
+    const result = await target.run(['apply', 'm', '--auto-approve', '--no-progress']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('denied by policy no-admin-deletes: AdminUser/admin (m/users.yaml:1:1)');
+    expect(writes()).toEqual([]);
+  });
+
+  it('see a replacement', async () => {
+    const variable = (sensitive: boolean) =>
+      `kind: RegistryModule\nmetadata: {organization: example-org, name: network, provider: aws}\nspec: {}\n---\n` +
+      `kind: ModuleTestVariable\nmetadata: {organization: example-org, module: network/aws, name: REGION}\nspec: {value: eu-west-1, sensitive: ${sensitive}}\n`;
+    await put('vars.yaml', variable(false));
+    const first = await target.run(['apply', 'm', '--auto-approve', '--no-progress']);
+    expect(first.code, first.stderr).toBe(0);
+    await put('vars.yaml', variable(true));
+    await put('policy.yaml', policy('no-replace', 'ModuleTestVariable', "change.action != 'replace'", 'deny'));
+    target.emulator.resetStats();
+    const result = await target.run(['plan', 'm']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('denied by policy no-replace: ModuleTestVariable/example-org/network/aws/REGION');
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe('rules that do not compile', () => {
+  it('are reported at the line of the rule, with the CEL message, before any request', async () => {
+    await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
+    await put(
+      'policy.yaml',
+      "kind: Policy\nmetadata: {name: broken}\nspec:\n  match: {kinds: [ToolVersion]}\n  message: m\n  rule: \"object.spec.url.startsWith('https://') && objet.spec.sha != ''\"\n",
+    );
+    target.emulator.resetStats();
+    const result = await target.run(['plan', 'm']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /m\/policy\.yaml:6:9: policy broken: Unknown variable: objet \(at character 43 of the rule\)/,
+    );
+    expect(Object.keys(target.emulator.stats().byRoute)).toEqual([]);
+  });
+});
+
+describe('converge policy test', () => {
+  it('passes the examples and fails a wrong expectation with its place', async () => {
+    const ok = await target.run(['policy', 'test', join(EXAMPLES, 'policies')]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('18 of 18 policy test case(s) passed.');
+
+    await put('policy.yaml', releaseHost('deny'));
+    await put(
+      'release-host.test.yaml',
+      'cases:\n  - name: elsewhere\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip", sha: "00"}}\n    expect: allow\n',
+    );
+    const failed = await target.run(['policy', 'test', 'm']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain(
+      'FAIL m/release-host.test.yaml:2: release-host: elsewhere: expected allow, got deny',
+    );
+    expect(failed.stdout).toContain('0 of 1 policy test case(s) passed, 1 failed.');
+  });
+});

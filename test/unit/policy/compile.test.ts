@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { ManifestOnlyDocument } from '../../../src/manifest/manifest-only.ts';
+import { compileRule } from '../../../src/policy/cel.ts';
+import { judge } from '../../../src/policy/evaluate.ts';
+import { policyMatches } from '../../../src/policy/match.ts';
+import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
+import { celValue } from '../../../src/policy/view.ts';
+
+const at = (line: number) => ({ file: 'p.yaml', line, col: 9 });
+function doc(
+  name: string,
+  rule: string,
+  match: Record<string, unknown> = { kinds: ['SSHRole'] },
+): ManifestOnlyDocument {
+  return {
+    kind: 'Policy',
+    name,
+    data: {
+      kind: 'Policy',
+      metadata: { name },
+      spec: { match, rule, message: `${name} says no`, enforcement: 'deny' },
+    },
+    source: { file: 'p.yaml', line: 1, col: 1 },
+    positions: { 'spec.rule': at(6), 'metadata.name': at(2) },
+  };
+}
+function one(rule: string, match?: Record<string, unknown>): Policy {
+  const { policies, problems } = compilePolicies([doc('p', rule, match)]);
+  expect(problems).toEqual([]);
+  return policies[0]!;
+}
+
+describe('compiling rules', () => {
+  it('reports a syntax error at the rule value, with the CEL message and the character', () => {
+    const { problems } = compilePolicies([doc('p', 'object.spec.')]);
+    expect(problems).toEqual([
+      { ...at(6), message: 'policy p: Expected IDENTIFIER, got EOF (at character 13 of the rule)' },
+    ]);
+  });
+
+  it('reports type errors: an unknown variable, a wrong overload, a rule that is not a bool', () => {
+    expect(compileRule('objet.spec.x')).toMatchObject({ error: { message: 'Unknown variable: objet' } });
+    expect(compileRule('size(1) > 0')).toMatchObject({
+      error: { message: "found no matching overload for 'size(int)'" },
+    });
+    expect(compileRule("'a' + 'b'")).toMatchObject({
+      error: { message: 'a rule must be a bool expression (this one is string)' },
+    });
+  });
+
+  it('refuses two policies of one name, pointing at the second', () => {
+    const { problems } = compilePolicies([doc('p', 'true'), doc('p', 'true')]);
+    expect(problems).toEqual([{ ...at(2), message: 'two policies are named "p" (the other at p.yaml:2:9)' }]);
+  });
+});
+
+describe('which variables a rule reads (from the AST)', () => {
+  it('puts rules over object alone in validate, the others in plan', () => {
+    expect(one("object.spec.key_type == 'ca'").phase).toBe('validate');
+    expect(one("change.action != 'delete'").phase).toBe('plan');
+    expect(one('live == null || live.spec.x == object.spec.x').phase).toBe('plan');
+  });
+
+  it('does not count a macro variable that shadows a rule variable, nor a field named like one', () => {
+    const uses = (rule: string) =>
+      [...(compileRule(rule) as unknown as { rule: { uses: Set<string> } }).rule.uses].sort();
+    expect(uses("object.spec.users.all(live, live != '')")).toEqual(['object']);
+    expect(uses('object.spec.change == 1')).toEqual(['object']);
+    expect(uses('object.spec.l.exists(x, x == change.action)')).toEqual(['change', 'object']);
+  });
+});
+
+describe('matching', () => {
+  it('by kind, scope glob and labels', () => {
+    const p = one('true', { kinds: ['SSHRole'], scopes: ['ssh-*'], labels: { team: 'web' } });
+    expect(policyMatches(p, { kind: 'SSHRole', scope: 'ssh-prod', labels: { team: 'web' } })).toBe(true);
+    expect(policyMatches(p, { kind: 'SSHRole', scope: 'ldap', labels: { team: 'web' } })).toBe(false);
+    expect(policyMatches(p, { kind: 'SSHRole', scope: 'ssh-prod', labels: { team: 'db' } })).toBe(false);
+    expect(policyMatches(p, { kind: 'LDAPConfig', scope: 'ssh-prod', labels: { team: 'web' } })).toBe(false);
+    expect(policyMatches(one('true', { kinds: ['*'] }), { kind: 'ToolVersion' })).toBe(true);
+  });
+});
+
+describe('evaluating', () => {
+  const object = (spec: Record<string, unknown>) => ({
+    kind: 'SSHRole',
+    metadata: {},
+    spec: celValue(spec as never) as never,
+  });
+
+  it('compares durations given in seconds, as a manifest normalises them', () => {
+    const p = one("duration(object.spec.max_ttl) <= duration('24h')");
+    expect(judge(p, { object: object({ max_ttl: 43200 }) }).outcome).toBe('allow');
+    expect(judge(p, { object: object({ max_ttl: 172800 }) }).outcome).toBe('deny');
+  });
+
+  it('has timestamps, string functions and has()', () => {
+    const p = one(
+      "timestamp(object.spec.at) < timestamp('2030-01-01T00:00:00Z') && object.spec.url.matches('^ldaps://') && !has(object.spec.x)",
+    );
+    expect(judge(p, { object: object({ at: '2026-11-27T12:00:00Z', url: 'ldaps://d' }) }).outcome).toBe('allow');
+    expect(judge(p, { object: object({ at: '2026-11-27T12:00:00Z', url: 'ldap://d' }) }).outcome).toBe('deny');
+  });
+
+  it('fails closed when the rule cannot be evaluated, saying why', () => {
+    const judged = judge(one('object.spec.missing == 1'), { object: object({}) });
+    expect(judged).toEqual({ outcome: 'deny', error: 'no such key at `missing`' });
+  });
+
+  it('never quotes a value in an evaluation error: it names the failing part of the rule', () => {
+    const judged = judge(one("duration(object.spec.password) > duration('1s')"), {
+      object: object({ password: 'hunter2-canary' }),
+    });
+    expect(judged.outcome).toBe('deny');
+    expect(judged.error).toBe('invalid duration at `duration(object.spec.password)`');
+    expect(JSON.stringify(judged)).not.toContain('unter2');
+  });
+
+  it('shows whole numbers as int and keeps a `__proto__` key a key, without changing the input', () => {
+    const input = JSON.parse('{"port": 22, "ratio": 0.5, "__proto__": {"x": 1}, "list": [1, "a"]}');
+    const value = celValue(input) as Record<string, unknown>;
+    expect(value.port).toBe(22n);
+    expect(value.ratio).toBe(0.5);
+    expect(Object.keys(value)).toEqual(['port', 'ratio', '__proto__', 'list']);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(input.port).toBe(22);
+    expect(
+      judge(one('object.spec.port + 1 == 23 && object.spec.list[0] == 1'), { object: object(input) }).outcome,
+    ).toBe('allow');
+  });
+
+  it('gives live null and change none where no plan is known', () => {
+    const p = one("live == null && change.action == 'none' && change.paths.size() == 0");
+    expect(judge(p, { object: object({}) }).outcome).toBe('allow');
+  });
+});
