@@ -155,7 +155,8 @@ export async function timedPlan(
     const run = await planRun({
       desired,
       providers,
-      context: { api: clients, signal: new AbortController().signal },
+      clients,
+      signal: new AbortController().signal,
       // as the CLI: the clients' windows decide, the queue must not be the bottleneck
       parallelism: mode.concurrency.max,
       events,
@@ -197,7 +198,8 @@ export async function timedApply(
       providers,
       desired: run.desiredByKey,
       live: run.liveByKey,
-      provider: { api: clients, signal: new AbortController().signal },
+      clients,
+      signal: new AbortController().signal,
       parallelism: mode.concurrency.max,
       events: new EventStream(),
       interrupt: new AbortController().signal,

@@ -1,13 +1,19 @@
 /**
- * One record per API family converge speaks (docs/apis.md): how requests
- * authenticate, which media type bodies have, what the server is assumed to
- * allow until it says, which statuses are worth retrying, and what an error
- * status most likely means there. The client, the configuration, the
- * fingerprint store's namespaces and the error hints all read it from here,
- * so a new family is a new record, not a switch in each of them.
+ * One record per API family converge speaks (docs/apis.md): the key of its
+ * connection in the configuration file, the environment variables of its URL
+ * and token, how requests authenticate, which media type bodies have, what
+ * the server is assumed to allow until it says, which statuses are worth
+ * retrying, and what an error status most likely means there. The client, the
+ * configuration (file, schema and environment), the fingerprint store's
+ * namespaces, the servers a plan or report names and the set-up hints all read
+ * it from here, so a new family is a new record, not a switch in each of them
+ * (docs/architecture.md, "API families").
  */
 
-export type ApiName = 'platform' | 'secrets';
+/** The families, in the order configuration, reports and plan files list them. */
+export const API_NAMES = ['platform', 'secrets'] as const;
+
+export type ApiName = (typeof API_NAMES)[number];
 
 export type Outcome = 'failed' | 'unknown';
 
@@ -15,8 +21,8 @@ export interface ApiProfile {
   name: ApiName;
   /** As messages name it: `the platform API`. */
   title: string;
-  /** `CONVERGE_<PREFIX>_URL` and `CONVERGE_<PREFIX>_TOKEN`. */
-  envPrefix: string;
+  /** The environment variables of the server's URL and the token (a contract: docs/configuration.md). */
+  env: { url: string; token: string };
   /** The header that carries the token, unless a connection names another (`tokenHeader`). */
   tokenHeader: string;
   /** What precedes the token in that header. */
@@ -40,7 +46,7 @@ export const PROFILES: Readonly<Record<ApiName, ApiProfile>> = {
   platform: {
     name: 'platform',
     title: 'the platform API',
-    envPrefix: 'PLATFORM',
+    env: { url: 'CONVERGE_PLATFORM_URL', token: 'CONVERGE_PLATFORM_TOKEN' },
     tokenHeader: 'authorization',
     tokenScheme: 'Bearer ',
     contentType: (path) => (path.startsWith('/api/v2') ? JSONAPI : JSON_TYPE),
@@ -68,7 +74,7 @@ export const PROFILES: Readonly<Record<ApiName, ApiProfile>> = {
   secrets: {
     name: 'secrets',
     title: 'the secrets API',
-    envPrefix: 'SECRETS',
+    env: { url: 'CONVERGE_SECRETS_URL', token: 'CONVERGE_SECRETS_TOKEN' },
     tokenHeader: 'x-service-token',
     tokenScheme: '',
     contentType: () => JSON_TYPE,
@@ -93,4 +99,20 @@ function commonHint(status: number, outcome: Outcome): string | undefined {
     return 'the server kept rate-limiting: lower the rate limit or the parallelism in the configuration';
   if (outcome === 'unknown') return 'the server may have applied the request before it failed';
   return status >= 500 ? 'the server failed; try again later' : undefined;
+}
+
+/** Whether a name (read from a saved plan, say) is an API family's. */
+export function isApiName(name: string): name is ApiName {
+  return (API_NAMES as readonly string[]).includes(name);
+}
+
+/** The environment variables that hold the API families' tokens: never readable by `${env:}` (src/manifest/load.ts). */
+export const API_TOKEN_VARIABLES: readonly string[] = API_NAMES.map((api) => PROFILES[api].env.token);
+
+/** How to connect a family that is not configured, for the hints of the errors that say so. */
+export function setUpHint(api: ApiName, missing: 'connection' | 'url'): string {
+  const { env } = PROFILES[api];
+  return missing === 'url'
+    ? `set ${env.url} or \`${api}.url\` in the configuration file`
+    : `set ${env.url} and ${env.token}, or \`${api}\` in the configuration file`;
 }

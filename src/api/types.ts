@@ -3,6 +3,7 @@
  * undici: they call `request` on the client of their API.
  */
 import type { Fields, Json } from '../reconcile/types.ts';
+import type { ApiName } from './profiles.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'LIST';
 
@@ -60,8 +61,5 @@ export interface Resource {
   links?: Record<string, Json>;
 }
 
-/** The API clients a provider may use; which one is given by Provider.api. */
-export interface ApiClients {
-  platform?: HttpClient;
-  secrets?: HttpClient;
-}
+/** The clients of a run, by API family; a provider is given the one its `Provider.api` names. */
+export type ApiClients = Partial<Record<ApiName, HttpClient>>;

@@ -8,6 +8,7 @@
  * the configuration of the command line) so that the refusal lists what
  * differs (docs/security.md, "Saved plans").
  */
+import { isApiName, PROFILES } from '../api/profiles.ts';
 import { registerSecret } from '../api/redact.ts';
 import type { ConvergeConfig } from '../config/load.ts';
 import { ConvergeError } from '../errors.ts';
@@ -49,10 +50,13 @@ export function planDigester(
   const tokens = () =>
     JSON.stringify(
       [...apis].sort().map((api) => {
-        const conn = config[api as 'platform' | 'secrets'];
+        const family = isApiName(api) ? api : undefined;
+        const conn = family && config[family];
         if (!conn?.token) {
           throw new ConvergeError('CONFIG_INVALID', `no token for the ${api} API`, {
-            hint: `set the environment variable ${conn?.tokenEnv ?? `CONVERGE_${api.toUpperCase()}_TOKEN`}`,
+            hint: family
+              ? `set the environment variable ${conn?.tokenEnv ?? PROFILES[family].env.token}`
+              : `converge knows no ${api} API: make the plan again with \`converge plan --out\``,
           });
         }
         return [serverNamespace(api, conn.url), conn.token];
@@ -202,7 +206,7 @@ export async function checkBeforeReading(
 function configuredServers(config: ConvergeConfig, saved: SavedPlan): Record<string, string | undefined> {
   return Object.fromEntries(
     Object.keys(saved.servers).map((api) => {
-      const url = config[api as 'platform' | 'secrets']?.url;
+      const url = isApiName(api) ? config[api]?.url : undefined;
       return [api, url === undefined ? undefined : serverIdentity(url)];
     }),
   );

@@ -4,7 +4,8 @@
  * before any client is created, so bad input never reaches an API.
  */
 import { dirname } from 'node:path';
-import { createHttpClient } from '../api/client.ts';
+import { connectFamily } from '../api/connect.ts';
+import { API_NAMES } from '../api/profiles.ts';
 import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
@@ -145,7 +146,7 @@ function targetPattern(target: string, kind: string, desired: readonly DesiredOb
 function interpolationAccess(config: ConvergeConfig, paths: readonly string[]) {
   const manifestsRoot = commonDirectory(manifestDirectories(paths, process.cwd()));
   const roots = [...(config.file ? [dirname(config.file)] : []), manifestsRoot, ...config.interpolation.fileRoots];
-  const tokens = [config.platform?.tokenEnv, config.secrets?.tokenEnv].filter((t) => t !== undefined);
+  const tokens = API_NAMES.map((api) => config[api]?.tokenEnv).filter((t) => t !== undefined);
   return {
     files: { roots, ...(config.interpolation.maxFileBytes && { maxBytes: config.interpolation.maxFileBytes }) },
     envAccess: {
@@ -202,29 +203,12 @@ export function connect(
 ): ApiClients {
   const needed = new Set([...kinds].map((k) => providerMap.get(k)?.api).filter((a) => a !== undefined));
   const clients: ApiClients = {};
-  for (const api of needed) {
-    const conn = config[api];
-    const upper = api.toUpperCase();
-    if (!conn) {
-      throw new ConvergeError('CONFIG_INVALID', `no URL for the ${api} API`, {
-        hint: `set CONVERGE_${upper}_URL or \`${api}.url\` in the configuration file`,
-      });
-    }
-    if (!conn.token) {
-      throw new ConvergeError('CONFIG_INVALID', `no token for the ${api} API`, {
-        hint: `set the environment variable ${conn.tokenEnv}`,
-      });
-    }
-    registerSecret(conn.token);
-    const client: HttpClient = createHttpClient({
-      baseUrl: conn.url,
-      auth: { api, token: conn.token, ...(conn.tokenHeader !== undefined && { header: conn.tokenHeader }) },
-      ...(conn.rateLimit !== undefined && { rateLimit: conn.rateLimit }),
-      ...(conn.requestTimeoutMs !== undefined && { requestTimeoutMs: conn.requestTimeoutMs }),
+  for (const api of API_NAMES) {
+    if (!needed.has(api)) continue;
+    clients[api] = connectFamily(api, config[api], {
       concurrency,
       onRetry: (info) => events.emit({ type: 'retry', ...info }),
     });
-    clients[api] = client;
   }
   return clients;
 }
@@ -242,7 +226,7 @@ export async function secretPolicy(
 }> {
   if (!config.fingerprints) return { policy: { lookup: undefined, resend }, store: undefined };
   const namespaces = new Map<string, StoreNamespace>();
-  for (const api of ['platform', 'secrets'] as const) {
+  for (const api of API_NAMES) {
     const conn = config[api];
     if (conn?.token) namespaces.set(api, { name: serverNamespace(api, conn.url), token: conn.token });
   }

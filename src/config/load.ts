@@ -7,6 +7,7 @@
 import { dirname, extname, resolve } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { parse as parseYaml } from 'yaml';
+import { API_NAMES, type ApiName, type ApiProfile, PROFILES } from '../api/profiles.ts';
 import { ConvergeError } from '../errors.ts';
 import type { OwnershipRule } from '../reconcile/ownership.ts';
 import { validate as validateConfig } from './config-validator.generated.js';
@@ -22,11 +23,12 @@ export interface Connection {
   requestTimeoutMs: number | undefined;
 }
 
-export interface ConvergeConfig {
+/** The connection of each API family (src/api/profiles.ts), under the family's name. */
+export type Connections = { [api in ApiName]: Connection | undefined };
+
+export interface ConvergeConfig extends Connections {
   /** The file the configuration came from, if any. */
   file: string | undefined;
-  platform: Connection | undefined;
-  secrets: Connection | undefined;
   /** Requests in flight per API at the start; the window adapts up to maxParallelism. */
   parallelism: number;
   maxParallelism: number;
@@ -51,9 +53,7 @@ interface ConnectionFile {
   requestTimeoutMs?: number;
 }
 
-interface ConfigFile {
-  platform?: ConnectionFile;
-  secrets?: ConnectionFile;
+interface ConfigFile extends Partial<Record<ApiName, ConnectionFile>> {
   parallelism?: number;
   maxParallelism?: number;
   ownership?: OwnershipRule[];
@@ -115,8 +115,7 @@ export async function loadConfig(options: {
   const env = options.env;
   return {
     file: found?.filepath,
-    platform: connection(raw.platform, env, 'PLATFORM'),
-    secrets: connection(raw.secrets, env, 'SECRETS'),
+    ...connections(raw, env),
     parallelism: raw.parallelism ?? DEFAULT_PARALLELISM,
     maxParallelism: Math.max(raw.maxParallelism ?? DEFAULT_MAX_PARALLELISM, raw.parallelism ?? DEFAULT_PARALLELISM),
     ownership: raw.ownership ?? [],
@@ -192,17 +191,22 @@ function fingerprintsPath(
   return resolve(base, raw.fingerprints?.path ?? DEFAULT_FINGERPRINTS);
 }
 
+function connections(raw: ConfigFile, env: Record<string, string | undefined>): Connections {
+  const entries = API_NAMES.map((api) => [api, connection(raw[api], env, PROFILES[api])] as const);
+  return Object.fromEntries(entries) as Connections;
+}
+
 function connection(
   file: ConnectionFile | undefined,
   env: Record<string, string | undefined>,
-  name: 'PLATFORM' | 'SECRETS',
+  family: ApiProfile,
 ): Connection | undefined {
-  const fromEnv = env[`CONVERGE_${name}_URL`];
+  const fromEnv = env[family.env.url];
   const url = fromEnv || file?.url;
   if (!url) return undefined;
-  if (fromEnv) checkUrl(fromEnv, `CONVERGE_${name}_URL`);
-  const tokenEnv = file?.tokenEnv ?? `CONVERGE_${name}_TOKEN`;
-  const tokenFrom = env[`CONVERGE_${name}_TOKEN`] ? `CONVERGE_${name}_TOKEN` : tokenEnv;
+  if (fromEnv) checkUrl(fromEnv, family.env.url);
+  const tokenEnv = file?.tokenEnv ?? family.env.token;
+  const tokenFrom = env[family.env.token] ? family.env.token : tokenEnv;
   const token = checkToken(env[tokenFrom] || undefined, tokenFrom);
   return {
     url: url.replace(/\/+$/, ''),

@@ -1,10 +1,19 @@
-/** JSON Schema of the configuration file (validated with ajv at load time). */
+/**
+ * JSON Schema of the configuration file, compiled to a validator at build time
+ * (scripts/build-validators.ts). Each API family (src/api/profiles.ts) has its
+ * connection under its name.
+ */
+import { API_NAMES, type ApiName } from '../api/profiles.ts';
+
+const connections = Object.fromEntries(API_NAMES.map((api) => [api, { $ref: '#/$defs/connection' }] as const)) as {
+  [api in ApiName]: { $ref: '#/$defs/connection' };
+};
+
 export const configSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    platform: { $ref: '#/$defs/connection' },
-    secrets: { $ref: '#/$defs/connection' },
+    ...connections,
     parallelism: { type: 'integer', minimum: 1, maximum: 256 },
     maxParallelism: { type: 'integer', minimum: 1, maximum: 256 },
     ownership: {

@@ -13,11 +13,17 @@
  */
 import { Document, isMap, isScalar } from 'yaml';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
-import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
+import { capabilities, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
 
-export type ExportProvider = Pick<Provider, 'kind' | 'cardinality' | 'exportedWriteOnly' | 'toManifest'>;
+/** A provider that can export (it has `toManifest`). */
+export type ExportProvider = Pick<Provider, 'kind' | 'cardinality' | 'exportedWriteOnly'> &
+  Required<Pick<Provider, 'toManifest'>>;
+
+/** Whether objects of a kind can be exported: its capability (src/reconcile/provider.ts). */
+export const canExport = <P extends Provider>(provider: P): provider is P & ExportProvider =>
+  capabilities(provider).export;
 
 export interface ExportInput {
   provider: ExportProvider;

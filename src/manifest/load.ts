@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
+import { API_TOKEN_VARIABLES } from '../api/profiles.ts';
 import { InputError, type InputProblem } from '../errors.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
@@ -33,14 +34,14 @@ export interface LoadOptions {
   schemaDir?: string;
   /** What `${file:}` may read; default: below the manifests' common directory, up to 1 MiB. */
   files?: { roots: readonly string[]; maxBytes?: number };
-  /** What `${env:}` may read; default: anything but converge's own tokens. */
+  /** What `${env:}` may read; default: anything but converge's own credentials (`TOKEN_VARIABLES`). */
   envAccess?: EnvAccess;
   /** Checks of the manifest-only documents (a policy's rule), reported with every other problem. */
   checkDocuments?: (documents: readonly ManifestOnlyDocument[]) => Promise<InputProblem[]>;
 }
 
 /** converge's own credentials: never interpolated, whatever the configuration says (the API tokens, the saved plans' key). */
-export const TOKEN_VARIABLES = ['CONVERGE_PLATFORM_TOKEN', 'CONVERGE_SECRETS_TOKEN', 'CONVERGE_PLAN_KEY'];
+export const TOKEN_VARIABLES = [...API_TOKEN_VARIABLES, 'CONVERGE_PLAN_KEY'];
 
 export async function loadManifests(
   paths: string[],

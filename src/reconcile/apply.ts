@@ -6,22 +6,26 @@
  */
 import PQueue from 'p-queue';
 import { isCircuitOpen } from '../api/circuit-breaker.ts';
+import type { ApiClients } from '../api/types.ts';
 import { ConvergeError } from '../errors.ts';
 import { type Address, addressKey } from './address.ts';
 import { diffFields, fieldsToSend } from './diff.ts';
 import type { ActionFailure, ApplySummary, EventStream, SkipReason } from './events.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
-import type { Provider, ProviderContext } from './provider.ts';
+import type { Provider } from './provider.ts';
 import { readBack } from './read.ts';
 import { rememberedField } from './remembered.ts';
 import { ReplaceError, replaceObject } from './replace.ts';
+import { type ContextOf, runContexts } from './services.ts';
 import type { DesiredObject, FieldChange, Fields, LiveObject, Plan, PlannedAction } from './types.ts';
 
 export interface ApplyContext {
   providers: ReadonlyMap<string, Provider>;
   desired: ReadonlyMap<string, DesiredObject>;
   live: ReadonlyMap<string, LiveObject>;
-  provider: ProviderContext;
+  /** The clients of the run, by API family: each provider's calls get the client of its own. */
+  clients: ApiClients;
+  signal: AbortSignal;
   parallelism: number;
   events: EventStream;
   /** Aborted on Ctrl-C: no new action starts. */
@@ -31,7 +35,13 @@ export interface ApplyContext {
 
 type Outcome = 'done' | 'failed' | 'skipped';
 
-export async function applyPlan(plan: Plan, context: ApplyContext): Promise<ApplySummary> {
+/** The apply's context with the run's provider contexts (src/reconcile/services.ts). */
+interface Run extends ApplyContext {
+  contextOf: ContextOf;
+}
+
+export async function applyPlan(plan: Plan, applyContext: ApplyContext): Promise<ApplySummary> {
+  const context: Run = { ...applyContext, contextOf: runContexts(applyContext) };
   const started = Date.now();
   const queue = new PQueue({ concurrency: context.parallelism });
   const summary: ApplySummary = { done: {}, failed: [], skipped: [], interrupted: false, elapsedMs: 0 };
@@ -93,7 +103,7 @@ export async function applyPlan(plan: Plan, context: ApplyContext): Promise<Appl
 }
 
 /** Runs one action; returns true when a lost answer was recovered by reading back. */
-async function execute(action: PlannedAction, context: ApplyContext): Promise<boolean> {
+async function execute(action: PlannedAction, context: Run): Promise<boolean> {
   const provider = context.providers.get(action.kind);
   if (!provider) throw new ConvergeError('PLAN_INVALID', `no provider for kind ${action.kind}`);
   const desired = context.desired.get(action.key);
@@ -119,18 +129,18 @@ async function execute(action: PlannedAction, context: ApplyContext): Promise<bo
   }
 }
 
-async function create(provider: Provider, desired: DesiredObject, action: PlannedAction, context: ApplyContext) {
+async function create(provider: Provider, desired: DesiredObject, action: PlannedAction, context: Run) {
   const fields = provider.canonicalDesired(desired.spec);
   let recovered = false;
   let made: LiveObject | undefined;
   try {
-    made = await provider.create(context.provider, desired, fields);
+    made = await write(provider, 'create')(context.contextOf(provider), desired, fields);
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // the answer was lost: the object may exist now; read back instead of creating it twice
     const found = await readAfterLoss(provider, context, desired.address, error);
-    if (!found) await provider.create(context.provider, desired, fields);
-    else if (found.fields && provider.mutable) {
+    if (!found) await write(provider, 'create')(context.contextOf(provider), desired, fields);
+    else if (found.fields && provider.update) {
       // made, but maybe not whole (a create of several requests, such as a module and its test
       // configuration): what still differs is sent as an update
       await completeAfterLoss(provider, desired, fields, { ...found, fields: found.fields }, context);
@@ -151,12 +161,14 @@ async function rememberCreated(
   desired: DesiredObject,
   fields: Fields,
   made: LiveObject | undefined,
-  context: ApplyContext,
+  context: Run,
 ) {
   const store = context.fingerprints;
   const unset = (provider.remembers ?? []).filter((field) => fields[field] === undefined);
   if (!store || unset.length === 0) return;
-  const seen = made?.fields ? made : await readBack(provider, context.provider, desired.address).catch(() => undefined);
+  const seen = made?.fields
+    ? made
+    : await readBack(provider, context.contextOf(provider), desired.address).catch(() => undefined);
   const values = seen?.fields ? provider.canonicalLive(seen.fields) : {};
   for (const field of unset) {
     const value = values[field];
@@ -170,12 +182,17 @@ async function completeAfterLoss(
   desired: DesiredObject,
   fields: Fields,
   found: LiveObject & { fields: Fields },
-  context: ApplyContext,
+  context: Run,
 ): Promise<void> {
   const remaining = remainingChanges(provider, desired, fields, found.fields, []);
   if (remaining.length === 0) return;
   try {
-    await provider.update(context.provider, desired, found, updateBody(provider, desired, fields, remaining));
+    await write(provider, 'update')(
+      context.contextOf(provider),
+      desired,
+      found,
+      updateBody(provider, desired, fields, remaining),
+    );
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     const now = await readAfterLoss(provider, context, desired.address, error);
@@ -189,20 +206,21 @@ async function update(
   desired: DesiredObject,
   live: LiveObject,
   action: PlannedAction,
-  context: ApplyContext,
+  context: Run,
 ) {
   const fields = provider.canonicalDesired(desired.spec);
   const send = (changes: readonly FieldChange[]) => updateBody(provider, desired, fields, changes);
   let recovered = false;
   try {
-    await provider.update(context.provider, desired, live, send(action.changes));
+    await write(provider, 'update')(context.contextOf(provider), desired, live, send(action.changes));
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // read back and send only what is still different (actions like grant_admin are not repeatable)
     const now = await readAfterLoss(provider, context, desired.address, error);
     if (!now?.fields) throw error;
     const remaining = remainingChanges(provider, desired, fields, now.fields, action.changes);
-    if (remaining.length > 0) await provider.update(context.provider, desired, now, send(remaining));
+    if (remaining.length > 0)
+      await write(provider, 'update')(context.contextOf(provider), desired, now, send(remaining));
     recovered = true;
   }
   recordSecrets(provider, action.key, desired, fields, action.changes, context, false);
@@ -246,15 +264,15 @@ function remainingChanges(
 }
 
 /** `forget`: false where a replacement forgets the fingerprints itself, once the previous object is gone. */
-async function remove(provider: Provider, live: LiveObject, context: ApplyContext, forget = true) {
+async function remove(provider: Provider, live: LiveObject, context: Run, forget = true) {
   try {
-    await provider.delete(context.provider, live);
+    await write(provider, 'delete')(context.contextOf(provider), live);
   } catch (error) {
     // already gone (deleted by someone else, or our answer was lost): the goal is reached
     if (!(isStatus(error, 404) || isUnknownOutcome(error))) throw error;
     if (isUnknownOutcome(error)) {
       const still = await readAfterLoss(provider, context, live.address, error);
-      if (still) await provider.delete(context.provider, still);
+      if (still) await write(provider, 'delete')(context.contextOf(provider), still);
     }
   }
   if (forget) context.fingerprints?.forget(addressKey(live.address));
@@ -270,9 +288,9 @@ async function remove(provider: Provider, live: LiveObject, context: ApplyContex
  * reached to find out, the action's outcome stays the lost answer's
  * (`unknown`): it may have been applied, so it is never reported as not started.
  */
-async function readAfterLoss(provider: Provider, context: ApplyContext, address: Address, lost: unknown) {
+async function readAfterLoss(provider: Provider, context: Run, address: Address, lost: unknown) {
   try {
-    return await readBack(provider, context.provider, address);
+    return await readBack(provider, context.contextOf(provider), address);
   } catch (error) {
     throw isCircuitOpen(error) ? lost : error;
   }
@@ -284,7 +302,7 @@ function recordSecrets(
   desired: DesiredObject,
   fields: Fields,
   changes: readonly FieldChange[],
-  context: ApplyContext,
+  context: Run,
   all: boolean,
 ) {
   const store = context.fingerprints;
@@ -305,7 +323,7 @@ function recordSecrets(
  * values are secret, so that a value that stops coming from `${env:}` is
  * not shown in clear as the "before" of a later change.
  */
-function recordUnchangedSecrets(plan: Plan, context: ApplyContext, store: FingerprintStore) {
+function recordUnchangedSecrets(plan: Plan, context: Run, store: FingerprintStore) {
   for (const action of plan.actions) {
     if (action.action !== 'noop') continue;
     const desired = context.desired.get(action.key);
@@ -314,6 +332,17 @@ function recordUnchangedSecrets(plan: Plan, context: ApplyContext, store: Finger
       if (value !== undefined) store.record(action.key, field, value);
     }
   }
+}
+
+/**
+ * One of the provider's writes. The planner plans none that the kind lacks (a missing object of a
+ * kind without `create` is a plan problem, and so on), so a missing one here is a broken plan.
+ */
+function write<K extends 'create' | 'update' | 'delete'>(provider: Provider, operation: K): NonNullable<Provider[K]> {
+  const found = provider[operation];
+  if (!found)
+    throw new ConvergeError('PLAN_INVALID', `${provider.kind} has no ${operation}: the plan cannot be applied`);
+  return found.bind(provider) as NonNullable<Provider[K]>;
 }
 
 function need<T>(value: T | undefined, action: PlannedAction): T {

@@ -4,6 +4,7 @@
  * `applyPlan` (apply.ts) executes it.
  */
 import PQueue from 'p-queue';
+import type { ApiClients } from '../api/types.ts';
 import { addressKey, type ListUnit, unitKey } from './address.ts';
 import { expandChildren } from './children.ts';
 import type { EventStream } from './events.ts';
@@ -11,16 +12,19 @@ import { groupByKind } from './group-by-kind.ts';
 import type { OwnershipRule } from './ownership.ts';
 import { buildPlan, type KindSnapshot, type PlanOptions } from './plan.ts';
 import { planEarly } from './plan-early.ts';
-import { listUnitOf, type Provider, type ProviderContext } from './provider.ts';
+import { listUnitOf, type Provider } from './provider.ts';
 import { type LiveState, type ReadRequest, readLive } from './read.ts';
 import type { SecretPolicy } from './secrets.ts';
 import { isSelected, liveInSelection, type Selection } from './selection.ts';
+import { runContexts } from './services.ts';
 import type { DesiredObject, LiveObject, Plan, PlanProblem } from './types.ts';
 
 export interface PlanRunInput {
   desired: readonly DesiredObject[];
   providers: ReadonlyMap<string, Provider>;
-  context: ProviderContext;
+  /** The clients of the run, by API family: each provider's calls get the client of its own. */
+  clients: ApiClients;
+  signal: AbortSignal;
   parallelism: number;
   events: EventStream;
   prune: boolean;
@@ -42,8 +46,12 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
     input.desired.filter((d) => isSelected(input.selection, d)),
     input.providers,
   );
+  const contextOf = runContexts(input);
   const selected = await Promise.all(
-    expanded.map((d) => (d.ensure === 'present' ? (input.providers.get(d.kind)?.prepare?.(d) ?? d) : d)),
+    expanded.map((d) => {
+      const provider = input.providers.get(d.kind);
+      return d.ensure === 'present' && provider?.prepare ? provider.prepare(contextOf(provider), d) : d;
+    }),
   );
   const byKind = groupByKind(selected);
   const requests = [...byKind].map(([kind, desired]) =>
@@ -54,7 +62,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const options: PlanOptions = { prune: input.prune, ownership: input.ownership, secrets: input.secrets };
   const early = planEarly(byKind, input.providers, options);
   const queue = new PQueue({ concurrency: input.parallelism });
-  const live = await readLive(requests, input.context, queue, input.events, early.onRead).finally(early.stop);
+  const live = await readLive(requests, contextOf, queue, input.events, early.onRead).finally(early.stop);
 
   const snapshots: KindSnapshot[] = requests
     .filter(({ provider }) => byKind.has(provider.kind))

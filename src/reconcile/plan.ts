@@ -7,7 +7,7 @@ import { type Address, addressKey, compareAddresses } from './address.ts';
 import { diffFields } from './diff.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
-import type { Provider } from './provider.ts';
+import { type Capabilities, capabilities, type Provider } from './provider.ts';
 import { swappedFields } from './remembered.ts';
 import { replaceRisk, replaceSafety } from './replace.ts';
 import { CHANGED, decideSecrets, type SecretPolicy } from './secrets.ts';
@@ -71,6 +71,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
 
   for (const snapshot of sorted) {
     const { provider } = snapshot;
+    const can = capabilities(provider);
     const declared = new Set<string>();
     for (const desired of [...snapshot.desired].sort((a, b) => compareAddresses(a.address, b.address))) {
       const key = addressKey(desired.address);
@@ -86,7 +87,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     for (const [key, live] of undeclared.sort(([, a], [, b]) => compareAddresses(a.address, b.address))) {
       if (provider.cardinality === 'one') continue;
       if (options.inTarget && !options.inTarget(live.address)) continue;
-      const prunable = provider.deletePolicy === 'prunable' && isOwned(options.ownership, live.address);
+      const prunable = can.delete === 'prunable' && isOwned(options.ownership, live.address);
       if (options.prune && prunable) {
         deletes.push(deleteAction(key, live, 'pruned: in an ownership scope and in no manifest'));
       } else {
@@ -111,9 +112,10 @@ export function planObject(
   options: PlanOptions,
 ): ObjectResult {
   const base = { key, kind: desired.kind, address: desired.address, dependsOn: [], source: desired.source };
+  const can = capabilities(provider);
 
   if (desired.ensure === 'absent') {
-    if (provider.deletePolicy === 'never') {
+    if (can.delete === 'never') {
       return { problem: { key, source: desired.source, message: `${key} cannot be deleted (update only)` } };
     }
     if (!live) return { ...base, action: 'noop', changes: [], reason: 'ensure: absent; already absent' };
@@ -124,7 +126,7 @@ export function planObject(
   const writeOnly = provider.writeOnly(desired.spec);
   const kindNotes = provider.notes?.(desired.spec) ?? [];
   if (!live) {
-    if (!provider.creatable) {
+    if (!can.create) {
       return {
         problem: {
           key,
@@ -154,24 +156,16 @@ export function planObject(
   // a value the service set on create that someone changed since (a generated CA swapped by hand)
   const swapped = swappedFields(provider, key, compared, liveFields, options.secrets.lookup);
   let changes = [...diffFields(compared, liveFields, diffOptions), ...swapped.changes];
-  if (!provider.mutable) {
-    // never written again once it exists: a difference is worth knowing, not an action
-    const differ = changes.filter((c) => !c.secret).map((c) => c.path);
-    // a write-only value (a version's content digest) that changed since converge sent it
-    const changed = changes.filter((c) => c.secret && secrets.send.get(c.path) === CHANGED).map((c) => c.path);
-    const notes = [
-      ...(differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : []),
-      ...(changed.length > 0
-        ? [
-            `${changed.join(', ')} changed since converge sent it, and this object is never written again: publish the change as a new one`,
-          ]
-        : []),
-    ];
-    // what the live object's state says (a version that exists without content is not published)
-    const fromLive = provider.liveNotes?.(desired.spec, live.fields) ?? [];
-    return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [...kindNotes, ...fromLive, ...notes]);
-  }
   const replacing = changes.some((c) => c.replace);
+  if (replacing && (!can.create || can.delete === 'never')) return cannotReplace(key, desired, changes, can);
+  if (!replacing && !can.update) {
+    // never written again once it exists (no update): a difference is worth knowing, not an action
+    const notes = [...kindNotes, ...(provider.liveNotes?.(desired.spec, live.fields) ?? [])];
+    return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [
+      ...notes,
+      ...differences(changes, secrets.send),
+    ]);
+  }
   // a replacement creates the object anew, so every write-only field goes with it;
   // an update goes out anyway, and may carry secrets the store cannot vouch for
   const occasion = replacing ? 'create' : changes.length > 0 ? 'rewrite' : 'update';
@@ -207,6 +201,29 @@ function replaceNotes(provider: Provider, planned: PlannedAction): string[] {
   ];
   if (risks.length === 0) return [];
   return [`destructive: ${risks.join('; ')}; apply needs --allow-replace ${planned.kind}`];
+}
+
+/** A replacement needs both a delete and a create: a kind without one of them cannot replace its objects. */
+function cannotReplace(key: string, desired: DesiredObject, changes: readonly FieldChange[], can: Capabilities) {
+  const fields = changes.filter((c) => c.replace).map((c) => c.path);
+  const missing = can.create ? 'deleted' : 'created';
+  const message = `${fields.join(', ')} cannot change in place, and ${desired.kind} objects cannot be ${missing}, so it cannot be replaced`;
+  return { problem: { key, source: desired.source, message: `${key}: ${message}` } };
+}
+
+/** What differs on an object that is never written again (a module version): notes, not changes. */
+function differences(changes: readonly FieldChange[], send: ReadonlyMap<string, string>): string[] {
+  const differ = changes.filter((c) => !c.secret).map((c) => c.path);
+  // a write-only value (a version's content digest) that changed since converge sent it
+  const changed = changes.filter((c) => c.secret && send.get(c.path) === CHANGED).map((c) => c.path);
+  return [
+    ...(differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : []),
+    ...(changed.length > 0
+      ? [
+          `${changed.join(', ')} changed since converge sent it, and this object is never written again: publish the change as a new one`,
+        ]
+      : []),
+  ];
 }
 
 function withNotes(action: PlannedAction, notes: readonly string[]): PlannedAction {

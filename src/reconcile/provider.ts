@@ -3,6 +3,11 @@
  * specific to one kind; the engine owns everything generic (addresses,
  * listing per unit, ordering, concurrency, diffing, plans, events).
  *
+ * The writes (`create`, `update`, `delete`) and `toManifest` are optional:
+ * what a kind can do is derived from which of them it has (`capabilities`),
+ * and the planner turns an object that would need a missing one into a plan
+ * problem or a note, so none is ever called on a kind that lacks it.
+ *
  * Transactional rules the engine relies on:
  * - If `create` throws, nothing was created, unless the error is a lost
  *   response; then the engine reads the object back by its address (`get`)
@@ -13,21 +18,59 @@
  *   field. Either way it never receives a write-only field that the plan did
  *   not mark to send.
  */
-import type { ApiClients } from '../api/types.ts';
+import type { ApiName } from '../api/profiles.ts';
+import type { HttpClient } from '../api/types.ts';
 import type { SpecProblem } from '../manifest/catalog.ts';
 import { type Address, type Identity, type ListUnit, scopeUnit } from './address.ts';
 import type { DesiredObject, Fields, Json, LiveObject, Metadata } from './types.ts';
 
+/** What the engine gives a provider's calls (src/reconcile/services.ts makes it, per run and API family). */
 export interface ProviderContext {
-  api: ApiClients;
-  signal: AbortSignal;
+  /** The client of the kind's API family (`Provider.api`); one not configured throws its set-up hint when used. */
+  readonly client: HttpClient;
+  readonly signal: AbortSignal;
+  /**
+   * One read per key for the run, shared by whoever asks (a parent and its
+   * children: an organization's module list serves its modules, their
+   * versions and their test variables). The first caller's `read` runs,
+   * later callers get its promise; a failed read is forgotten, so the next
+   * caller tries again.
+   */
+  shared<T>(key: string, read: () => Promise<T>): Promise<T>;
+  /**
+   * `work` after all work queued before it under the same key in the run
+   * (failed or not), and before any queued later: one at a time inside a
+   * parent (a module's version deletes and repairs each count its versions).
+   */
+  serial<T>(key: string, work: () => Promise<T>): Promise<T>;
 }
 
 /** How objects of a kind may be deleted (docs/architecture.md, "Planning rules"). */
 export type DeletePolicy =
-  | 'never' // settings: update only
+  | 'never' // no `delete`: settings are updated only
   | 'absent-only' // only by `ensure: absent` (admin users)
   | 'prunable'; // by `ensure: absent`, or by --prune inside ownership scopes
+
+/** What a kind can do, derived from the operations its provider has. */
+export interface Capabilities {
+  /** `create`: a missing object is created; without it, a plan problem (the API does not create them). */
+  readonly create: boolean;
+  /** `update`: an existing object is written again; without it, a difference is a plan note. */
+  readonly update: boolean;
+  /** `delete` (and the kind's `deletePolicy`): `never` without it. */
+  readonly delete: DeletePolicy;
+  /** `toManifest`: live objects can be exported. */
+  readonly export: boolean;
+}
+
+export function capabilities(provider: Provider): Capabilities {
+  return {
+    create: provider.create !== undefined,
+    update: provider.update !== undefined,
+    delete: provider.delete === undefined ? 'never' : (provider.deletePolicy ?? 'prunable'),
+    export: provider.toManifest !== undefined,
+  };
+}
 
 /**
  * `one`: a single object that always exists (site settings): updated only.
@@ -60,26 +103,20 @@ export interface ChildList {
 
 export interface Provider {
   readonly kind: string;
-  /** Which API client this kind talks to. */
-  readonly api: keyof ApiClients;
+  /** The API family this kind talks to: its calls get that family's client. */
+  readonly api: ApiName;
   readonly cardinality: Cardinality;
   /** True when objects live in scopes named by their metadata (a mount, an organization). */
   readonly scoped: boolean;
   readonly updateStyle: UpdateStyle;
-  /** False when the API cannot create objects of this kind (admin users): a missing one is a plan error. */
-  readonly creatable: boolean;
-  readonly deletePolicy: DeletePolicy;
+  /** With `delete`: `absent-only` when only `ensure: absent` deletes (admin users); `prunable` when absent. */
+  readonly deletePolicy?: Exclude<DeletePolicy, 'never'>;
   /** Kinds that must be created before this one (and deleted after it). */
   readonly dependsOn: readonly string[];
   /** Fields the API cannot change after creation: a change is planned as a replacement. */
   readonly immutable: readonly string[];
   /** Fields sent on create and never on update (an import trigger): never compared. */
   readonly createOnly: readonly string[];
-  /**
-   * False when an existing object is never written again (an uploaded module
-   * version): a difference is a warning in the plan, not an action.
-   */
-  readonly mutable: boolean;
   readonly children?: readonly ChildList[];
 
   /**
@@ -87,7 +124,7 @@ export interface Provider {
    * planned (a module version's content, packed, becomes its digest). I/O at
    * the provider's edge; the planner stays pure.
    */
-  prepare?(desired: DesiredObject): Promise<DesiredObject>;
+  prepare?(ctx: ProviderContext, desired: DesiredObject): Promise<DesiredObject>;
   /**
    * The parts of the kind's identity (`organization/name/provider`,
    * `mount/name`), which src/reconcile/address.ts formats and parses; when
@@ -168,14 +205,22 @@ export interface Provider {
   /** One object by address, with its fields, in the fewest requests; undefined when it does not exist. */
   get?(ctx: ProviderContext, address: Address): Promise<LiveObject | undefined>;
 
-  /** `fields` is the canonical desired spec to send (secrets included only when they are to be sent). */
-  create(ctx: ProviderContext, desired: DesiredObject, fields: Fields): Promise<LiveObject | undefined>;
-  /** `fields`: the changed fields (`patch`) or the whole desired object (`replace`). */
-  update(ctx: ProviderContext, desired: DesiredObject, live: LiveObject, fields: Fields): Promise<void>;
-  delete(ctx: ProviderContext, live: LiveObject): Promise<void>;
+  /**
+   * `fields` is the canonical desired spec to send (secrets included only when they are to be sent).
+   * Absent when the API does not create objects of the kind (site settings, admin users).
+   */
+  create?(ctx: ProviderContext, desired: DesiredObject, fields: Fields): Promise<LiveObject | undefined>;
+  /**
+   * `fields`: the changed fields (`patch`) or the whole desired object (`replace`). Absent when an
+   * existing object is never written again (an uploaded module version, an SSH CA whose only compared
+   * field is immutable): a difference is a plan note, a change of an immutable field a replacement.
+   */
+  update?(ctx: ProviderContext, desired: DesiredObject, live: LiveObject, fields: Fields): Promise<void>;
+  /** Absent when objects of the kind are never deleted (site settings). */
+  delete?(ctx: ProviderContext, live: LiveObject): Promise<void>;
 
-  /** The live object as a manifest document (secrets left out: export adds placeholders). */
-  toManifest(live: LiveObject): ManifestDocument;
+  /** The live object as a manifest document (secrets left out: export adds placeholders); absent: not exported. */
+  toManifest?(live: LiveObject): ManifestDocument;
 }
 
 /** The unit one list call of `provider` covers for an address. */

@@ -9,6 +9,7 @@ import type PQueue from 'p-queue';
 import { type Address, addressKey, type ListUnit, sameAddress, scopeUnit, unitKey } from './address.ts';
 import type { EventStream } from './events.ts';
 import { listUnitOf, type Provider, type ProviderContext } from './provider.ts';
+import type { ContextOf } from './services.ts';
 import type { LiveObject } from './types.ts';
 
 export interface ReadRequest {
@@ -32,7 +33,7 @@ export type OnRead = (kind: string, key: string, live: LiveObject) => void;
 
 export async function readLive(
   requests: readonly ReadRequest[],
-  ctx: ProviderContext,
+  contextOf: ContextOf,
   queue: PQueue,
   events: EventStream,
   onRead?: OnRead,
@@ -42,6 +43,7 @@ export async function readLive(
   const state: LiveState = new Map();
   await Promise.all(
     requests.map(async ({ provider, units, scopes, needFields }) => {
+      const ctx = contextOf(provider);
       const byKey = new Map<string, LiveObject>();
       state.set(provider.kind, byKey);
       const all = new Map(units);

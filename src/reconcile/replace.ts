@@ -12,7 +12,7 @@
 import { isCircuitOpen } from '../api/circuit-breaker.ts';
 import { ConvergeError } from '../errors.ts';
 import { addressKey } from './address.ts';
-import type { Provider } from './provider.ts';
+import { capabilities, type Provider } from './provider.ts';
 import type { DesiredObject, LiveObject } from './types.ts';
 
 export type ReplaceSafety = { mode: 'create-first' } | { mode: 'restore' } | { mode: 'delete-first'; why: string };
@@ -25,8 +25,8 @@ export function replaceSafety(provider: Provider, live: LiveObject): ReplaceSafe
   const why =
     provider.unrestorable?.(live) ??
     (live.fields === undefined ? 'it was not read' : undefined) ??
-    // toManifest is how what was read becomes something to create
-    (typeof provider.toManifest === 'function' ? undefined : 'converge cannot write it from what it read');
+    // toManifest (the export capability) is how what was read becomes something to create
+    (capabilities(provider).export ? undefined : 'converge cannot write it from what it read');
   return why === undefined ? { mode: 'restore' } : { mode: 'delete-first', why };
 }
 
@@ -117,7 +117,8 @@ export async function replaceObject(
 
 /** The previous object as a declared one, from what was read: what a restore creates. */
 function restoration(provider: Provider, live: LiveObject, desired: DesiredObject): DesiredObject {
-  const document = provider.toManifest(live);
+  // restore mode only, which replaceSafety grants a kind that can export
+  const document = provider.toManifest!(live);
   return {
     kind: live.kind,
     address: live.address,

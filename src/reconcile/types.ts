@@ -64,6 +64,12 @@ export interface DesiredObject {
   positions: Record<string, Position>;
   /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */
   parent?: string;
+  /**
+   * What `Provider.prepare` read from outside the manifest for the apply to send (a module
+   * version's packed archive), so that what was planned is what is sent. Opaque to the engine,
+   * and not data: never saved, compared nor shown.
+   */
+  prepared?: unknown;
 }
 
 /** An object as the API holds it. */

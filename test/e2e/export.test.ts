@@ -264,12 +264,19 @@ describe('converge export options', () => {
     expect(text).not.toContain('password');
   });
 
-  it('exits 1 with a suggestion for an unknown kind, before any request', async () => {
-    const before = emulator.stats().total;
+  it.each([
     // a kind in another case is that kind (`toolversion`); a typo is not
-    const result = await run(['export', '--out', join(scratch, 'none'), '--kind', 'ToolVersoin']);
+    ['an unknown kind, with a suggestion', 'ToolVersoin', 'did you mean "ToolVersion"?'],
+    [
+      'a kind that cannot be exported (it has no toManifest)',
+      'RegistryModuleVersion',
+      '--kind RegistryModuleVersion: objects of this kind cannot be exported',
+    ],
+  ])('exits 1 for %s, before any request', async (_what, kind, message) => {
+    const before = emulator.stats().total;
+    const result = await run(['export', '--out', join(scratch, 'none'), '--kind', kind]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('did you mean "ToolVersion"?');
+    expect(result.stderr).toContain(message);
     expect(emulator.stats().total).toBe(before);
   });
 

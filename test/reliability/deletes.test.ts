@@ -16,7 +16,7 @@ import { providers } from '../../src/providers/index.ts';
 import { addressKey } from '../../src/reconcile/address.ts';
 import { isOwned, type OwnershipRule } from '../../src/reconcile/ownership.ts';
 import { buildPlan, type KindSnapshot } from '../../src/reconcile/plan.ts';
-import type { Provider } from '../../src/reconcile/provider.ts';
+import { capabilities, type Provider } from '../../src/reconcile/provider.ts';
 import type { DesiredObject, LiveObject } from '../../src/reconcile/types.ts';
 import { converge } from '../helpers/cli.ts';
 import { api, type Target } from '../helpers/engine.ts';
@@ -102,9 +102,9 @@ describe('which deletes a plan contains (pure, every kind)', () => {
           const declared = new Map(desired.map((d) => [d.address.name, d.ensure]));
           for (const [key, { address }] of live) {
             const id = address.name;
-            const absent = declared.get(id) === 'absent' && provider.deletePolicy !== 'never';
+            const absent = declared.get(id) === 'absent' && capabilities(provider).delete !== 'never';
             const pruned =
-              prune && !declared.has(id) && provider.deletePolicy === 'prunable' && isOwned(ownership, address);
+              prune && !declared.has(id) && capabilities(provider).delete === 'prunable' && isOwned(ownership, address);
             expect(deletes.has(key), `${key} (prune ${prune}, ${JSON.stringify(ownership)})`).toBe(absent || pruned);
             if (provider.cardinality === 'one') expect(deletes.has(key)).toBe(false);
             if (provider.kind === 'AdminUser' && deletes.has(key)) expect(declared.get(id)).toBe('absent');
@@ -118,7 +118,9 @@ describe('which deletes a plan contains (pure, every kind)', () => {
         // a prunable object that stays is reported, with whether --prune would delete it
         for (const u of plan.unmanaged) {
           const provider = providers.find((p) => p.kind === u.kind);
-          expect(u.prunable).toBe(provider?.deletePolicy === 'prunable' && isOwned(ownership, u.address));
+          expect(u.prunable).toBe(
+            provider !== undefined && capabilities(provider).delete === 'prunable' && isOwned(ownership, u.address),
+          );
           expect(prune && u.prunable).toBe(false);
         }
       }),

@@ -15,7 +15,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildExport } from '../../src/export/build.ts';
+import { buildExport, type ExportProvider } from '../../src/export/build.ts';
 import { providers } from '../../src/providers/index.ts';
 import { addressKey } from '../../src/reconcile/address.ts';
 import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
@@ -226,7 +226,7 @@ describe.each(KIND_ARBITRARIES.map((k) => [k.kind, k] as const))('%s', (kind, ta
 
           // export what is live now, and plan the exported manifests against the same server
           const live = [...(again.live.get(kind)?.values() ?? [])];
-          const exported = buildExport([{ provider: provider!, objects: live }], {
+          const exported = buildExport([{ provider: provider as ExportProvider, objects: live }], {
             split: n % 2 === 0,
             schemaRef: () => 'schemas/',
           });

@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { API_NAMES } from '../../api/profiles.ts';
 import { redact } from '../../api/redact.ts';
 import { ConvergeError } from '../../errors.ts';
 import { checkPlan } from '../../policy/hooks.ts';
@@ -40,7 +41,7 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
 
   const apis = new Set([...run.desiredByKey.values()].map((d) => providerMap.get(d.kind)?.api));
   const servers: Record<string, string> = {};
-  for (const api of ['platform', 'secrets'] as const) {
+  for (const api of API_NAMES) {
     const url = inputs.config[api]?.url;
     if (url && apis.has(api)) servers[api] = displayUrl(url);
   }

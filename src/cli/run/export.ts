@@ -5,13 +5,14 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
-import { buildExport, ENV_EXAMPLE, type ExportInput } from '../../export/build.ts';
+import { buildExport, canExport, ENV_EXAMPLE, type ExportInput, type ExportProvider } from '../../export/build.ts';
 import { writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
-import { providers } from '../../providers/index.ts';
+import { providerMap, providers } from '../../providers/index.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import type { Provider } from '../../reconcile/provider.ts';
 import { type ReadRequest, readLive } from '../../reconcile/read.ts';
+import { runContexts } from '../../reconcile/services.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
@@ -78,7 +79,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   try {
     // export keeps its documented default (the configured parallelism) rather than growing the window
     const queue = new PQueue({ concurrency: concurrency.initial });
-    live = await readLive(requests, { api: clients, signal: new AbortController().signal }, queue, events);
+    live = await readLive(requests, runContexts({ clients, signal: new AbortController().signal }), queue, events);
   } finally {
     await closeClients(clients);
   }
@@ -114,12 +115,21 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   return EXIT_OK;
 }
 
-/** The chosen kinds, in the registry's order; an unknown one is an error with a suggestion. */
-function chooseProviders(kinds: readonly string[]): Provider[] {
-  if (kinds.length === 0) return [...providers];
-  const known = providers.map((p) => p.kind);
-  const named = kinds.map((kind) => resolveKind(kind, known, '--kind'));
-  return providers.filter((p) => named.includes(p.kind));
+/**
+ * The chosen kinds (in any case), in the registry's order, of those that can be exported (a
+ * `toManifest`); an unknown one is an error with a suggestion, and so is one that cannot be exported.
+ */
+function chooseProviders(kinds: readonly string[]): Array<Provider & ExportProvider> {
+  const exportable = providers.filter(canExport);
+  if (kinds.length === 0) return exportable;
+  const named = kinds.map((kind) => resolveKind(kind, [...providerMap.keys()], '--kind'));
+  for (const kind of named) {
+    if (exportable.some((p) => p.kind === kind)) continue;
+    throw new ConvergeError('INPUT_INVALID', `--kind ${kind}: objects of this kind cannot be exported`, {
+      hint: `kinds that can: ${exportable.map((p) => p.kind).join(', ')}`,
+    });
+  }
+  return exportable.filter((p) => named.includes(p.kind));
 }
 
 /**

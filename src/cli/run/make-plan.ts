@@ -29,7 +29,8 @@ export async function makePlan(
     const run = await planRun({
       desired: inputs.desired,
       providers: inputs.providers,
-      context: { api: clients, signal },
+      clients,
+      signal,
       // the clients' windows decide how many requests fly; the queue only must not be the bottleneck
       parallelism: concurrency.max,
       events,

@@ -4,10 +4,10 @@
  * and its upload, the test run (started by the upload, or explicitly with
  * variables), its state, cancel and force-cancel, and its log.
  */
-import { createHttpClient } from '../../api/client.ts';
+import type { HttpClientOptions } from '../../api/client.ts';
+import { connectFamily } from '../../api/connect.ts';
 import { ApiError } from '../../api/errors.ts';
 import { resourceOf } from '../../api/jsonapi.ts';
-import { registerSecret } from '../../api/redact.ts';
 import { sleep } from '../../api/sleep.ts';
 import type { HttpClient, Resource } from '../../api/types.ts';
 import type { ConvergeConfig } from '../../config/load.ts';
@@ -16,25 +16,9 @@ import { testsPath } from '../../providers/registry-module/api.ts';
 import type { TestRunState, TestRunStatus } from '../../ui/test-run/events.ts';
 import type { ModuleAddress, RunVariable } from './test-run-args.ts';
 
-/** The platform API's client, with the same configuration errors as the other commands (src/cli/session.ts). */
-export function platformClient(config: ConvergeConfig, onRetry: Parameters<typeof createHttpClient>[0]['onRetry']) {
-  const conn = config.platform;
-  if (!conn) {
-    throw new ConvergeError('CONFIG_INVALID', 'no URL for the platform API', {
-      hint: 'set CONVERGE_PLATFORM_URL or `platform.url` in the configuration file',
-    });
-  }
-  if (!conn.token) {
-    throw new ConvergeError('CONFIG_INVALID', 'no token for the platform API', {
-      hint: `set the environment variable ${conn.tokenEnv}`,
-    });
-  }
-  registerSecret(conn.token);
-  return createHttpClient({
-    baseUrl: conn.url,
-    auth: { api: 'platform', token: conn.token, ...(conn.tokenHeader !== undefined && { header: conn.tokenHeader }) },
-    ...(conn.rateLimit !== undefined && { rateLimit: conn.rateLimit }),
-    ...(conn.requestTimeoutMs !== undefined && { requestTimeoutMs: conn.requestTimeoutMs }),
+/** The platform API's client, with the same configuration errors as the other commands (src/api/connect.ts). */
+export function platformClient(config: ConvergeConfig, onRetry: HttpClientOptions['onRetry']) {
+  return connectFamily('platform', config.platform, {
     concurrency: { initial: 2, max: 2 },
     ...(onRetry && { onRetry }),
   });

@@ -5,8 +5,6 @@
  * `ensure: absent`.
  */
 import { listResources } from '../../api/jsonapi.ts';
-import { requireClient } from '../../api/require-client.ts';
-import { ConvergeError } from '../../errors.ts';
 import type { LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from '../shared/define.ts';
 import { ADMIN_PATH, deleteMember } from '../shared/platform.ts';
@@ -19,12 +17,12 @@ const path = `${ADMIN_PATH}/users`;
 export const adminUser = defineProvider(
   (forms) => ({
     kind,
-    creatable: false,
+    // no create: users sign up (or are provisioned by SSO); a declared one that does not exist is a plan problem
     deletePolicy: 'absent-only',
     address: (metadata) => ({ kind, name: metadata.name ?? '' }),
 
     async list(ctx) {
-      const users = await listResources(requireClient(ctx.api, 'platform'), path, {}, { signal: ctx.signal });
+      const users = await listResources(ctx.client, path, {}, { signal: ctx.signal });
       return users.flatMap((user): LiveObject[] => {
         const username = user.attributes.username;
         return typeof username === 'string'
@@ -33,19 +31,9 @@ export const adminUser = defineProvider(
       });
     },
 
-    async create(_ctx, desired) {
-      throw new ConvergeError(
-        'PLAN_INVALID',
-        `${kind}/${desired.address.name}: users are not created by the admin API`,
-        {
-          hint: 'the user must sign up (or be provisioned by SSO) first',
-        },
-      );
-    },
-
     // one action per changed flag, in order: they are not repeatable, so none is sent twice
     async update(ctx, _desired, live, fields) {
-      const client = requireClient(ctx.api, 'platform');
+      const client = ctx.client;
       const current = forms.live(live.fields ?? {});
       for (const action of userActions(forms.desired(fields), current)) {
         await client.request({

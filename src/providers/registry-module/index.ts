@@ -8,7 +8,6 @@
  */
 
 import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
-import { requireClient } from '../../api/require-client.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from '../shared/define.ts';
@@ -60,7 +59,7 @@ export const registryModule = defineProvider(
         return modules.map((m) => toLive(organization, m.attributes, m.id));
       },
       async get(ctx, wanted) {
-        const response = await requireClient(ctx.api, 'platform').request({
+        const response = await ctx.client.request({
           method: 'GET',
           path: pathOf(wanted),
           accept: [404],
@@ -71,7 +70,7 @@ export const registryModule = defineProvider(
         return toLive(wanted.scope ?? '', resource.attributes, resource.id);
       },
       async create(ctx, desired, fields) {
-        const client = requireClient(ctx.api, 'platform');
+        const client = ctx.client;
         const m = moduleParts(desired.address);
         const vcs = getPath(fields, 'vcs-repo.identifier');
         const base = `${orgPath(m.organization)}/registry-modules`;
@@ -116,7 +115,7 @@ export const registryModule = defineProvider(
       async update(ctx, desired: DesiredObject, _live, fields) {
         const body = patchable(fields);
         if (Object.keys(body).length === 0) return;
-        await requireClient(ctx.api, 'platform').request({
+        await ctx.client.request({
           method: 'PATCH',
           path: pathOf(desired.address),
           body: resourceBody('registry-modules', body),
@@ -127,7 +126,7 @@ export const registryModule = defineProvider(
         const m = moduleParts(live.address);
         // a public record is removed by its namespace and name only
         const path = m.registry === 'public' ? pathOf(live.address).replace(/\/[^/]+$/, '') : pathOf(live.address);
-        await requireClient(ctx.api, 'platform').request({ method: 'DELETE', path, signal: ctx.signal });
+        await ctx.client.request({ method: 'DELETE', path, signal: ctx.signal });
       },
       check: checkModule,
       toManifest(live) {

@@ -11,13 +11,11 @@
  */
 import { isUnknownOutcome } from '../../api/errors.ts';
 import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
-import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { versionOf } from './names.ts';
-import { aloneInModule } from './version-lock.ts';
 import {
   FAILED_STATUSES,
   moduleVersions,
@@ -40,7 +38,7 @@ export async function publishVersion(ctx: ProviderContext, address: Address, con
 /** Undefined when published; else why the version that now exists has no content. */
 async function publishOnce(ctx: ProviderContext, address: Address, content: PackedModule): Promise<string | undefined> {
   const version = versionOf(address);
-  const client = requireClient(ctx.api, 'platform');
+  const client = ctx.client;
   const path = versionsPath(address);
   let upload: unknown;
   try {
@@ -74,7 +72,8 @@ async function publishOnce(ctx: ProviderContext, address: Address, content: Pack
 
 /** Deletes the contentless version and publishes it anew, once, when another version keeps the module. */
 function republish(ctx: ProviderContext, address: Address, content: PackedModule, why: string): Promise<void> {
-  return aloneInModule(ctx, versionModulePath(address), async () => {
+  // alone in its module, with the version prunes (./version-status.ts)
+  return ctx.serial(versionModulePath(address), async () => {
     const version = versionOf(address);
     const statuses = (await moduleVersions(ctx, address)) ?? [];
     const self = statuses.find((s) => s.version === version);

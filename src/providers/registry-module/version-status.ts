@@ -5,12 +5,11 @@
  * upload.
  */
 import { resourceOf } from '../../api/jsonapi.ts';
-import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { Address } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { Fields } from '../../reconcile/types.ts';
-import { moduleOf, modulePathOf, versionOf } from './names.ts';
+import { moduleOf, moduleParts, modulePathOf, versionOf } from './names.ts';
 
 /** How long an upload may take to be parsed before the version counts as failed. */
 const INGEST_WAIT_MS = 60_000;
@@ -36,7 +35,7 @@ export async function moduleVersions(
   address: Address,
   moduleMustExist = false,
 ): Promise<Fields[] | undefined> {
-  const response = await requireClient(ctx.api, 'platform').request({
+  const response = await ctx.client.request({
     method: 'GET',
     path: versionModulePath(address),
     ...(!moduleMustExist && { accept: [404] }),
@@ -57,10 +56,40 @@ export async function versionEntry(
   return (await moduleVersions(ctx, address, moduleMustExist))?.find((s) => s.version === version);
 }
 
+/**
+ * Deletes a version that no manifest keeps, alone in its module (the engine's
+ * one-at-a-time work, with the repairs of ./publish.ts): the delete cascade
+ * makes a module's versions depend on each other, as deleting a module's last
+ * version deletes the module, which its manifest declares (pruning its
+ * versions never removes it). So it counts the module's versions afresh, and
+ * no two deletes or repairs count on the same version to remain.
+ */
+export function pruneVersion(ctx: ProviderContext, address: Address, ref: string): Promise<void> {
+  return ctx.serial(versionModulePath(address), async () => {
+    const versions = await moduleVersions(ctx, address);
+    if (versions === undefined) return; // the module is gone, and the version with it
+    if (versions.length === 1 && versions[0]?.version === ref) throw lastVersion(address);
+    await removeVersion(ctx, address);
+  });
+}
+
+/** Refusing to prune a module's last version: the registry would delete the declared module with it. */
+function lastVersion(address: Address): ConvergeError {
+  const { name, provider } = moduleParts(moduleOf(address));
+  const version = versionOf(address);
+  return new ConvergeError(
+    'GUARD_REFUSED',
+    `not deleted: ${version} is the only version of ${name}/${provider}, and deleting a module's last version deletes the module, which the manifest declares; declare a version to keep, or delete the module with \`ensure: absent\``,
+    {
+      hint: 'declare a version to keep (it is published before any is deleted), or delete the module itself with `ensure: absent`',
+    },
+  );
+}
+
 /** Deletes one version; gone already (a retry after a lost answer) is done too. */
 export async function removeVersion(ctx: ProviderContext, address: Address): Promise<void> {
   const version = versionOf(address);
-  await requireClient(ctx.api, 'platform').request({
+  await ctx.client.request({
     method: 'DELETE',
     accept: [404],
     path: `${versionModulePath(address)}/${encodeURIComponent(version)}`,

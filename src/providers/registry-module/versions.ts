@@ -12,16 +12,16 @@
 import { dirname, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
-import { type Address, childAddress } from '../../reconcile/address.ts';
+import { childAddress } from '../../reconcile/address.ts';
+import type { ProviderContext } from '../../reconcile/provider.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import { contentProblem } from '../../registry/module-source.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { organizationModules } from './api.ts';
-import { listedModule, moduleOf, moduleParts, VERSION_IDENTITY, versionOf } from './names.ts';
+import { listedModule, VERSION_IDENTITY, versionOf } from './names.ts';
 import { publishVersion } from './publish.ts';
-import { aloneInModule } from './version-lock.ts';
-import { FAILED_STATUSES, moduleVersions, removeVersion, versionEntry, versionModulePath } from './version-status.ts';
+import { FAILED_STATUSES, pruneVersion, versionEntry } from './version-status.ts';
 
 export const VERSION_KIND = 'RegistryModuleVersion';
 
@@ -36,49 +36,31 @@ export function contentPath(
 }
 
 /**
- * Packs under way, by what they read: the versions that name one directory
- * (or archive), prepared together by a plan, share its one read instead of
- * each packing it again. An entry lives only while its pack runs, so the
- * next plan reads the files afresh: nothing is cached.
+ * A version's content, packed: the versions that name one directory (or
+ * archive), prepared together by a plan, share its one read (the engine's
+ * shared read for the run), so the next plan reads the files afresh.
  */
-const packing = new Map<string, Promise<PackedModule>>();
-
-function packed(desired: DesiredObject): Promise<PackedModule> {
+function packed(ctx: ProviderContext, desired: DesiredObject): Promise<PackedModule> {
   const where = contentPath(desired);
   if (!where)
     return Promise.reject(
       new ConvergeError('INPUT_INVALID', `${desired.address.name}: a version needs source or archive`),
     );
-  const key = `${where.kind}:${where.path}`;
-  const running = packing.get(key);
-  if (running) return running;
-  const pack = (async () => {
+  return ctx.shared(`pack ${where.kind}:${where.path}`, async () => {
     // loaded when a version is packed, not with every command (tar and zlib cost start-up time)
     const { packModule, readArchive } = await import('../../registry/pack.ts');
     return where.kind === 'source' ? packModule(where.path) : readArchive(where.path);
-  })();
-  packing.set(key, pack);
-  const done = () => {
-    packing.delete(key);
-  };
-  pack.then(done, done);
-  return pack;
+  });
 }
 
-/**
- * The packs made for the plan, by the object they were planned for: the
- * apply uploads those same bytes (what was planned is what is sent) instead
- * of packing the directory a second time.
- */
-const planned = new WeakMap<DesiredObject, PackedModule>();
+/** The pack made for the plan (`DesiredObject.prepared`): the apply uploads those same bytes. */
+const plannedPack = (desired: DesiredObject): PackedModule | undefined => desired.prepared as PackedModule | undefined;
 
 export const registryModuleVersion = defineProvider(
   () => ({
     kind: VERSION_KIND,
     scoped: true,
-    mutable: false,
-    creatable: true,
-    deletePolicy: 'prunable',
+    // no update: an uploaded version is never written again, and a difference is a plan note
     identity: VERSION_IDENTITY,
     // a version is only ever made from its module's address (a keyed child list): never from metadata of its own
     address: (metadata) => ({
@@ -117,34 +99,20 @@ export const registryModuleVersion = defineProvider(
       });
     },
 
-    async prepare(desired: DesiredObject) {
-      const content = await packed(desired);
+    async prepare(ctx, desired) {
+      const content = await packed(ctx, desired);
       // the digest stands for the content: a saved plan names where it was read when it changes
       const from = String(desired.spec.source ?? desired.spec.archive);
       const fileSources = { ...desired.fileSources, 'spec.digest': from };
-      const prepared = { ...desired, spec: { ...desired.spec, digest: content.sha256 }, fileSources };
-      planned.set(prepared, content);
-      return prepared;
+      return { ...desired, spec: { ...desired.spec, digest: content.sha256 }, fileSources, prepared: content };
     },
 
     async create(ctx, desired) {
-      await publishVersion(ctx, desired.address, planned.get(desired) ?? (await packed(desired)));
+      await publishVersion(ctx, desired.address, plannedPack(desired) ?? (await packed(ctx, desired)));
       return undefined;
     },
-    async update() {
-      // never reached: an uploaded version is immutable (mutable: false)
-    },
-    async delete(ctx, live) {
-      // Alone in its module (./version-lock.ts):
-      // it counts the module's versions afresh, because deleting a module's last version deletes
-      // the module, which its manifest declares (pruning a module's versions never removes it).
-      await aloneInModule(ctx, versionModulePath(live.address), async () => {
-        const versions = await moduleVersions(ctx, live.address);
-        if (versions === undefined) return; // the module is gone, and the version with it
-        if (versions.length === 1 && versions[0]?.version === live.ref) throw lastVersion(live.address);
-        await removeVersion(ctx, live.address);
-      });
-    },
+    // alone in its module, and never the module's last version (./version-status.ts)
+    delete: (ctx, live) => pruneVersion(ctx, live.address, live.ref),
     // one GET of the module (never the list a run read before): read back after a lost answer
     async get(ctx, address) {
       const entry = await versionEntry(ctx, address);
@@ -155,13 +123,6 @@ export const registryModuleVersion = defineProvider(
     },
     liveNotes(_spec, live) {
       return contentNotes(live);
-    },
-    toManifest(live) {
-      return {
-        kind: VERSION_KIND,
-        metadata: { name: live.address.name },
-        spec: { version: String(live.fields?.version ?? '') },
-      };
     },
   }),
   {
@@ -213,17 +174,4 @@ export function versionProblems(
   // shown as written: the manifest's own words, the same on every machine
   const problem = contentProblem({ ...where, shown: String(object.spec[where.kind]) }, object.roots);
   return problem === undefined ? [] : [at(where.kind, problem)];
-}
-
-/** Refusing to prune a module's last version: the registry would delete the declared module with it. */
-function lastVersion(address: Address): ConvergeError {
-  const { name, provider } = moduleParts(moduleOf(address));
-  const version = versionOf(address);
-  return new ConvergeError(
-    'GUARD_REFUSED',
-    `not deleted: ${version} is the only version of ${name}/${provider}, and deleting a module's last version deletes the module, which the manifest declares; declare a version to keep, or delete the module with \`ensure: absent\``,
-    {
-      hint: 'declare a version to keep (it is published before any is deleted), or delete the module itself with `ensure: absent`',
-    },
-  );
 }

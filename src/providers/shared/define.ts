@@ -17,15 +17,7 @@ type FromTable =
   | 'canonicalLive'
   | 'present'
   | 'notes';
-type Defaulted =
-  | 'api'
-  | 'cardinality'
-  | 'scoped'
-  | 'updateStyle'
-  | 'creatable'
-  | 'deletePolicy'
-  | 'dependsOn'
-  | 'mutable';
+type Defaulted = 'api' | 'cardinality' | 'scoped' | 'updateStyle' | 'dependsOn';
 
 /** What a kind says itself; the rest comes from its table or the defaults below. */
 export type ProviderShape = Omit<Provider, FromTable | Defaulted> & Partial<Pick<Provider, Defaulted>>;
@@ -37,10 +29,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     cardinality: 'many',
     scoped: false,
     updateStyle: 'patch',
-    creatable: true,
-    deletePolicy: 'prunable',
     dependsOn: [],
-    mutable: true,
     writeOnly: forms.writeOnly,
     exportedWriteOnly: forms.exportedWriteOnly,
     immutable: forms.immutable,

@@ -11,7 +11,6 @@
  * function of it.
  */
 import { listResources, listUnpaged, resourceBody, resourceOf } from '../../api/jsonapi.ts';
-import { requireClient } from '../../api/require-client.ts';
 import type { Resource } from '../../api/types.ts';
 import {
   type Address,
@@ -80,14 +79,13 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
       return { kind, address: addressIn(unit, name), ref: resource.id, fields: forms.readable(resource.attributes) };
     };
     const list = async (ctx: ProviderContext, unit: ListUnit, query: Record<string, string> = {}) => {
-      const client = requireClient(ctx.api, 'platform');
       const path = collectionPath(unit);
       const resources = config.unpaged
-        ? await listUnpaged(client, path, {
+        ? await listUnpaged(ctx.client, path, {
             signal: ctx.signal,
             ...(config.missingIsEmpty && { missingIsEmpty: true }),
           })
-        : await listResources(client, path, query, { signal: ctx.signal });
+        : await listResources(ctx.client, path, query, { signal: ctx.signal });
       return resources.map((resource) => toLive(unit, resource)).filter((live) => live !== undefined);
     };
     const shape: ProviderShape = {
@@ -117,7 +115,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
       // errors propagate: when the answer is lost the engine reads back before deciding
       async create(ctx, desired, fields) {
         const path = pathOf(desired);
-        const response = await requireClient(ctx.api, 'platform').request({
+        const response = await ctx.client.request({
           method: 'POST',
           path,
           body: resourceBody(type, { [key]: nameOf(desired.address), ...forms.wire(fields, desired.spec) }),
@@ -128,7 +126,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
 
       async update(ctx, desired, live, fields) {
         if (Object.keys(fields).length === 0) return;
-        await requireClient(ctx.api, 'platform').request({
+        await ctx.client.request({
           method: 'PATCH',
           path: `${pathOf(live)}/${encodeURIComponent(live.ref)}`,
           body: resourceBody(type, forms.wire(fields, desired.spec), live.ref),

@@ -17,8 +17,11 @@ export interface MountSingletonConfig extends FieldsConfig {
   defaultMount: string;
   /** The object's path under the mount: `['config', 'ca']`. */
   path: readonly string[];
-  /** `patch` when a POST updates only the fields it sends (an LDAP config), `replace` when it rebuilds. */
-  updateStyle: UpdateStyle;
+  /**
+   * `patch` when a POST updates only the fields it sends (an LDAP config), `replace` when it
+   * rebuilds; `never` when an existing object is never written again (an SSH CA): no update.
+   */
+  updateStyle: UpdateStyle | 'never';
   /** What else the kind says itself (offline rules, references, consent to replace). */
   extra?: (forms: CanonicalForms) => Partial<ProviderShape>;
 }
@@ -48,7 +51,6 @@ export function mountSingletonProvider(config: MountSingletonConfig): Provider {
       cardinality: 'one-per-scope',
       scoped: true,
       identity: { scope: 'mount', name: [[]] },
-      updateStyle: config.updateStyle,
       address: (metadata) => address(metadata.mount ?? defaultMount),
       async list(ctx, unit) {
         const found = await get(ctx, unit.scope ?? defaultMount);
@@ -60,9 +62,12 @@ export function mountSingletonProvider(config: MountSingletonConfig): Provider {
         const data = await write(ctx, desired, fields);
         return data && live(mountOf(desired.address), data);
       },
-      async update(ctx, desired, _live, fields) {
-        if (Object.keys(fields).length > 0) await write(ctx, desired, fields);
-      },
+      ...(config.updateStyle !== 'never' && {
+        updateStyle: config.updateStyle,
+        async update(ctx: ProviderContext, desired: DesiredObject, _live: unknown, fields: Fields) {
+          if (Object.keys(fields).length > 0) await write(ctx, desired, fields);
+        },
+      }),
       async delete(ctx, object) {
         await deletePath(ctx, pathOf(mountOf(object.address)));
       },

@@ -5,7 +5,6 @@
  * HTTP stack can send), and 404 meaning "none": for one object and for an
  * empty list alike.
  */
-import { requireClient } from '../../api/require-client.ts';
 import { ConvergeError } from '../../errors.ts';
 import { isPlainObject } from '../../reconcile/equal.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
@@ -19,11 +18,9 @@ export function secretsPath(mount: string, ...rest: string[]): string {
   return `${SECRETS_PREFIX}/${segments.join('/')}`;
 }
 
-const client = (ctx: ProviderContext) => requireClient(ctx.api, 'secrets');
-
 /** The names under a list path; none when the service answers 404. */
 export async function listNames(ctx: ProviderContext, path: string): Promise<string[]> {
-  const response = await client(ctx).request<{ data?: { keys?: unknown } }>({
+  const response = await ctx.client.request<{ data?: { keys?: unknown } }>({
     method: 'GET',
     path,
     query: { list: 'true' },
@@ -40,7 +37,7 @@ export async function listNames(ctx: ProviderContext, path: string): Promise<str
 
 /** The `data` of one object; undefined when it does not exist. */
 export async function readData(ctx: ProviderContext, path: string): Promise<Fields | undefined> {
-  const response = await client(ctx).request<{ data?: unknown }>({
+  const response = await ctx.client.request<{ data?: unknown }>({
     method: 'GET',
     path,
     accept: [404],
@@ -54,7 +51,7 @@ export async function readData(ctx: ProviderContext, path: string): Promise<Fiel
 
 /** A POST that creates or rebuilds an object; answers the `data` when there is one (a generated key). */
 export async function writeData(ctx: ProviderContext, path: string, body: Fields): Promise<Fields | undefined> {
-  const response = await client(ctx).request<{ data?: unknown } | undefined>({
+  const response = await ctx.client.request<{ data?: unknown } | undefined>({
     method: 'POST',
     path,
     body,
@@ -65,5 +62,5 @@ export async function writeData(ctx: ProviderContext, path: string, body: Fields
 }
 
 export async function deletePath(ctx: ProviderContext, path: string): Promise<void> {
-  await client(ctx).request({ method: 'DELETE', path, signal: ctx.signal });
+  await ctx.client.request({ method: 'DELETE', path, signal: ctx.signal });
 }

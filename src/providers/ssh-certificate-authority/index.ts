@@ -9,7 +9,6 @@
  * shown nor exported, so a CA cannot be put back once deleted.
  */
 
-import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
@@ -47,8 +46,8 @@ export const sshCertificateAuthority = mountSingletonProvider({
   kind,
   defaultMount: DEFAULT_MOUNT,
   path: ['config', 'ca'],
-  // never updated: only the public key is compared, and a change to it is a replacement
-  updateStyle: 'replace',
+  // never updated in place: every compared field is immutable, and a change to one is a replacement
+  updateStyle: 'never',
   ...FIELDS,
   extra: (forms) => ({
     replaceConsent: 'a new CA key invalidates every certificate the old key signed',
@@ -60,9 +59,6 @@ export const sshCertificateAuthority = mountSingletonProvider({
       spec: withoutShape(forms.exportSpec(live.fields ?? {})),
     }),
     check: checkCa,
-    async update() {
-      throw new ConvergeError('PLAN_INVALID', `${kind} is never updated in place: a new key replaces it`);
-    },
   }),
 });
 

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildExport, type ExportInput } from '../../../src/export/build.ts';
+import { buildExport, type ExportInput, type ExportProvider } from '../../../src/export/build.ts';
 import { loadManifests } from '../../../src/manifest/load.ts';
 import { catalog, providerFor } from '../../../src/providers/index.ts';
 import { diffFields } from '../../../src/reconcile/diff.ts';
@@ -116,7 +116,7 @@ function version(v: string, deprecated: boolean): Fields {
 
 function inputs(): ExportInput[] {
   return Object.entries(LIVE).map(([kind, objects]) => ({
-    provider: providerFor(kind)!,
+    provider: providerFor(kind) as ExportProvider,
     objects: objects.map(
       (o): LiveObject => ({ kind, address: { kind, name: o.id }, ref: `ref-${o.id}`, fields: o.fields }),
     ),
@@ -206,7 +206,10 @@ describe('export files', () => {
   });
 
   it('writes no file for a kind without objects, and no .env.example without placeholders', () => {
-    const none = buildExport([{ provider: providerFor('ToolVersion')!, objects: [] }], { split: false, schemaRef });
+    const none = buildExport([{ provider: providerFor('ToolVersion') as ExportProvider, objects: [] }], {
+      split: false,
+      schemaRef,
+    });
     expect(none).toEqual({ files: [], placeholders: [], envExample: undefined });
   });
 });

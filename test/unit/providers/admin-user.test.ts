@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ConvergeError } from '../../../src/errors.ts';
 import { userActions } from '../../../src/providers/admin-user/actions.ts';
 import { adminUser as provider } from '../../../src/providers/admin-user/index.ts';
+import { planObject } from '../../../src/reconcile/plan.ts';
+import { capabilities } from '../../../src/reconcile/provider.ts';
+
 import type { Fields } from '../../../src/reconcile/types.ts';
 import { desired, live } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, pagedCollection, resource } from './fake-client.ts';
@@ -46,7 +48,8 @@ function usersServer(users: ReturnType<typeof user>[]) {
 
 describe('AdminUser', () => {
   it('manages existing users only, deleted only by ensure: absent', () => {
-    expect(provider).toMatchObject({ cardinality: 'many', creatable: false, deletePolicy: 'absent-only' });
+    expect(provider).toMatchObject({ cardinality: 'many' });
+    expect(capabilities(provider)).toEqual({ create: false, update: true, delete: 'absent-only', export: true });
     expect(provider.writeOnly({})).toEqual([]);
     expect(provider.address({ name: 'ann' })).toEqual({ kind: 'AdminUser', name: 'ann' });
   });
@@ -74,7 +77,7 @@ describe('AdminUser', () => {
     const client = usersServer(users);
     const [current] = await provider.list(contextFor(client), {});
     const d = desired('AdminUser', 'user1', { 'is-admin': true, 'is-suspended': false });
-    await provider.update(contextFor(client), d, current!, { 'is-admin': true, 'is-suspended': false });
+    await provider.update!(contextFor(client), d, current!, { 'is-admin': true, 'is-suspended': false });
     expect(client.lines.slice(1)).toEqual([
       `POST ${path}/user-1/actions/unsuspend`,
       `POST ${path}/user-1/actions/grant_admin`,
@@ -85,14 +88,14 @@ describe('AdminUser', () => {
   it('asks for nothing the user already has, since the actions answer 400 then', async () => {
     const client = usersServer([user(1, { 'is-admin': true })]);
     const [current] = await provider.list(contextFor(client), {});
-    await provider.update(contextFor(client), desired('AdminUser', 'user1', {}), current!, { 'is-admin': true });
+    await provider.update!(contextFor(client), desired('AdminUser', 'user1', {}), current!, { 'is-admin': true });
     expect(client.requests).toHaveLength(1);
   });
 
   it('revokes rights before suspending', async () => {
     const client = usersServer([user(1, { 'is-admin': true })]);
     const [current] = await provider.list(contextFor(client), {});
-    await provider.update(contextFor(client), desired('AdminUser', 'user1', {}), current!, {
+    await provider.update!(contextFor(client), desired('AdminUser', 'user1', {}), current!, {
       'is-suspended': true,
       'is-admin': false,
     });
@@ -120,19 +123,25 @@ describe('AdminUser', () => {
 
   it('deletes with DELETE /users/:id', async () => {
     const client = usersServer([]);
-    await provider.delete(contextFor(client), live('AdminUser', 'user1', {}, 'user-1'));
+    await provider.delete!(contextFor(client), live('AdminUser', 'user1', {}, 'user-1'));
     expect(client.lines).toEqual([`DELETE ${path}/user-1`]);
   });
 
-  it('refuses to create a user, without sending anything', async () => {
-    const client = usersServer([]);
-    const error = await provider.create(contextFor(client), desired('AdminUser', 'zed', {}), {}).catch((e) => e);
-    expect(ConvergeError.is(error) && error.code).toBe('PLAN_INVALID');
-    expect(client.requests).toEqual([]);
+  it('has no create: a declared user that does not exist is a plan problem, found before any request', () => {
+    expect(provider.create).toBeUndefined();
+    const zed = desired('AdminUser', 'zed', {});
+    const secrets = { lookup: undefined, resend: false };
+    expect(planObject(provider, zed, 'AdminUser/zed', undefined, { prune: false, ownership: [], secrets })).toEqual({
+      problem: {
+        key: 'AdminUser/zed',
+        source: zed.source,
+        message: 'AdminUser/zed does not exist, and the API does not create AdminUser objects',
+      },
+    });
   });
 
   it('exports only the two flags', () => {
-    expect(provider.toManifest(live('AdminUser', 'user1', user(1).attributes, 'user-1'))).toEqual({
+    expect(provider.toManifest!(live('AdminUser', 'user1', user(1).attributes, 'user-1'))).toEqual({
       kind: 'AdminUser',
       metadata: { name: 'user1' },
       spec: { 'is-admin': false, 'is-suspended': false },

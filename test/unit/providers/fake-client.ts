@@ -5,8 +5,10 @@
  * client throws it (ApiError).
  */
 import { ApiError } from '../../../src/api/errors.ts';
+import type { ApiName } from '../../../src/api/profiles.ts';
 import type { HttpClient, HttpResponse, RequestOptions, Resource } from '../../../src/api/types.ts';
 import type { ProviderContext } from '../../../src/reconcile/provider.ts';
+import { runContexts } from '../../../src/reconcile/services.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
 
 export interface Reply {
@@ -74,8 +76,9 @@ export class FakeClient implements HttpClient {
   async close(): Promise<void> {}
 }
 
-export function contextFor(client: HttpClient): ProviderContext {
-  return { api: { platform: client }, signal: new AbortController().signal };
+/** A provider's context for one run whose only client, of `api`, is `client` (src/reconcile/services.ts). */
+export function contextFor(client: HttpClient | undefined, api: ApiName = 'platform'): ProviderContext {
+  return runContexts({ clients: client ? { [api]: client } : {}, signal: new AbortController().signal })({ api });
 }
 
 /** A JSON:API collection answered page by page, with `meta.pagination` as the platform sends it. */

@@ -51,7 +51,7 @@ describe('GeneralSettings updates', () => {
     const d = desired('GeneralSettings', '', { 'plan-timeout': '180m', 'apply-timeout': 90000 });
     const fields = provider.canonicalDesired(d.spec);
     const [live] = await provider.list(contextFor(client), {});
-    await provider.update(contextFor(client), d, live!, {
+    await provider.update!(contextFor(client), d, live!, {
       'plan-timeout': fields['plan-timeout']!,
       'apply-timeout': fields['apply-timeout']!,
     });
@@ -65,7 +65,7 @@ describe('GeneralSettings updates', () => {
     const client = new FakeClient();
     settingsServer(client, 'general-settings', 'general', { 'plan-timeout': '3h' });
     const [live] = await provider.list(contextFor(client), {});
-    await provider.update(contextFor(client), desired('GeneralSettings', '', {}), live!, { 'plan-timeout': 7200 });
+    await provider.update!(contextFor(client), desired('GeneralSettings', '', {}), live!, { 'plan-timeout': 7200 });
     expect(client.requests[1]?.body).toMatchObject({ data: { attributes: { 'plan-timeout': '2h' } } });
   });
 

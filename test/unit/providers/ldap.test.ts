@@ -12,7 +12,7 @@ import { ldapStaticRole } from '../../../src/providers/ldap-static-role/index.ts
 import { diffFields } from '../../../src/reconcile/diff.ts';
 import type { Provider } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
-import { FakeClient } from './fake-client.ts';
+import { contextFor, FakeClient } from './fake-client.ts';
 
 function changes(provider: Provider, spec: Fields, live: Fields) {
   const desired = { ...provider.canonicalDesired(spec) };
@@ -25,7 +25,7 @@ function changes(provider: Provider, spec: Fields, live: Fields) {
   });
 }
 
-const ctxOf = (client: FakeClient) => ({ api: { secrets: client }, signal: new AbortController().signal });
+const ctxOf = (client: FakeClient) => contextFor(client, 'secrets');
 
 const LDIF = 'dn: cn={{.Username}},ou=people,dc=example,dc=org\nobjectClass: person\ncn: {{.Username}}\n';
 
@@ -81,7 +81,7 @@ describe('LDAPConfig', () => {
       source: { file: 'm.yaml', line: 1, col: 1 },
       positions: {},
     };
-    await ldapConfig.update(
+    await ldapConfig.update!(
       ctxOf(client),
       desired,
       { kind: 'LDAPConfig', address: desired.address, ref: 'ldap' },

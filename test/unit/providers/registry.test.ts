@@ -13,11 +13,12 @@ import { moduleTestVariable } from '../../../src/providers/module-test-variable/
 import { registryModule } from '../../../src/providers/registry-module/index.ts';
 import { moduleAddress, moduleParts } from '../../../src/providers/registry-module/names.ts';
 import { registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
+import type { ProviderContext } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
-import { FakeClient } from './fake-client.ts';
+import { contextFor, FakeClient } from './fake-client.ts';
 
-const ctxOf = (client: FakeClient) => ({ api: { platform: client }, signal: new AbortController().signal });
+const ctxOf = (client: FakeClient) => contextFor(client);
 const MODULES = '/api/v2/organizations/acme/registry-modules';
 
 const moduleResource = (name: string, versions: Array<{ version: string; status: string }>) => ({
@@ -118,7 +119,7 @@ describe('RegistryModule and its versions', () => {
       .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
         body: { data: moduleResource('network', [{ version: '1.0.0', status }]) },
       }));
-    await registryModuleVersion.create(ctxOf(client), versionOf('1.0.0'), {});
+    await registryModuleVersion.create!(ctxOf(client), versionOf('1.0.0'), {});
     expect(client.lines).toEqual([
       `POST ${MODULES}/private/acme/network/aws/versions`,
       'PUT http://files.test/_archivist/v1/object/abc',
@@ -147,7 +148,7 @@ describe('RegistryModule and its versions', () => {
           ]),
         },
       }));
-    await expect(registryModuleVersion.create(ctxOf(client), versionOf('2.0.0'), {})).rejects.toThrow(
+    await expect(registryModuleVersion.create!(ctxOf(client), versionOf('2.0.0'), {})).rejects.toThrow(
       /main\.tf:3,1-2: Unclosed brace/,
     );
   });
@@ -167,7 +168,7 @@ describe('a version whose create is cut short', () => {
       .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
         body: { data: moduleResource('network', [{ version: '1.0.0', status: 'ok' }]) },
       }));
-    await registryModuleVersion.create(ctxOf(client), version, {});
+    await registryModuleVersion.create!(ctxOf(client), version, {});
     expect(client.lines).toEqual([
       `POST ${MODULES}/private/acme/network/aws/versions`,
       'PUT http://files.test/o/1',
@@ -191,7 +192,7 @@ describe('a version whose create is cut short', () => {
       .on('GET', `${MODULES}/private/acme/network/aws`, () => ({
         body: { data: moduleResource('network', []) },
       }));
-    await expect(registryModuleVersion.create(ctxOf(client), version, {})).rejects.toBe(lost);
+    await expect(registryModuleVersion.create!(ctxOf(client), version, {})).rejects.toBe(lost);
     expect(client.lines).toEqual([
       `POST ${MODULES}/private/acme/network/aws/versions`,
       `GET ${MODULES}/private/acme/network/aws`,
@@ -232,8 +233,10 @@ describe('packing versions', () => {
         { version: v, source: 'network' },
         { address: { kind: 'RegistryModuleVersion', scope: 'acme', name: `network/aws/${v}` }, dir },
       );
-    const prepare = (v: string) => registryModuleVersion.prepare?.(version(v)) as Promise<ReturnType<typeof version>>;
-    const planned = await Promise.all(['1.0.0', '1.1.0', '1.2.0'].map(prepare));
+    const prepare = (v: string, plan: ProviderContext) =>
+      registryModuleVersion.prepare!(plan, version(v)) as Promise<ReturnType<typeof version>>;
+    const plan = contextFor(undefined);
+    const planned = await Promise.all(['1.0.0', '1.1.0', '1.2.0'].map((v) => prepare(v, plan)));
     expect(new Set(planned.map((p) => p.spec.digest)).size).toBe(1);
     // the apply uploads what the plan packed: one archive, read once, for the three
     const uploaded: unknown[] = [];
@@ -257,13 +260,13 @@ describe('packing versions', () => {
           ),
         },
       }));
-    for (const object of planned) await registryModuleVersion.create(ctxOf(client), object, {});
+    for (const object of planned) await registryModuleVersion.create!(ctxOf(client), object, {});
     expect(uploaded).toHaveLength(3);
     expect(uploaded[1]).toBe(uploaded[0]);
     expect(uploaded[2]).toBe(uploaded[0]);
     // nothing is kept once the plan's packs are done: changed files give the next plan another digest
     writeFileSync(join(dir, 'network', 'extra.tf'), 'variable "extra" {}\n');
-    expect((await prepare('1.3.0')).spec.digest).not.toBe(planned[0]?.spec.digest);
+    expect((await prepare('1.3.0', contextFor(undefined))).spec.digest).not.toBe(planned[0]?.spec.digest);
   });
 });
 
@@ -326,7 +329,7 @@ describe('ModuleTestVariable', () => {
       'GET /api/v2/organizations/acme/tests/registry-modules/private/acme/network/aws/vars',
       'GET /api/v2/organizations/acme/tests/registry-modules/private/acme/db/aws/vars',
     ]);
-    const created = await moduleTestVariable.create(
+    const created = await moduleTestVariable.create!(
       ctx,
       desired('ModuleTestVariable', 'TF_VAR_zone', {}, { address: { ...address, name: 'db/aws/TF_VAR_zone' } }),
       { value: 'a' },
@@ -335,7 +338,7 @@ describe('ModuleTestVariable', () => {
     expect(client.requests.at(-1)?.body).toMatchObject({
       data: { type: 'vars', attributes: { key: 'TF_VAR_zone', value: 'a' } },
     });
-    expect(moduleTestVariable.toManifest(live!).metadata).toEqual({
+    expect(moduleTestVariable.toManifest!(live!).metadata).toEqual({
       organization: 'acme',
       module: 'network/aws',
       name: 'TF_VAR_region',

@@ -104,7 +104,7 @@ const aliases: Record<string, string> = {
 describe.each(Object.entries(liveAttributes))('%s', (kind, attributes) => {
   const provider = providerFor(kind)!;
   const exported = (fields: Fields) =>
-    provider.toManifest({
+    provider.toManifest!({
       kind,
       address: { kind, name: provider.cardinality === 'one' ? '' : 'x' },
       ref: 'ref',
@@ -149,7 +149,7 @@ describe.each(Object.entries(liveAttributes))('%s', (kind, attributes) => {
 
 describe('exported values', () => {
   it('write string durations in a unit form a person reads', () => {
-    const spec = providerFor('GeneralSettings')!.toManifest({
+    const spec = providerFor('GeneralSettings')!.toManifest!({
       kind: 'GeneralSettings',
       address: { kind: 'GeneralSettings', name: '' },
       ref: 'general',

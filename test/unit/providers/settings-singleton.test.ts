@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConvergeError } from '../../../src/errors.ts';
 import { costEstimationSettings } from '../../../src/providers/cost-estimation-settings/index.ts';
 import { customizationSettings } from '../../../src/providers/customization-settings/index.ts';
 import { generalSettings } from '../../../src/providers/general-settings/index.ts';
@@ -8,8 +7,9 @@ import { samlSettings } from '../../../src/providers/saml-settings/index.ts';
 import { smsSettings } from '../../../src/providers/sms-settings/index.ts';
 import { smtpSettings } from '../../../src/providers/smtp-settings/index.ts';
 import { diffFields, fieldsToSend } from '../../../src/reconcile/diff.ts';
-import type { Provider } from '../../../src/reconcile/provider.ts';
-import type { Fields } from '../../../src/reconcile/types.ts';
+import { planObject } from '../../../src/reconcile/plan.ts';
+import { capabilities, type Provider } from '../../../src/reconcile/provider.ts';
+import type { DesiredObject, Fields } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, settingsServer } from './fake-client.ts';
 
@@ -96,7 +96,9 @@ function plan(provider: Provider, spec: Fields, liveFields: Fields, sendSecrets:
 
 describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) => {
   it('is a singleton that is only updated', () => {
-    expect(provider).toMatchObject({ cardinality: 'one', creatable: false, deletePolicy: 'never', api: 'platform' });
+    expect(provider).toMatchObject({ cardinality: 'one', api: 'platform' });
+    // it has no create nor delete: the planner refuses both (test/unit/reconcile/capabilities.test.ts)
+    expect(capabilities(provider)).toEqual({ create: false, update: true, delete: 'never', export: true });
     expect(provider.address({})).toEqual({ kind: provider.kind, name: '' });
   });
 
@@ -119,7 +121,7 @@ describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) =>
     const [current] = await provider.list(ctx, {});
     const changes = plan(provider, spec, current!.fields!, secrets);
     expect(changes.length).toBeGreaterThan(0);
-    await provider.update(ctx, d, current!, fieldsToSend(provider.canonicalDesired(spec), changes));
+    await provider.update!(ctx, d, current!, fieldsToSend(provider.canonicalDesired(spec), changes));
 
     const [after] = await provider.list(ctx, {});
     expect(plan(provider, spec, after!.fields!, new Map())).toEqual([]);
@@ -131,29 +133,32 @@ describe.each(cases)('$provider.kind', ({ provider, type, id, before, spec }) =>
     const [current] = await provider.list(contextFor(client), {});
     const field = Object.keys(provider.canonicalDesired(spec)).find((k) => !provider.writeOnly(spec).includes(k))!;
     const value = provider.canonicalDesired(spec)[field]!;
-    await provider.update(contextFor(client), desired(provider.kind, '', spec), current!, { [field]: value });
+    await provider.update!(contextFor(client), desired(provider.kind, '', spec), current!, { [field]: value });
     const body = client.requests[1]?.body as { data: { type: string; attributes: Fields } };
     expect(body.data.type).toBe(type);
     expect(Object.keys(body.data.attributes)).toEqual([field]);
     expect(body.data).not.toHaveProperty('id');
   });
 
-  it('refuses to create or delete, without sending anything', async () => {
-    const client = new FakeClient();
-    const ctx = contextFor(client);
-    const create = provider.create(ctx, desired(provider.kind, '', spec), {}).catch((e: unknown) => e);
-    expect(ConvergeError.is(await create)).toBe(true);
-    await expect(
-      provider.delete(ctx, { kind: provider.kind, address: { kind: provider.kind, name: '' }, ref: id }),
-    ).rejects.toThrow(/only updated/);
-    expect(client.requests).toEqual([]);
+  it('has no create nor delete: a manifest that deletes it is a plan problem, found before any request', () => {
+    expect(provider.create).toBeUndefined();
+    expect(provider.delete).toBeUndefined();
+    const absent: DesiredObject = { ...desired(provider.kind, '', spec), ensure: 'absent' };
+    const secrets = { lookup: undefined, resend: false };
+    expect(planObject(provider, absent, provider.kind, undefined, { prune: false, ownership: [], secrets })).toEqual({
+      problem: {
+        key: provider.kind,
+        source: absent.source,
+        message: `${provider.kind} cannot be deleted (update only)`,
+      },
+    });
   });
 });
 
 describe('settings updates', () => {
   it('send nothing when there is nothing to change', async () => {
     const client = new FakeClient();
-    await generalSettings.update(
+    await generalSettings.update!(
       contextFor(client),
       desired('GeneralSettings', '', {}),
       { kind: 'GeneralSettings', address: { kind: 'GeneralSettings', name: '' }, ref: 'general' },
@@ -163,7 +168,7 @@ describe('settings updates', () => {
   });
 
   it('fail with a configuration error when no platform connection exists', async () => {
-    const ctx = { api: {}, signal: new AbortController().signal };
+    const ctx = contextFor(undefined);
     await expect(generalSettings.list(ctx, {})).rejects.toMatchObject({ code: 'CONFIG_INVALID' });
   });
 });

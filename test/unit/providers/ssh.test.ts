@@ -15,7 +15,7 @@ import { sshZeroAddress } from '../../../src/providers/ssh-zero-address/index.ts
 import { diffFields } from '../../../src/reconcile/diff.ts';
 import type { DesiredObject, Fields } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
-import { FakeClient } from './fake-client.ts';
+import { contextFor, FakeClient } from './fake-client.ts';
 
 /** The changes the planner finds for an existing object (create-only fields are never compared). */
 const noChanges = (provider: typeof sshRole, spec: Fields, liveFields: Fields) =>
@@ -45,7 +45,7 @@ function wireForm(fields: Fields, spec: Fields): Fields {
     body = request.body as Fields;
     return { status: 204 };
   });
-  void sshRole.update(
+  void sshRole.update!(
     secretsContext(client),
     role('web', spec),
     { kind: 'SSHRole', address: { kind: 'SSHRole', scope: 'ssh', name: 'web' }, ref: 'web' },
@@ -55,7 +55,7 @@ function wireForm(fields: Fields, spec: Fields): Fields {
 }
 
 function secretsContext(client: FakeClient) {
-  return { api: { secrets: client }, signal: new AbortController().signal };
+  return contextFor(client, 'secrets');
 }
 
 function role(name: string, spec: Fields, mount = 'ssh'): DesiredObject {
@@ -243,7 +243,7 @@ describe('SSHCertificateAuthority', () => {
   });
 
   it('exports the public key and never the private one', () => {
-    const doc = sshCertificateAuthority.toManifest({
+    const doc = sshCertificateAuthority.toManifest!({
       kind: 'SSHCertificateAuthority',
       address: { kind: 'SSHCertificateAuthority', scope: 'ssh-prod', name: '' },
       ref: 'ssh-prod',

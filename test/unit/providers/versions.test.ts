@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/api/errors.ts';
 import { policyVersion } from '../../../src/providers/policy-version/index.ts';
 import { toolVersion } from '../../../src/providers/tool-version/index.ts';
+import { capabilities } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
 import { desired, live } from '../reconcile/builders.ts';
 import { contextFor, FakeClient, pagedCollection, resource } from './fake-client.ts';
@@ -29,7 +30,8 @@ describe.each([
   });
 
   it('is a prunable, creatable kind identified by its version', () => {
-    expect(provider).toMatchObject({ cardinality: 'many', scoped: false, creatable: true, deletePolicy: 'prunable' });
+    expect(provider).toMatchObject({ cardinality: 'many', scoped: false });
+    expect(capabilities(provider)).toEqual({ create: true, update: true, delete: 'prunable', export: true });
     expect(provider.address({ name: '1.9.8' })).toEqual({ kind: provider.kind, name: '1.9.8' });
   });
 
@@ -93,7 +95,7 @@ describe.each([
         return { status: 201, body: { data: resource(type, 'tool-new', { ...attributes('1.9.8'), ...sent }) } };
       });
       const d = desired(provider.kind, '1.9.8', { url, sha });
-      const created = await provider.create(contextFor(client), d, provider.canonicalDesired(d.spec));
+      const created = await provider.create!(contextFor(client), d, provider.canonicalDesired(d.spec));
       expect(client.requests[0]).toMatchObject({
         method: 'POST',
         path,
@@ -123,7 +125,7 @@ describe.each([
     it('lets a failed create fail, so the engine can read back before deciding', async () => {
       const client = new FakeClient().on('POST', path, () => ({ status: 422 }));
       const d = desired(provider.kind, '1.9.8', { url, sha });
-      await expect(provider.create(contextFor(client), d, provider.canonicalDesired(d.spec))).rejects.toBeInstanceOf(
+      await expect(provider.create!(contextFor(client), d, provider.canonicalDesired(d.spec))).rejects.toBeInstanceOf(
         ApiError,
       );
     });
@@ -134,7 +136,7 @@ describe.each([
       }));
       const current = live(provider.kind, '1.9.8', attributes('1.9.8'), 'tool-1');
       const d = desired(provider.kind, '1.9.8', { url, sha, deprecated: true, 'deprecated-reason': 'eol' });
-      await provider.update(contextFor(client), d, current, { deprecated: true, 'deprecated-reason': 'eol' });
+      await provider.update!(contextFor(client), d, current, { deprecated: true, 'deprecated-reason': 'eol' });
       expect(client.requests).toEqual([
         expect.objectContaining({
           method: 'PATCH',
@@ -146,12 +148,12 @@ describe.each([
 
     it('deletes with DELETE /:id', async () => {
       const client = new FakeClient().on('DELETE', `${path}/:id`, () => ({ status: 204 }));
-      await provider.delete(contextFor(client), live(provider.kind, '1.9.8', {}, 'tool-1'));
+      await provider.delete!(contextFor(client), live(provider.kind, '1.9.8', {}, 'tool-1'));
       expect(client.lines).toEqual([`DELETE ${path}/tool-1`]);
     });
 
     it('exports a manifest named by the version, without read-only fields', () => {
-      const doc = provider.toManifest(live(provider.kind, '1.9.8', attributes('1.9.8', { sha }), 'tool-1'));
+      const doc = provider.toManifest!(live(provider.kind, '1.9.8', attributes('1.9.8', { sha }), 'tool-1'));
       expect(doc).toEqual({
         kind: provider.kind,
         metadata: { name: '1.9.8' },

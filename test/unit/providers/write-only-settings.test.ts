@@ -50,7 +50,7 @@ describe('write-only settings fields', () => {
     const [listed] = await costEstimationSettings.list(contextFor(client), {});
     expect(JSON.stringify(listed)).not.toMatch(/secret-|AKIA|tenant/);
     expect(
-      costEstimationSettings.toManifest(live('CostEstimationSettings', '', { ...credentials }, 'cost-estimation')),
+      costEstimationSettings.toManifest!(live('CostEstimationSettings', '', { ...credentials }, 'cost-estimation')),
     ).toEqual({
       kind: 'CostEstimationSettings',
       metadata: {},
@@ -63,7 +63,7 @@ describe('write-only settings fields', () => {
     settingsServer(client, 'smtp-settings', 'smtp', { enabled: false, auth: 'none' }, ['password']);
     const d = desired('SMTPSettings', '', { enabled: true, auth: 'login', username: 'u', password: 'pw' });
     const [current] = await smtpSettings.list(contextFor(client), {});
-    await smtpSettings.update(contextFor(client), d, current!, { enabled: true, auth: 'login', password: 'pw' });
+    await smtpSettings.update!(contextFor(client), d, current!, { enabled: true, auth: 'login', password: 'pw' });
     expect(client.requests[1]).toMatchObject({
       method: 'PATCH',
       path: '/api/v2/admin/smtp-settings',

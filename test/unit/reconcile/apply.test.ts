@@ -3,10 +3,14 @@ import { addressKey } from '../../../src/reconcile/address.ts';
 import { applyPlan } from '../../../src/reconcile/apply.ts';
 import { EventStream, type ReconcileEvent } from '../../../src/reconcile/events.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
+import { runContexts } from '../../../src/reconcile/services.ts';
 import type { DesiredObject, LiveObject } from '../../../src/reconcile/types.ts';
 import { desired, type MemoryProvider, memoryProvider } from './builders.ts';
 
 const secrets = { lookup: undefined, resend: false };
+
+/** These kinds keep their objects in memory: the run has no client. */
+const noClients = { clients: {}, signal: new AbortController().signal };
 
 async function run(
   providers: MemoryProvider[],
@@ -17,7 +21,7 @@ async function run(
   const liveByKey = new Map<string, LiveObject>();
   const snapshots = await Promise.all(
     providers.map(async (provider) => {
-      const listed = await provider.list({ api: {}, signal: new AbortController().signal }, {});
+      const listed = await provider.list(runContexts(noClients)(provider), {});
       for (const l of listed) liveByKey.set(addressKey(l.address), l);
       return {
         provider,
@@ -37,7 +41,7 @@ async function run(
     providers: byKind,
     desired: new Map(wanted.map((d) => [addressKey(d.address), d])),
     live: liveByKey,
-    provider: { api: {}, signal: new AbortController().signal },
+    ...noClients,
     parallelism: options.parallelism ?? 4,
     events,
     interrupt: (options.interrupt ?? new AbortController()).signal,

@@ -24,11 +24,12 @@ export function live(kind: string, id: string, fields: Fields, ref = `ref-${id}`
  * An in-memory provider: objects live in a Map, so executor tests can check
  * what was created, changed and deleted, and inject failures per id.
  */
-export interface MemoryProvider extends Provider {
-  objects: Map<string, Fields>;
-  calls: string[];
-  failOn: Map<string, Error>;
-}
+export type MemoryProvider = Provider &
+  Required<Pick<Provider, 'create' | 'update' | 'delete'>> & {
+    objects: Map<string, Fields>;
+    calls: string[];
+    failOn: Map<string, Error>;
+  };
 
 export function memoryProvider(kind: string, overrides: Partial<Provider> = {}): MemoryProvider {
   const objects = new Map<string, Fields>();
@@ -47,12 +48,9 @@ export function memoryProvider(kind: string, overrides: Partial<Provider> = {}):
     cardinality: 'many',
     scoped: false,
     updateStyle: 'patch',
-    creatable: true,
-    deletePolicy: 'prunable',
     dependsOn: [],
     immutable: [],
     createOnly: [],
-    mutable: true,
     writeOnly: () => [],
     exportedWriteOnly: () => [],
     objects,

@@ -100,7 +100,7 @@ describe('buildPlan', () => {
   });
 
   it('is a plan problem, with the manifest position, to declare an object the API cannot create', () => {
-    const provider = memoryProvider('AdminUser', { creatable: false });
+    const provider = memoryProvider('AdminUser', { create: undefined });
     const { problems } = buildPlan(
       [{ provider, desired: [desired('AdminUser', 'nobody', { 'is-admin': true })], live: new Map() }],
       options,

@@ -4,7 +4,7 @@
  * call is recorded, and failures or lost answers can be injected per call.
  */
 import { addressKey, unitKey } from '../../../src/reconcile/address.ts';
-import { listUnitOf, type Provider, type ProviderContext } from '../../../src/reconcile/provider.ts';
+import { listUnitOf, type Provider } from '../../../src/reconcile/provider.ts';
 import type { Address, DesiredObject, Fields, LiveObject } from '../../../src/reconcile/types.ts';
 
 export interface ScopedMemory extends Provider {
@@ -15,7 +15,8 @@ export interface ScopedMemory extends Provider {
   inject: Map<string, { error: Error; applied?: boolean }>;
 }
 
-export const ctx: ProviderContext = { api: {}, signal: new AbortController().signal };
+/** A run without clients: these kinds keep their objects in memory. */
+export const run = { clients: {}, signal: new AbortController().signal };
 
 export function lostAnswer(): Error {
   return Object.assign(new Error('connection reset after the request was sent'), { outcome: 'unknown' });
@@ -46,12 +47,9 @@ export function scopedMemory(kind: string, overrides: Partial<Provider> = {}): S
     cardinality: 'many',
     scoped: true,
     updateStyle: 'patch',
-    creatable: true,
-    deletePolicy: 'prunable',
     dependsOn: [],
     immutable: [],
     createOnly: [],
-    mutable: true,
     writeOnly: () => [],
     exportedWriteOnly: () => [],
     objects,

@@ -13,7 +13,7 @@ import type { OwnershipRule } from '../../../src/reconcile/ownership.ts';
 import type { Provider } from '../../../src/reconcile/provider.ts';
 import { EVERYTHING } from '../../../src/reconcile/selection.ts';
 import type { Address, DesiredObject } from '../../../src/reconcile/types.ts';
-import { ctx, declared, lostAnswer, put, type ScopedMemory, scopedMemory } from './scoped-builders.ts';
+import { run as connections, declared, lostAnswer, put, type ScopedMemory, scopedMemory } from './scoped-builders.ts';
 
 async function plan(providers: Provider[], desired: DesiredObject[], options: { prune?: OwnershipRule[] } = {}) {
   return planRun({
@@ -21,7 +21,7 @@ async function plan(providers: Provider[], desired: DesiredObject[], options: { 
     providers: new Map(
       providers.flatMap((p) => [p, ...(p.children ?? []).map((c) => c.provider)]).map((p) => [p.kind, p]),
     ),
-    context: ctx,
+    ...connections,
     parallelism: 4,
     events: new EventStream(),
     prune: options.prune !== undefined,
@@ -39,7 +39,7 @@ async function converge(providers: Provider[], desired: DesiredObject[], options
     ),
     desired: run.desiredByKey,
     live: run.liveByKey,
-    provider: ctx,
+    ...connections,
     parallelism: 4,
     events: new EventStream(),
     interrupt: new AbortController().signal,
@@ -233,7 +233,8 @@ describe('replace-style updates', () => {
 describe('keyed child lists', () => {
   const setup = () => {
     const versions = scopedMemory('ModuleVersion', {
-      mutable: false,
+      // never written again once it exists
+      update: undefined,
       dependsOn: ['Module'],
       // listed per module: the unit is the module's address
       listUnit: (a) => ({ scope: a.scope ?? '', parent: parentOf(a, 'Module') }),
