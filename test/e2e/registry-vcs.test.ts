@@ -1,0 +1,82 @@
+/**
+ * A module published from VCS through the CLI as a process: the field rules
+ * of its nested `vcs-repo` (docs/kinds.md, RegistryModule) hold at their
+ * depth. The connection (`vcs-repo.oauth-token-id`) is sent on create only,
+ * so a plan straight after the apply is empty; the repository
+ * (`vcs-repo.identifier`) cannot change in place, so a new one is a
+ * replacement that needs `--allow-replace`.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitRepository } from '../emulator/registry-git.ts';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+
+const MODULE = '/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws';
+
+let target: CliTarget;
+beforeEach(async () => {
+  const repo = gitRepository();
+  // two repositories of the same module name: the second is where the module moves
+  const repositories = { 'acme/terraform-aws-network': repo.path, 'other/terraform-aws-network': repo.path };
+  target = await cliTarget('registry-vcs', {}, { seed: { registry: { repositories } } });
+});
+afterEach(() => target?.close());
+
+async function write(identifier: string): Promise<string> {
+  const file = join(target.scratch, 'module.yaml');
+  await writeFile(
+    file,
+    [
+      'kind: RegistryModule',
+      'metadata: {organization: example-org, name: network, provider: aws}',
+      'spec:',
+      `  vcs-repo: {identifier: ${identifier}, oauth-token-id: ot-abc, branch: main}`,
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+async function liveRepository(): Promise<Record<string, unknown>> {
+  const response = await fetch(`${target.emulator.url}${MODULE}`, {
+    headers: { authorization: `Bearer ${target.emulator.tokens.admin}` },
+  });
+  return (await response.json()).data.attributes['vcs-repo'];
+}
+
+describe('a RegistryModule published from VCS', () => {
+  it('plans nothing after its apply: the connection is sent on create only', async () => {
+    const file = await write('acme/terraform-aws-network');
+    const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await liveRepository()).toMatchObject({ identifier: 'acme/terraform-aws-network', branch: 'main' });
+
+    const plan = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(plan.stdout).not.toContain('oauth-token-id');
+    expect(plan.code, plan.stdout).toBe(0);
+  });
+
+  it('replaces the module for a new repository, only with --allow-replace', async () => {
+    expect((await target.run(['apply', await write('acme/terraform-aws-network'), '--auto-approve'])).code).toBe(0);
+    const file = await write('other/terraform-aws-network');
+
+    const plan = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(plan.code, plan.stdout).toBe(2);
+    expect(plan.stdout).toContain('-/+ replace RegistryModule/example-org/');
+    expect(plan.stdout).toContain(
+      'vcs-repo.identifier: "acme/terraform-aws-network" -> "other/terraform-aws-network" (forces replacement)',
+    );
+    expect(plan.stdout).toContain('destructive: a module is replaced by deleting it');
+
+    const refused = await target.run(['apply', file, '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--allow-replace RegistryModule');
+    expect(await liveRepository()).toMatchObject({ identifier: 'acme/terraform-aws-network' });
+
+    const applied = await target.run(['apply', file, '--auto-approve', '--allow-replace', 'RegistryModule']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await liveRepository()).toMatchObject({ identifier: 'other/terraform-aws-network', branch: 'main' });
+    expect((await target.run(['plan', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+});
