@@ -22,6 +22,7 @@ import {
   scopeInName,
 } from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
+import { getPath } from '../reconcile/field-paths.ts';
 import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
 import { identityOf, type Provider } from '../reconcile/provider.ts';
@@ -160,8 +161,8 @@ function interpolationAccess(config: ConvergeConfig, paths: readonly string[]) {
 function registerDesiredSecrets(desired: readonly DesiredObject[]): void {
   for (const d of desired) {
     const provider = providerMap.get(d.kind);
-    const secretKeys = new Set([...d.secretFields, ...(provider?.writeOnly(d.spec) ?? [])]);
-    for (const key of secretKeys) registerValue(d.spec[key]);
+    const secretPaths = new Set([...d.secretFields, ...(provider?.writeOnly(d.spec) ?? [])]);
+    for (const path of secretPaths) registerValue(getPath(d.spec, path));
   }
 }
 

@@ -72,6 +72,7 @@ export function buildObject(
     ensure: validated.ensure === 'absent' ? 'absent' : 'present',
     spec: (interpolated.spec ?? {}) as Fields,
     secretFields: interpolated.secretFields,
+    ...(interpolated.secretPaths.size > 0 && { secretPaths: [...interpolated.secretPaths].map(inSpec) }),
     dir: ctx.dir,
     roots: ctx.roots,
     ...(interpolated.files.size > 0 && { fileSources: Object.fromEntries(interpolated.files) }),
@@ -98,6 +99,9 @@ function buildManifestOnly(
   const name = String((validated.metadata as { name?: unknown } | undefined)?.name ?? '');
   return { document: { kind, name, data: validated, source: doc.start, positions: doc.values }, problems: [] };
 }
+
+/** A document path inside the spec (`spec.vcs-repo.token`) as a spec path (`vcs-repo.token`). */
+const inSpec = (path: string) => path.slice('spec.'.length);
 
 function unknownKind(kind: unknown, kinds: readonly string[]): string {
   if (typeof kind !== 'string') return `kind must be a string (got ${describeValue(kind, false)})`;

@@ -9,8 +9,9 @@ import { isCircuitOpen } from '../api/circuit-breaker.ts';
 import type { ApiClients } from '../api/types.ts';
 import { ConvergeError } from '../errors.ts';
 import { type Address, addressKey } from './address.ts';
-import { diffFields, fieldsToSend } from './diff.ts';
+import { type Comparison, compare } from './comparison.ts';
 import type { ActionFailure, ApplySummary, EventStream, SkipReason } from './events.ts';
+import { getPath } from './field-paths.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
 import type { Provider } from './provider.ts';
 import { readBack } from './read.ts';
@@ -130,7 +131,8 @@ async function execute(action: PlannedAction, context: Run): Promise<boolean> {
 }
 
 async function create(provider: Provider, desired: DesiredObject, action: PlannedAction, context: Run) {
-  const fields = provider.canonicalDesired(desired.spec);
+  const comparison = compare(provider, desired);
+  const { fields } = comparison;
   let recovered = false;
   let made: LiveObject | undefined;
   try {
@@ -143,11 +145,11 @@ async function create(provider: Provider, desired: DesiredObject, action: Planne
     else if (found.fields && provider.update) {
       // made, but maybe not whole (a create of several requests, such as a module and its test
       // configuration): what still differs is sent as an update
-      await completeAfterLoss(provider, desired, fields, { ...found, fields: found.fields }, context);
+      await completeAfterLoss(provider, desired, comparison, { ...found, fields: found.fields }, context);
     }
     recovered = true;
   }
-  recordSecrets(provider, action.key, desired, fields, action.changes, context, true);
+  recordSecrets(comparison, action.key, desired, action.changes, context, true);
   await rememberCreated(provider, desired, fields, made, context);
   return recovered;
 }
@@ -180,23 +182,18 @@ async function rememberCreated(
 async function completeAfterLoss(
   provider: Provider,
   desired: DesiredObject,
-  fields: Fields,
+  comparison: Comparison,
   found: LiveObject & { fields: Fields },
   context: Run,
 ): Promise<void> {
-  const remaining = remainingChanges(provider, desired, fields, found.fields, []);
+  const remaining = remainingChanges(provider, comparison, found.fields, []);
   if (remaining.length === 0) return;
   try {
-    await write(provider, 'update')(
-      context.contextOf(provider),
-      desired,
-      found,
-      updateBody(provider, desired, fields, remaining),
-    );
+    await write(provider, 'update')(context.contextOf(provider), desired, found, comparison.updateBody(remaining));
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     const now = await readAfterLoss(provider, context, desired.address, error);
-    const left = now?.fields ? remainingChanges(provider, desired, fields, now.fields, []) : remaining;
+    const left = now?.fields ? remainingChanges(provider, comparison, now.fields, []) : remaining;
     if (left.length > 0) throw error;
   }
 }
@@ -208,8 +205,8 @@ async function update(
   action: PlannedAction,
   context: Run,
 ) {
-  const fields = provider.canonicalDesired(desired.spec);
-  const send = (changes: readonly FieldChange[]) => updateBody(provider, desired, fields, changes);
+  const comparison = compare(provider, desired);
+  const send = (changes: readonly FieldChange[]) => comparison.updateBody(changes);
   let recovered = false;
   try {
     await write(provider, 'update')(context.contextOf(provider), desired, live, send(action.changes));
@@ -218,47 +215,24 @@ async function update(
     // read back and send only what is still different (actions like grant_admin are not repeatable)
     const now = await readAfterLoss(provider, context, desired.address, error);
     if (!now?.fields) throw error;
-    const remaining = remainingChanges(provider, desired, fields, now.fields, action.changes);
+    const remaining = remainingChanges(provider, comparison, now.fields, action.changes);
     if (remaining.length > 0)
       await write(provider, 'update')(context.contextOf(provider), desired, now, send(remaining));
     recovered = true;
   }
-  recordSecrets(provider, action.key, desired, fields, action.changes, context, false);
+  recordSecrets(comparison, action.key, desired, action.changes, context, false);
   return recovered;
 }
 
-/**
- * What an update sends: the changed fields (`patch`), or every desired field
- * (`replace`: the API rebuilds the object from the body), never a create-only
- * field, and a write-only one only when the plan marked it to be sent.
- */
-function updateBody(provider: Provider, desired: DesiredObject, fields: Fields, changes: readonly FieldChange[]) {
-  const body = fieldsToSend(fields, changes);
-  if (provider.updateStyle === 'replace') {
-    const writeOnly = new Set(provider.writeOnly(desired.spec));
-    for (const [key, value] of Object.entries(fields)) if (!writeOnly.has(key)) body[key] = value;
-  }
-  for (const field of provider.createOnly) delete body[field];
-  return body;
-}
-
+/** What still differs from a read-back object, by the same comparison the plan made. */
 function remainingChanges(
   provider: Provider,
-  desired: DesiredObject,
-  fields: Fields,
+  comparison: Comparison,
   liveFields: Fields,
   planned: readonly FieldChange[],
 ): FieldChange[] {
-  const writeOnly = provider.writeOnly(desired.spec);
-  const secretsSent = planned.filter((c) => c.secret && writeOnly.includes(c.path));
-  const compared = { ...fields };
-  for (const field of provider.createOnly) delete compared[field];
-  const readable = diffFields(compared, provider.canonicalLive(liveFields), {
-    writeOnly: new Set(writeOnly),
-    immutable: new Set(provider.immutable),
-    secret: new Set(desired.secretFields),
-    sendSecrets: new Map(),
-  });
+  const secretsSent = planned.filter((c) => c.secret && comparison.writeOnly.includes(c.path));
+  const readable = comparison.changes(provider.canonicalLive(liveFields));
   // a write-only field cannot be read back: resend it, setting a secret twice is harmless
   return [...readable, ...secretsSent];
 }
@@ -297,18 +271,17 @@ async function readAfterLoss(provider: Provider, context: Run, address: Address,
 }
 
 function recordSecrets(
-  provider: Provider,
+  { fields, writeOnly }: Comparison,
   key: string,
   desired: DesiredObject,
-  fields: Fields,
   changes: readonly FieldChange[],
   context: Run,
   all: boolean,
 ) {
   const store = context.fingerprints;
   if (!store) return;
-  for (const field of provider.writeOnly(desired.spec)) {
-    const value = fields[field];
+  for (const field of writeOnly) {
+    const value = getPath(fields, field);
     if (value === undefined) continue;
     if (all || changes.some((c) => c.path === field && c.secret)) store.record(key, field, value);
   }

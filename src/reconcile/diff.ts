@@ -2,8 +2,15 @@
  * The pure diff: canonical desired fields against canonical live fields.
  * Only keys present in `desired` are compared: a field the user left out
  * (and that has no documented default) is not managed.
+ *
+ * Rules name fields by dotted paths (`vcs-repo.identifier`) and hold at any
+ * depth: the maps on the way to a path with a rule, or to a row of the
+ * field table, are compared key by key (the desired keys only, as at the
+ * top), so a nested write-only value is never compared nor shown, and a
+ * nested immutable one marks its own change for replacement.
  */
 import { isPlainObject, jsonEqual } from './equal.ts';
+import { isWithin, parentPaths } from './field-paths.ts';
 import type { FieldChange, Fields, Json } from './types.ts';
 
 export interface DiffOptions {
@@ -15,27 +22,53 @@ export interface DiffOptions {
   secret: ReadonlySet<string>;
   /** Write-only fields to send, each with the reason shown in the plan. */
   sendSecrets: ReadonlyMap<string, string>;
+  /** The field table's rows (Provider.fieldPaths): the maps on the way to a nested row are walked. */
+  rows?: readonly string[];
+  /** What a differing secret value's change says (`secret value` on a create). */
+  secretNote?: string;
+}
+
+interface Walk extends DiffOptions {
+  /** Maps compared key by key: on the way to a row or to a path with a rule. */
+  walked: ReadonlySet<string>;
 }
 
 export function diffFields(desired: Fields, live: Fields, options: DiffOptions): FieldChange[] {
+  const walked = parentPaths([...options.writeOnly, ...options.immutable, ...(options.rows ?? [])]);
+  return mapChanges('', desired, live, { ...options, walked }, false);
+}
+
+/** The changes of the desired keys of a map; `replace` when the map lies inside an immutable field. */
+function mapChanges(prefix: string, desired: Fields, live: Fields | undefined, walk: Walk, replace: boolean) {
   const changes: FieldChange[] = [];
   for (const key of Object.keys(desired).sort()) {
-    if (options.writeOnly.has(key)) {
-      const note = options.sendSecrets.get(key);
-      if (note !== undefined) changes.push({ path: key, secret: true, note });
-      continue;
-    }
-    const before = live[key];
-    const after = desired[key];
-    if (jsonEqual(before, after)) continue;
-    const replace = options.immutable.has(key) || undefined;
-    if (options.secret.has(key)) {
-      changes.push({ path: key, secret: true, note: 'secret value differs', ...(replace && { replace }) });
-      continue;
-    }
-    for (const change of valueChanges(key, before, after)) changes.push(replace ? { ...change, replace } : change);
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    changes.push(...fieldChanges(path, live?.[key], desired[key] as Json, walk, replace));
   }
   return changes;
+}
+
+function fieldChanges(path: string, before: Json | undefined, after: Json, walk: Walk, inherited: boolean) {
+  if (walk.writeOnly.has(path)) {
+    const note = walk.sendSecrets.get(path);
+    return note === undefined ? [] : [{ path, secret: true, note }];
+  }
+  const replace = inherited || walk.immutable.has(path);
+  let changes: FieldChange[];
+  if (walk.walked.has(path) && isPlainObject(after) && (before === undefined || isPlainObject(before))) {
+    changes = mapChanges(path, after, before, walk, replace);
+  } else {
+    if (jsonEqual(before, after)) return [];
+    changes = valueChanges(path, before, after).map((change) => (replace ? { ...change, replace } : change));
+  }
+  if (!walk.secret.has(path)) return changes;
+  // a secret value is compared, never shown: one change says it differs (write-only ones inside keep theirs)
+  const sent = changes.filter((c) => c.secret && [...walk.writeOnly].some((w) => isWithin(c.path, w)));
+  const differs = changes.filter((c) => !sent.includes(c));
+  if (differs.length === 0) return sent;
+  const replaced = differs.some((c) => c.replace);
+  const note = walk.secretNote ?? 'secret value differs';
+  return [{ path, secret: true, note, ...(replaced && { replace: true }) }, ...sent];
 }
 
 /** Field changes of one value; maps are walked so the plan names the key that changed. */

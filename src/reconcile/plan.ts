@@ -4,7 +4,7 @@
  */
 
 import { type Address, addressKey, compareAddresses } from './address.ts';
-import { diffFields } from './diff.ts';
+import { compare } from './comparison.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import { type Capabilities, capabilities, type Provider } from './provider.ts';
@@ -122,8 +122,8 @@ export function planObject(
     return { ...base, action: 'delete', changes: [], ref: live.ref, reason: 'ensure: absent' };
   }
 
-  const desiredFields = provider.canonicalDesired(desired.spec);
-  const writeOnly = provider.writeOnly(desired.spec);
+  const comparison = compare(provider, desired, (compared) => secretFields(key, desired, compared, options));
+  const { fields: desiredFields, writeOnly, compared } = comparison;
   const kindNotes = provider.notes?.(desired.spec) ?? [];
   if (!live) {
     if (!can.create) {
@@ -136,26 +136,19 @@ export function planObject(
       };
     }
     const secrets = decideSecrets(key, desiredFields, writeOnly, 'create', options.secrets);
-    const changes = createChanges(writeOnly, desired, desiredFields, secrets.send);
+    const changes = comparison.createChanges(secrets.send);
     return withNotes({ ...base, action: 'create', changes: presented(provider, changes) }, kindNotes);
   }
 
   if (!live.fields) {
     return { problem: { key, source: desired.source, message: `${key} was listed but could not be read` } };
   }
-  const compared = withoutCreateOnly(provider, desiredFields);
   const liveFields = provider.canonicalLive(live.fields);
   const held = provider.heldSecrets?.(live.fields) ?? new Map<string, string>();
   let secrets = decideSecrets(key, compared, writeOnly, 'update', options.secrets, held);
-  const diffOptions = {
-    writeOnly: new Set(writeOnly),
-    immutable: new Set(provider.immutable),
-    secret: secretFields(key, desired, compared, options),
-    sendSecrets: secrets.send,
-  };
   // a value the service set on create that someone changed since (a generated CA swapped by hand)
   const swapped = swappedFields(provider, key, compared, liveFields, options.secrets.lookup);
-  let changes = [...diffFields(compared, liveFields, diffOptions), ...swapped.changes];
+  let changes = [...comparison.changes(liveFields, secrets.send), ...swapped.changes];
   const replacing = changes.some((c) => c.replace);
   if (replacing && (!can.create || can.delete === 'never')) return cannotReplace(key, desired, changes, can);
   if (!replacing && !can.update) {
@@ -171,7 +164,7 @@ export function planObject(
   const occasion = replacing ? 'create' : changes.length > 0 ? 'rewrite' : 'update';
   if (occasion !== 'update') {
     secrets = decideSecrets(key, replacing ? desiredFields : compared, writeOnly, occasion, options.secrets, held);
-    changes = [...diffFields(compared, liveFields, { ...diffOptions, sendSecrets: secrets.send }), ...swapped.changes];
+    changes = [...comparison.changes(liveFields, secrets.send), ...swapped.changes];
   }
   const action: Action = replacing ? 'replace' : changes.length > 0 ? 'update' : 'noop';
   // a replacement that can neither create first nor put the previous object back carries the risk
@@ -230,14 +223,6 @@ function withNotes(action: PlannedAction, notes: readonly string[]): PlannedActi
   return notes.length > 0 ? { ...action, notes: [...notes] } : action;
 }
 
-/** Fields sent on create only: an existing object is never compared on them. */
-function withoutCreateOnly(provider: Provider, fields: Fields): Fields {
-  if (provider.createOnly.length === 0) return fields;
-  const out = { ...fields };
-  for (const field of provider.createOnly) delete out[field];
-  return out;
-}
-
 /**
  * Readable fields whose values are secret: interpolated now, or (so that a
  * value that stops coming from `${env:}` is not printed as the change's
@@ -264,22 +249,6 @@ function presented(provider: Provider, changes: FieldChange[]): FieldChange[] {
     ...(change.before !== undefined && { before: present(change.path, change.before) }),
     ...(change.after !== undefined && { after: present(change.path, change.after) }),
   }));
-}
-
-function createChanges(
-  writeOnly: readonly string[],
-  desired: DesiredObject,
-  fields: Fields,
-  send: ReadonlyMap<string, string>,
-): FieldChange[] {
-  const secret = new Set(desired.secretFields);
-  return Object.keys(fields)
-    .sort()
-    .map((path): FieldChange => {
-      if (writeOnly.includes(path)) return { path, secret: true, note: send.get(path) ?? 'sent on create' };
-      if (secret.has(path)) return { path, secret: true, note: 'secret value' };
-      return { path, after: fields[path] ?? null };
-    });
 }
 
 function deleteAction(key: string, live: LiveObject, reason: string): PlannedAction {

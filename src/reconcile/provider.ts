@@ -113,6 +113,11 @@ export interface Provider {
   readonly deletePolicy?: Exclude<DeletePolicy, 'never'>;
   /** Kinds that must be created before this one (and deleted after it). */
   readonly dependsOn: readonly string[];
+  /**
+   * The rows of the kind's field table, by dotted path (`vcs-repo.identifier`); the rules below
+   * name paths of it, at any depth (docs/architecture.md, "Field paths").
+   */
+  readonly fieldPaths?: readonly string[];
   /** Fields the API cannot change after creation: a change is planned as a replacement. */
   readonly immutable: readonly string[];
   /** Fields sent on create and never on update (an import trigger): never compared. */

@@ -5,6 +5,7 @@
  * when the user asks with --resend-secrets, or, with no store to compare, when
  * the object is written anyway for other fields. Pure: the store is a lookup.
  */
+import { getPath } from './field-paths.ts';
 import type { Fields, Json } from './types.ts';
 
 /** Why a write-only value is sent when the store says it changed (the planner tells such values apart). */
@@ -49,7 +50,7 @@ export function decideSecrets(
   const send = new Map<string, string>();
   const notes: string[] = [];
   for (const field of writeOnly) {
-    const value = desired[field];
+    const value = getPath(desired, field);
     if (value === undefined) continue;
     const hold = held.get(field);
     if (occasion === 'create') {

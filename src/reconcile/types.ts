@@ -47,6 +47,8 @@ export interface DesiredObject {
    * They are secrets like write-only fields: never printed, never saved.
    */
   secretFields: string[];
+  /** Dotted spec paths of the values that came from placeholders (`vcs-repo.token`). */
+  secretPaths?: string[];
   /** Where the document starts. */
   source: Position;
   /** The manifest file's directory, absolute: where paths the spec names (a module's source) start. */

@@ -41,7 +41,7 @@ const FIELDS: FieldsConfig = {
     starttls: flag(false),
     insecure_tls: flag(false),
     certificate: { default: '', normalize: normalize.pem },
-    client_tls_cert: writeOnly(),
+    client_tls_cert: writeOnly({ secret: false }),
     client_tls_key: writeOnly(),
     skip_static_role_import_rotation: flag(false),
     rotation_period: seconds(0),
@@ -94,12 +94,6 @@ function checkConfig(object: DesiredObject): SpecProblem[] {
   const certificate = typeof spec.certificate === 'string' ? spec.certificate : '';
   const certificateProblem = pemCertificateProblem(certificate);
   if (certificateProblem) at('certificate', certificateProblem);
-  for (const field of ['bindpass', 'client_tls_key']) {
-    if (spec[field] !== undefined && !object.secretFields.includes(field)) {
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
-      at(field, 'a secret must not be written into a manifest: use ${env:NAME} or ${file:path}');
-    }
-  }
   return problems;
 }
 

@@ -9,9 +9,9 @@
 
 import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
+import { getPath } from '../../reconcile/field-paths.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
 import { defineProvider } from '../shared/define.ts';
-import { getPath } from '../shared/paths.ts';
 import { flag, text } from '../shared/rules.ts';
 import { organizationModules, orgPath } from './api.ts';
 import { listedModule, MODULE_IDENTITY, MODULE_KIND, moduleAddress, moduleParts, modulePathOf } from './names.ts';

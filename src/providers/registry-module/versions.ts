@@ -131,8 +131,9 @@ export const registryModuleVersion = defineProvider(
       // local paths are not configuration the API keeps: never compared
       source: { createOnly: true },
       archive: { createOnly: true },
-      // the content's digest, kept by the fingerprint store when the version is uploaded
-      digest: { writeOnly: true },
+      // the content's digest (computed by `prepare`, so no secret), kept by the fingerprint store
+      // when the version is uploaded
+      digest: { writeOnly: true, sensitive: false },
     },
   },
 );

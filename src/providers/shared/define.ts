@@ -2,13 +2,15 @@
  * `defineProvider(shape, table)`: a provider from the calls its API needs
  * (the shape) and its field table. Everything the table decides (canonical
  * forms, write-only, immutable and create-only fields, plan notes, how values
- * are shown) is derived here once, and the common choices have defaults, so a
- * kind states only what is its own.
+ * are shown, secrets a manifest must not write as literals) is derived here
+ * once, and the common choices have defaults, so a kind states only what is
+ * its own.
  */
 import type { Provider } from '../../reconcile/provider.ts';
 import { type CanonicalForms, canonicalForms, type FieldsConfig } from './fields.ts';
 
 type FromTable =
+  | 'fieldPaths'
   | 'writeOnly'
   | 'exportedWriteOnly'
   | 'immutable'
@@ -24,12 +26,14 @@ export type ProviderShape = Omit<Provider, FromTable | Defaulted> & Partial<Pick
 
 export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, table: FieldsConfig): Provider {
   const forms = canonicalForms(table);
+  const own = shape(forms);
   return {
     api: 'platform',
     cardinality: 'many',
     scoped: false,
     updateStyle: 'patch',
     dependsOn: [],
+    fieldPaths: forms.paths,
     writeOnly: forms.writeOnly,
     exportedWriteOnly: forms.exportedWriteOnly,
     immutable: forms.immutable,
@@ -39,7 +43,9 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     present: forms.present,
     notes: forms.notes,
     unrestorable: (live) => unreadable(forms.exportedWriteOnly(live.fields ?? {})),
-    ...shape(forms),
+    ...own,
+    // the table's rules first (a secret written as a literal), then the kind's own
+    check: (object, all) => [...forms.literalSecrets(object), ...(own.check?.(object, all) ?? [])],
   };
 }
 

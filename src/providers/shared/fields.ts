@@ -11,9 +11,10 @@
  * Keys may be dotted paths (`test-config.tests-enabled`) for APIs that nest
  * attributes: each path is defaulted, normalized and compared on its own.
  */
-import type { Fields, Json } from '../../reconcile/types.ts';
+import type { SpecProblem } from '../../manifest/catalog.ts';
+import { deletePath, getPath, isWithin, setPath, withoutPaths } from '../../reconcile/field-paths.ts';
+import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
 import type { Normalizer } from './normalize.ts';
-import { deletePath, getPath, setPath } from './paths.ts';
 
 /** A condition over an object's other fields (canonical, defaults applied). */
 export type FieldCondition = (fields: Fields) => boolean;
@@ -46,6 +47,13 @@ export interface FieldRule {
   writeOnly?: boolean | FieldCondition;
   /** A write-only trigger, not configuration: nothing to export. */
   trigger?: boolean;
+  /**
+   * The value is a secret, so a manifest takes it from `${env:}` or `${file:}`, never as a literal
+   * (refused at the value, before anything is sent). Every write-only field is one unless it says
+   * `false` (a public certificate, a trigger address); a string names the secret in the refusal
+   * (`a private key`).
+   */
+  sensitive?: boolean | string;
   /** The API cannot change it in place: a change replaces the object. */
   immutable?: boolean;
   /** Sent on create only, never compared nor sent again (an import switch). */
@@ -60,6 +68,8 @@ export interface FieldsConfig {
 }
 
 export interface CanonicalForms {
+  /** Every row of the table, by dotted path. */
+  readonly paths: readonly string[];
   /** The write-only fields of an object, given its spec or live fields. */
   writeOnly(fields: Fields): readonly string[];
   /** The write-only fields that are configuration: export writes them as placeholders. */
@@ -80,6 +90,8 @@ export interface CanonicalForms {
   present(field: string, value: Json): Json;
   /** Plan notes for fields the spec sets that do not apply to this object. */
   notes(spec: Fields): string[];
+  /** A problem at each sensitive value the manifest writes as a literal instead of `${env:}` or `${file:}`. */
+  literalSecrets(object: DesiredObject): SpecProblem[];
 }
 
 export function canonicalForms(config: FieldsConfig): CanonicalForms {
@@ -177,6 +189,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   };
 
   return {
+    paths: managed,
     writeOnly,
     exportedWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.trigger),
     immutable: flagged('immutable'),
@@ -209,10 +222,26 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     readable(attributes) {
       const hiding = writeOnly(attributes);
       if (hiding.length === 0) return { ...attributes };
+      if (nested) return withoutPaths(structuredClone(attributes), hiding);
       const hidden = new Set(hiding);
       const out: Fields = {};
       for (const [key, value] of Object.entries(attributes)) if (!hidden.has(key)) out[key] = value;
       return out;
+    },
+    literalSecrets(object) {
+      const written = writeOnly(object.spec);
+      return rules.flatMap(([path, rule]): SpecProblem[] => {
+        const sensitive = rule.sensitive ?? written.includes(path);
+        if (sensitive === false || getPath(object.spec, path) === undefined) return [];
+        if (fromPlaceholder(object, path)) return [];
+        const what = typeof sensitive === 'string' ? sensitive : 'a secret';
+        return [
+          {
+            path: `spec.${path}`,
+            message: `${what} must not be written into a manifest: use \${env:NAME} or \${file:path}`,
+          },
+        ];
+      });
     },
     notes(spec) {
       const canonical = withDefaultsNormalized(spec);
@@ -221,4 +250,11 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
         .map((key) => `${key} does not apply to this object and is not compared (the API does not keep it)`);
     },
   };
+}
+
+/** Whether the value at a spec path came from `${env:}` or `${file:}`. */
+function fromPlaceholder(object: DesiredObject, path: string): boolean {
+  if (object.secretPaths) return object.secretPaths.some((secret) => isWithin(path, secret));
+  // an object built without its placeholder paths (by a test) knows its interpolated top-level fields
+  return object.secretFields.includes(path.split('.')[0] ?? path);
 }

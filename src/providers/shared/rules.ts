@@ -38,13 +38,17 @@ export const pemCertificate = (): FieldRule => ({ normalize: normalize.pem });
 export const checksum = (): FieldRule => ({ normalize: normalize.lowerCase });
 
 /**
- * A field that cannot be read back: compared through the fingerprint store only.
+ * A field that cannot be read back: compared through the fingerprint store only,
+ * and a secret a manifest takes from `${env:}` or `${file:}`.
  * `configuration: false` for a trigger the API acts on and does not keep (SMTP's
- * test address): export leaves it out instead of writing a placeholder.
+ * test address): export leaves it out instead of writing a placeholder, and it is
+ * no secret. `secret: false` for a value that is public though never read back
+ * (a client certificate).
  */
-export const writeOnly = (options: { configuration?: boolean } = {}): FieldRule => ({
+export const writeOnly = (options: { configuration?: boolean; secret?: boolean } = {}): FieldRule => ({
   writeOnly: true,
-  ...(options.configuration === false && { trigger: true }),
+  ...(options.configuration === false && { trigger: true, sensitive: false }),
+  ...(options.secret === false && { sensitive: false }),
 });
 
 /** A set kept as a comma-separated string: compared as a sorted set, sent as one string. */

@@ -36,7 +36,7 @@ const FIELDS: FieldsConfig = {
     // a generated key's type and size, as `rsa 4096` (src/providers/ssh-certificate-authority/key-shape.ts)
     key_type: { default: 'ssh-rsa', appliesWhen: generated, immutable: true },
     key_bits: { appliesWhen: generated, immutable: true },
-    private_key: { writeOnly: true, createOnly: true },
+    private_key: { writeOnly: true, createOnly: true, sensitive: 'a private key' },
     public_key: { normalize: publicKeyLine, immutable: true },
   },
   finish: keyShape,
@@ -62,17 +62,13 @@ export const sshCertificateAuthority = mountSingletonProvider({
   }),
 });
 
-/** The private key comes from `${file:}` or `${env:}`, never written into a manifest; with it, its public key. */
+/**
+ * With the private key (from `${file:}` or `${env:}`: a rule of the field table), its public key;
+ * neither for a generated one.
+ */
 function checkCa(object: DesiredObject): SpecProblem[] {
   const { spec } = object;
   const problems: SpecProblem[] = [];
-  if (spec.private_key !== undefined && !object.secretFields.includes('private_key')) {
-    problems.push({
-      path: 'spec.private_key',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
-      message: 'a private key must not be written into a manifest: use ${file:path} or ${env:NAME}',
-    });
-  }
   if ((spec.private_key === undefined) !== (spec.public_key === undefined)) {
     problems.push({
       path: 'spec',

@@ -3,8 +3,8 @@
  * field tables of kinds whose API nests attributes. A key without a dot is a
  * path of one step, so flat tables read the same.
  */
-import { isPlainObject } from '../../reconcile/equal.ts';
-import type { Fields, Json } from '../../reconcile/types.ts';
+import { isPlainObject } from './equal.ts';
+import type { Fields, Json } from './types.ts';
 
 export function getPath(fields: Fields, path: string): Json | undefined {
   // most tables are flat: one property lookup, no split
@@ -56,4 +56,26 @@ export function deletePath(fields: Fields, path: string): void {
     if (isPlainObject(child) && Object.keys(child).length === 0) delete parent[step];
     else break;
   }
+}
+
+/** A copy of `fields` without the values at `paths` (a flat path list costs a shallow copy only). */
+export function withoutPaths(fields: Fields, paths: readonly string[]): Fields {
+  if (!paths.some((path) => getPath(fields, path) !== undefined)) return fields;
+  const out = paths.some((path) => path.includes('.')) ? structuredClone(fields) : { ...fields };
+  for (const path of paths) deletePath(out, path);
+  return out;
+}
+
+/** Whether `path` is `ancestor` or lies inside it (`vcs-repo.identifier` inside `vcs-repo`). */
+export function isWithin(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor}.`);
+}
+
+/** The maps on the way to each path (`a` and `a.b` for `a.b.c`). */
+export function parentPaths(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const path of paths) {
+    for (let dot = path.indexOf('.'); dot !== -1; dot = path.indexOf('.', dot + 1)) out.add(path.slice(0, dot));
+  }
+  return out;
 }
