@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the messages name the placeholder syntax
 /**
  * The field table's rules at any depth (docs/architecture.md, "Field paths"),
  * through the one comparison (src/reconcile/comparison.ts) and the planner:
