@@ -202,6 +202,8 @@ export interface Provider {
   canonicalLive(fields: Fields): Fields;
   /** A canonical value as shown in plans and reports (a duration as `3h`); the canonical value when absent. */
   present?(field: string, value: Json): Json;
+  /** Canonical fields in the API's own forms (a duration as `2h`), as writes send them; `written` is the spec. */
+  wire?(fields: Fields, written: Fields): Fields;
 
   /** All live objects of one list unit, in as few requests as the API allows. */
   list(ctx: ProviderContext, unit: ListUnit): Promise<LiveObject[]>;

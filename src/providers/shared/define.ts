@@ -18,6 +18,7 @@ type FromTable =
   | 'canonicalDesired'
   | 'canonicalLive'
   | 'present'
+  | 'wire'
   | 'notes';
 type Defaulted = 'api' | 'cardinality' | 'scoped' | 'updateStyle' | 'dependsOn';
 
@@ -41,6 +42,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     canonicalDesired: forms.desired,
     canonicalLive: forms.live,
     present: forms.present,
+    wire: forms.wire,
     notes: forms.notes,
     unrestorable: (live) => unreadable(forms.exportedWriteOnly(live.fields ?? {})),
     ...own,
