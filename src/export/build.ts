@@ -13,6 +13,7 @@
  */
 import { Document, isMap, isScalar } from 'yaml';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
+import { setPath } from '../reconcile/field-paths.ts';
 import { capabilities, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
@@ -105,7 +106,7 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
 
 function documentYaml(manifest: ManifestDocument, secrets: readonly PlaceholderEntry[]): string {
   const spec: Fields = escapeTemplates(manifest.spec) as Fields;
-  for (const s of secrets) spec[s.field] = placeholder(s.name);
+  for (const s of secrets) setPath(spec, s.field, placeholder(s.name));
   const body: Record<string, unknown> = { kind: manifest.kind };
   if (Object.keys(manifest.metadata).length > 0) body.metadata = escapeTemplates(manifest.metadata as Json);
   body.spec = spec;
@@ -113,7 +114,8 @@ function documentYaml(manifest: ManifestDocument, secrets: readonly PlaceholderE
   const specNode = doc.get('spec', true);
   if (isMap(specNode)) {
     for (const s of secrets) {
-      const value = specNode.get(s.field, true);
+      // a write-only row may be nested (`a.b`): its node is found by its path's steps
+      const value = specNode.getIn(s.field.split('.'), true);
       if (isScalar(value)) value.comment = ` write-only: set ${s.name} (see ${ENV_EXAMPLE})`;
     }
   }

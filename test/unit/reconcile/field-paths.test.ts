@@ -6,6 +6,7 @@
  * kinds' sensitive rows, each refused as a literal at its value.
  */
 import { describe, expect, it } from 'vitest';
+import { buildExport } from '../../../src/export/build.ts';
 import { providerMap } from '../../../src/providers/index.ts';
 import { defineProvider } from '../../../src/providers/shared/define.ts';
 import { canonicalForms, type FieldsConfig } from '../../../src/providers/shared/fields.ts';
@@ -117,6 +118,16 @@ describe('rules on nested rows', () => {
   it('hide a nested write-only value a server echoes, before it travels further', () => {
     const echoed = { source: { repo: { identifier: 'x', token: 'echoed' } }, other: 1 };
     expect(canonicalForms(TABLE).readable(echoed)).toEqual({ source: { repo: { identifier: 'x' } }, other: 1 });
+  });
+
+  it('export a nested write-only row as a placeholder at its place', () => {
+    const object: LiveObject = { kind, address: { kind, name: 'a' }, ref: 'a', fields: STORED };
+    const exported = buildExport([{ provider, objects: [object] }], { split: false, schemaRef: () => 's.json' });
+    const content = exported.files[0]?.content ?? '';
+    expect(content).toMatch(
+      / {4}repo:\n {6}identifier: acme\/app\n {6}token: \$\{env:REPO_A_SOURCE_REPO_TOKEN\} # write-only/,
+    );
+    expect(exported.placeholders.map((p) => p.field)).toEqual(['source.repo.token']);
   });
 
   it('refuse a nested secret written as a literal, at its value; accept it from a placeholder', () => {
