@@ -11,11 +11,14 @@ import { providerMap } from '../../../src/providers/index.ts';
 import { defineProvider } from '../../../src/providers/shared/define.ts';
 import { canonicalForms, type FieldsConfig } from '../../../src/providers/shared/fields.ts';
 import { flag, text } from '../../../src/providers/shared/rules.ts';
+import { applyPlan } from '../../../src/reconcile/apply.ts';
 import { compare } from '../../../src/reconcile/comparison.ts';
+import { EventStream } from '../../../src/reconcile/events.ts';
+import { withoutPaths } from '../../../src/reconcile/field-paths.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
 import type { SecretPolicy } from '../../../src/reconcile/secrets.ts';
 import type { Fields, LiveObject } from '../../../src/reconcile/types.ts';
-import { desired } from './builders.ts';
+import { desired, memoryProvider } from './builders.ts';
 
 const kind = 'Repo';
 const TABLE: FieldsConfig = {
@@ -143,6 +146,42 @@ describe('rules on nested rows', () => {
     // another value of the same map from a placeholder does not make the token's literal one
     const other = desired(kind, 'a', SPEC, { secretFields: ['source'], secretPaths: ['source.branch'] });
     expect(provider.check?.(other, [other])).toHaveLength(1);
+  });
+});
+
+describe("apply's read-back after a lost answer", () => {
+  it('finds a created object whole when only a nested create-only row is not read back: no update follows', async () => {
+    // the API keeps the connection to itself: it is sent on create and never returned
+    const p = memoryProvider(kind, {
+      createOnly: ['source.connection'],
+      fieldPaths: ['source.repo', 'source.connection'],
+      canonicalDesired: (spec) => spec,
+      canonicalLive: (fields) => withoutPaths(fields, ['source.connection']),
+    });
+    const create = p.create.bind(p);
+    p.create = async (ctx, d, fields) => {
+      await create(ctx, d, fields);
+      throw Object.assign(new Error('socket hang up after the request was sent'), { outcome: 'unknown' });
+    };
+    const wanted = desired(kind, 'a', { source: { repo: 'acme/app', connection: 'ot-1' } });
+    const { plan } = buildPlan([{ provider: p, desired: [wanted], live: new Map() }], {
+      prune: false,
+      ownership: [],
+      secrets: noStore,
+    });
+    const signal = new AbortController().signal;
+    const summary = await applyPlan(plan, {
+      providers: new Map([[kind, p]]),
+      desired: new Map([[`${kind}/a`, wanted]]),
+      live: new Map(),
+      provider: { api: {}, signal },
+      parallelism: 1,
+      events: new EventStream(),
+      interrupt: signal,
+    });
+    expect(summary.done).toEqual({ create: 1 });
+    // read back by a list, found whole: nothing is sent again
+    expect(p.calls).toEqual(['create:a', 'list']);
   });
 });
 
