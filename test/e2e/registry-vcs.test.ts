@@ -55,6 +55,9 @@ describe('a RegistryModule published from VCS', () => {
     const plan = await target.run(['plan', file, '--detailed-exitcode']);
     expect(plan.stdout).not.toContain('oauth-token-id');
     expect(plan.code, plan.stdout).toBe(0);
+    // drift compares the same way: nothing differs
+    const drift = await target.run(['drift', file]);
+    expect(drift.code, drift.stdout).toBe(0);
   });
 
   it('replaces the module for a new repository, only with --allow-replace', async () => {

@@ -222,7 +222,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     readable(attributes) {
       const hiding = writeOnly(attributes);
       if (hiding.length === 0) return { ...attributes };
-      if (nested) return withoutPaths(structuredClone(attributes), hiding);
+      if (nested) return withoutPaths(attributes, hiding);
       const hidden = new Set(hiding);
       const out: Fields = {};
       for (const [key, value] of Object.entries(attributes)) if (!hidden.has(key)) out[key] = value;
