@@ -57,10 +57,8 @@ export function compare(
       diffFields(fields, {}, { ...options(sendSecrets), immutable: new Set(), secretNote: 'secret value' }),
     updateBody(changes) {
       const marked = new Set(changes.filter((c) => c.secret).map((c) => c.path));
-      const sendable = withoutPaths(
-        compared,
-        writeOnly.filter((path) => !marked.has(path)),
-      );
+      const unmarked = writeOnly.filter((path) => !marked.has(path));
+      const sendable = withoutPaths(compared, unmarked);
       return provider.updateStyle === 'replace' ? { ...sendable } : fieldsToSend(sendable, changes);
     },
   };

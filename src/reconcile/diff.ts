@@ -10,7 +10,7 @@
  * nested immutable one marks its own change for replacement.
  */
 import { isPlainObject, jsonEqual } from './equal.ts';
-import { isWithin, parentPaths } from './field-paths.ts';
+import { parentPaths } from './field-paths.ts';
 import type { FieldChange, Fields, Json } from './types.ts';
 
 export interface DiffOptions {
@@ -55,15 +55,16 @@ function fieldChanges(path: string, before: Json | undefined, after: Json, walk:
   }
   const replace = inherited || walk.immutable.has(path);
   let changes: FieldChange[];
-  if (walk.walked.has(path) && isPlainObject(after) && (before === undefined || isPlainObject(before))) {
-    changes = mapChanges(path, after, before, walk, replace);
+  if (walk.walked.has(path) && isPlainObject(after)) {
+    // row by row; live sides hold only the table's rows, so a live value that is no map has none of them
+    changes = mapChanges(path, after, isPlainObject(before) ? before : undefined, walk, replace);
   } else {
     if (jsonEqual(before, after)) return [];
     changes = valueChanges(path, before, after).map((change) => (replace ? { ...change, replace } : change));
   }
   if (!walk.secret.has(path)) return changes;
   // a secret value is compared, never shown: one change says it differs (write-only ones inside keep theirs)
-  const sent = changes.filter((c) => c.secret && [...walk.writeOnly].some((w) => isWithin(c.path, w)));
+  const sent = changes.filter((c) => c.secret && walk.writeOnly.has(c.path));
   const differs = changes.filter((c) => !sent.includes(c));
   if (differs.length === 0) return sent;
   const replaced = differs.some((c) => c.replace);

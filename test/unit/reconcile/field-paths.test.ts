@@ -86,6 +86,14 @@ describe('rules on nested rows', () => {
     expect(action.changes).toContainEqual({ path: 'source.repo.token', secret: true, note: 'sent on create' });
   });
 
+  it('show a map interpolated from a placeholder as one secret change, still a replacement', () => {
+    const moved = structuredClone(SPEC);
+    (moved.source as { repo: Fields }).repo.identifier = 'acme/other';
+    const d = desired(kind, 'a', moved, { secretFields: ['source'] });
+    const changes = compare(provider, d).changes(provider.canonicalLive(STORED));
+    expect(changes).toEqual([{ path: 'source', secret: true, note: 'secret value differs', replace: true }]);
+  });
+
   it('update a nested mutable row in place, sending neither the create-only row nor an unmarked secret', () => {
     const branch = structuredClone(SPEC);
     (branch.source as Fields).branch = 'main';
