@@ -13,8 +13,9 @@ const mapping = (keys: number) =>
 describe('input limits', () => {
   it('reads a mapping up to the key limit, and refuses a larger one with one problem', () => {
     expect(parseDocuments(mapping(LIMITS.keysPerMapping), 'a.yaml').problems).toEqual([]);
-    expect(parseDocuments(mapping(40_000), 'b.yaml').problems).toEqual([
-      { file: 'b.yaml', line: 3, col: 3, message: 'a mapping may hold at most 10000 keys (this one has 40000)' },
+    // one key over the limit is enough: a larger mapping costs the test seconds and proves nothing more
+    expect(parseDocuments(mapping(LIMITS.keysPerMapping + 1), 'b.yaml').problems).toEqual([
+      { file: 'b.yaml', line: 3, col: 3, message: 'a mapping may hold at most 10000 keys (this one has 10001)' },
     ]);
   });
 
