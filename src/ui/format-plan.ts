@@ -9,7 +9,8 @@ import { terminalLine } from './terminal-text.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ' };
 
-function summaryLine(plan: Plan): string {
+/** `1 to create, 0 to update, ... 25 unchanged`: the plan in one line (text and Markdown). */
+export function planSummary(plan: Plan): string {
   const c = plan.counts;
   return (
     `${c.create ?? 0} to create, ${c.update ?? 0} to update, ${c.replace ?? 0} to replace, ` +
@@ -38,7 +39,7 @@ export function formatPlan(plan: Plan, colors: Colors): string[] {
   }
   const notes = plan.actions.flatMap((a) => (a.notes ?? []).map((n) => terminalLine(`${a.key}: ${n}`)));
   if (notes.length > 0) lines.push('', colors.bold('Notes'), ...notes.map((n) => `  ${n}`));
-  lines.push('', colors.bold(`Plan: ${summaryLine(plan)}.`));
+  lines.push('', colors.bold(`Plan: ${planSummary(plan)}.`));
   return lines;
 }
 

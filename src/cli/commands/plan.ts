@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import { PLAN_FORMATS } from '../../ui/plan/formats.ts';
 import { addPlanFlags } from '../flags.ts';
 
 export function registerPlan(program: Command): void {
@@ -8,12 +9,15 @@ export function registerPlan(program: Command): void {
       .description('read live state and show what apply would change (changes nothing)')
       .argument('<paths...>', 'manifest files or directories'),
   )
+    .addOption(new Option('-f, --format <format>', 'output format').choices(PLAN_FORMATS).default('text'))
     .option('-o, --out <file>', 'save the plan (no secret values) for `converge apply FILE`')
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none, 1 on error', false)
     .addHelpText(
       'after',
       '\nExit codes: 0 success, 1 error, 2 changes present (with --detailed-exitcode).\n' +
-        'Example:\n  converge plan manifests/ --out plan.json --detailed-exitcode',
+        '--json is short for --format json; markdown is for a pull-request comment.\n' +
+        'Examples:\n  converge plan manifests/ --out plan.json --detailed-exitcode\n' +
+        '  converge plan manifests/ --format markdown > plan.md',
     )
     .action(async (paths: string[], flags) => {
       const { runPlan } = await import('../run/plan.ts');

@@ -1,22 +1,24 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkPlan } from '../../policy/hooks.ts';
-import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
+import { denialError, policyJson, policyMarkdown, policyTextLines } from '../../policy/report.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import { colorsFor } from '../../ui/colors.ts';
-import { formatPlan } from '../../ui/format-plan.ts';
 import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
+import { type PlanFormat, renderPlan } from '../../ui/plan/index.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { savedPlanOf } from '../saved-plan.ts';
 import { closeClients, loadInputs } from '../session.ts';
+import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
 import { makePlan } from './make-plan.ts';
 
 export interface PlanFlags extends CommonFlags {
   out?: string;
+  format: PlanFormat;
   detailedExitcode: boolean;
 }
 
@@ -31,11 +33,13 @@ export async function runPlan(paths: string[], flags: PlanFlags): Promise<number
 }
 
 async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): Promise<number> {
-  const colors = colorsFor(process.stdout, flags.color);
+  const format: PlanFormat = flags.json ? 'json' : flags.format;
+  // colour only for text: Markdown and JSON are read by programs, even on a terminal
+  const colors = colorsFor(process.stdout, flags.color && format === 'text');
   const inputs = await loadInputs(paths, flags);
   if (flags.out) checkWritable(flags.out, '--out');
   const events = new EventStream();
-  if (!flags.json) events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
+  if (format !== 'json') events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
   const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);
   await closeClients(clients);
   const policies = checkPlan(inputs.policies, run.plan, run, inputs.providers);
@@ -58,15 +62,22 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
     await writeFile(flags.out, `${JSON.stringify(saved, null, 2)}\n`);
   }
 
-  if (flags.json) {
-    const withPolicies = inputs.policies.length > 0 ? { policies: policyJson(policies) } : {};
-    output.out(JSON.stringify({ plan: run.plan, ...withPolicies }, null, 2));
-    if (denied) return EXIT_ERROR;
-  } else {
-    for (const line of formatPlan(run.plan, colors)) output.out(line);
-    for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
-    if (denied) throw denialError(policies);
-    if (flags.out) output.out(`Saved the plan to ${flags.out}; apply it with: converge apply ${flags.out}`);
+  const meta = {
+    generatedAt: new Date().toISOString(),
+    converge: VERSION,
+    ...(inputs.policies.length > 0 && { extra: { policies: policyJson(policies) } }),
+  };
+  const sections = [policyMarkdown(policies)].filter((lines) => lines.length > 0);
+  output.out(renderPlan(format, { plan: run.plan, meta, colors, sections }).replace(/\n$/, ''));
+  if (format === 'text') for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
+  if (denied) {
+    if (format === 'json') return EXIT_ERROR;
+    throw denialError(policies);
+  }
+  if (flags.out) {
+    // stdout of markdown and json is a document of its own: the hint goes beside it
+    const say = format === 'text' ? output.out : output.err;
+    say(`Saved the plan to ${flags.out}; apply it with: converge apply ${flags.out}`);
   }
   return flags.detailedExitcode && hasChanges(run.plan) ? EXIT_CHANGES : EXIT_OK;
 }

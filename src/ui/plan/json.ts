@@ -1,0 +1,37 @@
+/**
+ * The plan as a versioned JSON document for machines (bots, policy checks,
+ * jq), on stdout. Its own format name: the file `plan --out` saves is a
+ * `converge-plan` (src/reconcile/plan-file.ts), which apply reads; this one
+ * is only read by people's tools, and apply refuses it. The shape is a
+ * contract (schemas/converge-plan-report.schema.json, docs/commands.md):
+ * within a version, fields are only ever added. Pure.
+ */
+import { hasChanges } from '../../reconcile/plan.ts';
+import type { Action, Plan } from '../../reconcile/types.ts';
+
+export const PLAN_REPORT_FORMAT = 'converge-plan-report';
+export const PLAN_REPORT_VERSION = 1;
+
+export interface PlanReportMeta {
+  generatedAt: string;
+  converge: string;
+  /** Top-level members another part of converge adds (policy results), by name. */
+  extra?: Record<string, unknown>;
+}
+
+const ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'noop'];
+
+export function formatPlanJson(plan: Plan, meta: PlanReportMeta): string {
+  const document = {
+    format: PLAN_REPORT_FORMAT,
+    version: PLAN_REPORT_VERSION,
+    generatedAt: meta.generatedAt,
+    converge: meta.converge,
+    changes: hasChanges(plan),
+    // every action counted, zeros included, so `.counts.delete` is a number
+    counts: Object.fromEntries(ACTIONS.map((a) => [a, plan.counts[a] ?? 0])),
+    ...meta.extra,
+    plan,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
