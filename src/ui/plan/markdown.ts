@@ -106,7 +106,8 @@ function countTable(plan: Plan): string[] {
   const lines = ['| action | objects |', '|---|--:|'];
   for (const action of [...ORDER, 'noop'] as const) {
     const n = plan.counts[action] ?? 0;
-    if (n > 0) lines.push(`| ${DESTRUCTIVE.has(action) ? `**${LABEL[action]}** (destructive)` : LABEL[action]} | ${n} |`);
+    if (n > 0)
+      lines.push(`| ${DESTRUCTIVE.has(action) ? `**${LABEL[action]}** (destructive)` : LABEL[action]} | ${n} |`);
   }
   return lines;
 }
@@ -163,11 +164,12 @@ function fieldName(change: FieldChange): string {
 
 /** A secret is a marker and the reason it is sent, as in the text plan (src/ui/format-value.ts). */
 function fieldRow(change: FieldChange, action: Action, max: number): string {
-  if (change.secret) {
-    return `| ${fieldName(change)} | _(secret)_ | _(secret)_ ${escapeMarkdownHtml(change.note ?? 'changed')} |`;
-  }
-  const live = action === 'create' ? '_(absent)_' : mdCode(formatValue(change.before, max));
-  return `| ${fieldName(change)} | ${live} | ${mdCode(afterText(change.after, change.note, max))} |`;
+  const live =
+    action === 'create' ? '_(absent)_' : change.secret ? '_(secret)_' : mdCode(formatValue(change.before, max));
+  const planned = change.secret
+    ? `_(secret)_ ${escapeMarkdownHtml(change.note ?? 'changed')}`
+    : mdCode(afterText(change.after, change.note, max));
+  return `| ${fieldName(change)} | ${live} | ${planned} |`;
 }
 
 function multiLine(change: FieldChange, maxLines: number): string[] {

@@ -1,0 +1,140 @@
+/**
+ * `converge plan --format markdown|json` as a process against the emulator:
+ * the Markdown a pull request is commented with, and the versioned JSON
+ * documents of plan and drift, validated against their schemas under
+ * schemas/documents/ with ajv.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/server.ts';
+import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+
+const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
+  fileURLToPath(new URL(`../../examples/${dir}/`, import.meta.url)),
+);
+const SMTP_PASSWORD = 'canary-plan-format-smtp-password-4419';
+const NEW_SMTP_PASSWORD = 'canary-plan-format-new-smtp-password-8812';
+
+let target: CliTarget;
+let emulator: RunningEmulator;
+let scratch: string;
+
+async function schema(name: string) {
+  const path = fileURLToPath(new URL(`../../schemas/documents/${name}.schema.json`, import.meta.url));
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(await readFile(path, 'utf8')));
+}
+
+function expectNoSecret(...texts: string[]) {
+  for (const text of texts) {
+    for (const secret of [SMTP_PASSWORD, NEW_SMTP_PASSWORD, emulator.tokens.admin]) expect(text).not.toContain(secret);
+  }
+}
+
+const changed = { SMTP_PASSWORD: NEW_SMTP_PASSWORD };
+
+beforeAll(async () => {
+  target = await cliTarget('plan-formats', { SMTP_PASSWORD });
+  ({ emulator, scratch } = target);
+  const applied = await target.run(['apply', ...EXAMPLES, '--auto-approve']);
+  expect(applied.code, applied.stderr).toBe(0);
+  // a change behind converge's back, and a new secret in the environment
+  const response = await fetch(`${emulator.url}/api/v2/admin/general-settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+    body: JSON.stringify({ data: { type: 'general-settings', attributes: { 'api-rate-limit': 250 } } }),
+  });
+  expect(response.status).toBe(200);
+});
+afterAll(() => target?.close());
+
+describe('converge plan --format markdown', () => {
+  it('prints a plan titled as a plan, field changes, and the secret as a marker', async () => {
+    const result = await target.run(['plan', ...EXAMPLES, '--format', 'markdown', '--detailed-exitcode'], changed);
+    expect(result.code, result.stderr).toBe(2);
+    const md = result.stdout;
+    expect(md.split('\n')[0]).toBe('## Plan: 0 to create, 2 to update, 0 to replace, 0 to delete, 28 unchanged');
+    expect(md).not.toMatch(/drift/i);
+    expect(md).toContain('<details><summary><b>update</b> <code>GeneralSettings</code>, 1 field(s)</summary>');
+    expect(md).toContain('| <code>api-rate-limit</code> | <code>250</code> | <code>60</code> |');
+    expect(md).toMatch(/\| <code>password<\/code> \| _\(secret\)_ \| _\(secret\)_ changed/);
+    expect(md).toContain('Unmanaged (2)');
+    expect(md.split('<details>').length).toBe(md.split('</details>').length);
+    // progress goes to stderr, the document alone to stdout
+    expect(result.stderr).toMatch(/Read \d+ live object/);
+    expectNoSecret(md, result.stderr);
+  });
+
+  it('keeps stdout a document with --out, and says where the plan went on stderr', async () => {
+    const file = join(scratch, 'plan.json');
+    const result = await target.run(['plan', ...EXAMPLES, '--format', 'markdown', '--out', file], changed);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('Saved the plan');
+    expect(result.stderr).toContain(`Saved the plan to ${file}`);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ format: 'converge-plan' });
+  });
+
+  it('refuses an unknown format, sending nothing', async () => {
+    const before = emulator.stats().total;
+    const result = await target.run(['plan', ...EXAMPLES, '--format', 'html']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("'html' is invalid");
+    expect(emulator.stats().total).toBe(before);
+  });
+});
+
+describe('versioned JSON documents', () => {
+  it('plan --format json and --json print a converge-plan-report that the schema accepts', async () => {
+    const validate = await schema('converge-plan-report');
+    for (const args of [['--format', 'json'], ['--json']]) {
+      const result = await target.run(['plan', ...EXAMPLES, ...args], changed);
+      expect(result.code, result.stderr).toBe(0);
+      const doc = JSON.parse(result.stdout);
+      expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+      expect(doc).toMatchObject({
+        format: 'converge-plan-report',
+        version: 1,
+        changes: true,
+        counts: { create: 0, update: 2, replace: 0, delete: 0, noop: 28 },
+      });
+      // the shape before versioning stays: `.plan.actions`
+      expect(doc.plan.actions.map((a: { key: string }) => a.key)).toContain('SMTPSettings');
+      expectNoSecret(result.stdout, result.stderr);
+    }
+  });
+
+  it('the schema rejects a document that breaks the contract', async () => {
+    const validate = await schema('converge-plan-report');
+    const result = await target.run(['plan', ...EXAMPLES, '--json'], changed);
+    const doc = JSON.parse(result.stdout);
+    const smtp = doc.plan.actions.find((a: { key: string }) => a.key === 'SMTPSettings');
+    smtp.changes.find((c: { secret?: boolean }) => c.secret).after = 'a value';
+    expect(validate(doc)).toBe(false);
+    expect(validate({ ...JSON.parse(result.stdout), version: 2 })).toBe(false);
+  });
+
+  it('apply refuses the report: it is not a saved plan', async () => {
+    const file = join(scratch, 'report.json');
+    const result = await target.run(['plan', ...EXAMPLES, '--json'], changed);
+    await writeFile(file, result.stdout);
+    const before = emulator.stats().total;
+    const refused = await target.run(['apply', file], changed);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not a saved plan');
+    expect(emulator.stats().total).toBe(before);
+  });
+
+  it('drift --format json prints a converge-drift document that its schema accepts', async () => {
+    const validate = await schema('converge-drift');
+    const result = await target.run(['drift', ...EXAMPLES, '--format', 'json'], changed);
+    expect(result.code, result.stderr).toBe(2);
+    const doc = JSON.parse(result.stdout);
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc).toMatchObject({ format: 'converge-drift', version: 2 });
+  });
+});
