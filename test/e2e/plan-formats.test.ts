@@ -26,7 +26,7 @@ let scratch: string;
 async function schema(name: string) {
   const path = fileURLToPath(new URL(`../../schemas/documents/${name}.schema.json`, import.meta.url));
   const ajv = new Ajv({ allErrors: true, strict: true });
-  addFormats(ajv);
+  addFormats.default(ajv);
   return ajv.compile(JSON.parse(await readFile(path, 'utf8')));
 }
 
