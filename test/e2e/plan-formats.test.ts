@@ -16,6 +16,7 @@ import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
   fileURLToPath(new URL(`../../examples/${dir}/`, import.meta.url)),
 );
+const POLICIES = fileURLToPath(new URL('../../examples/policies/', import.meta.url));
 const SMTP_PASSWORD = 'canary-plan-format-smtp-password-4419';
 const NEW_SMTP_PASSWORD = 'canary-plan-format-new-smtp-password-8812';
 
@@ -136,5 +137,18 @@ describe('versioned JSON documents', () => {
     const doc = JSON.parse(result.stdout);
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
     expect(doc).toMatchObject({ format: 'converge-drift', version: 2 });
+  });
+
+  it('with policies, the JSON carries their results (schema-valid) and the Markdown a Policies section', async () => {
+    const validate = await schema('converge-plan-report');
+    const json = await target.run(['plan', ...EXAMPLES, POLICIES, '--json'], changed);
+    const doc = JSON.parse(json.stdout);
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.policies.evaluated).toBeGreaterThan(0);
+    const md = await target.run(['plan', ...EXAMPLES, POLICIES, '--format', 'markdown'], changed);
+    expect(md.code).toBe(doc.policies.denied > 0 ? 1 : 0);
+    const at = md.stdout.indexOf('### Policies');
+    expect(at).toBeGreaterThan(md.stdout.indexOf('<code>GeneralSettings</code>'));
+    expect(md.stdout.slice(at)).toContain(`Policies: ${doc.policies.evaluated} check(s)`);
   });
 });

@@ -107,7 +107,7 @@ describe('plan as Markdown', () => {
   });
 
   it('puts extra sections (policy results) after the changes and before the notes', () => {
-    const withPolicy = formatPlanMarkdown(mixed(), { sections: [{ title: 'Policies', lines: ['- all passed'] }] });
+    const withPolicy = formatPlanMarkdown(mixed(), { sections: [['### Policies', '', '- all passed']] });
     const at = withPolicy.indexOf('### Policies\n\n- all passed');
     expect(at).toBeGreaterThan(withPolicy.indexOf('LDAPDynamicRole'));
     expect(at).toBeLessThan(withPolicy.indexOf('Notes (1)'));
@@ -145,7 +145,7 @@ describe('a plan too large for one comment', () => {
   it('cuts at a line end with the note when even the summary does not fit', () => {
     const md = formatPlanMarkdown(many, {
       maxChars: 2000,
-      sections: [{ title: 'Policies', lines: Array(500).fill('- ok') }],
+      sections: [['### Policies', ...Array(500).fill('- ok')]],
     });
     expect(md.length).toBeLessThanOrEqual(2000);
     expect(md.trimEnd().endsWith('It was cut here.')).toBe(true);
