@@ -10,6 +10,9 @@
  * - a write-only field cannot be read back, so it is written as a
  *   `${env:NAME}` placeholder, listed in `.env.example`; without a
  *   fingerprint store converge does not compare it, with one it sends it once.
+ *   Only a secret the live object has or its kind requires (the field table's
+ *   `exportedWhen`, src/providers/shared/fields.ts): a placeholder for a
+ *   disabled feature's credentials would ask for a value nobody holds.
  */
 import { Document, isMap, isScalar } from 'yaml';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
@@ -34,8 +37,13 @@ export interface ExportInput {
 export interface ExportOptions {
   /** One file per object (`<kind>/<name>.yaml`) instead of one per kind (`<kind>.yaml`). */
   split: boolean;
-  /** Write-only fields as `${env:NAME}` placeholders (default); false leaves them out, unmanaged. */
+  /**
+   * Write-only fields as `${env:NAME}` placeholders (default); false leaves them out, unmanaged,
+   * except those the kind requires (`required`), without which the manifest would not validate.
+   */
   placeholders?: boolean;
+  /** The spec fields a kind's schema requires. */
+  required?(kind: string): readonly string[];
   /** The `$schema` of the modeline for a file at a path relative to the output directory. */
   schemaRef(kind: string, file: string): string;
 }
@@ -81,7 +89,9 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
         options.split && provider.cardinality !== 'one'
           ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
           : `${kebab}.yaml`;
-      const secrets = options.placeholders === false ? [] : provider.exportedWriteOnly(live.fields ?? {});
+      const exported = provider.exportedWriteOnly(live.fields ?? {});
+      const required = options.required?.(provider.kind) ?? [];
+      const secrets = options.placeholders === false ? exported.filter((f) => required.includes(f)) : exported;
       const entries = secrets.map((field) => ({
         name: placeholderName({ kind: provider.kind, scope: scope ?? '', name, field }, names),
         object: addressKey(live.address),

@@ -6,8 +6,10 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
 import { buildExport, canExport, ENV_EXAMPLE, type ExportInput, type ExportProvider } from '../../export/build.ts';
+import { scopeSort, scopesBySort } from '../../export/scopes.ts';
 import { writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
+import { readSchema } from '../../manifest/schema-file.ts';
 import { providerMap, providers } from '../../providers/index.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import type { Provider } from '../../reconcile/provider.ts';
@@ -49,8 +51,9 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       chosen = reachable;
     }
   }
+  const scopes = scopesBySort(flags.scope, chosen);
   // kinds without a default scope (an organization's modules) are exported only for the scopes named
-  const unscoped = chosen.filter((p) => p.scoped && flags.scope.length === 0 && !p.address({}).scope);
+  const unscoped = chosen.filter((p) => p.scoped && !scopes.has(scopeSort(p) ?? '') && !p.address({}).scope);
   if (unscoped.length > 0) {
     const kinds = unscoped.map((p) => p.kind).join(', ');
     if (named.length > 0) {
@@ -61,7 +64,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
     output.err(`Skipping ${kinds}: their objects live in organizations; pass --scope <organization> to export them.`);
     chosen = chosen.filter((p) => !unscoped.includes(p));
   }
-  const requests = readRequests(chosen, flags.scope);
+  const requests = readRequests(chosen, scopes);
   const outDir = resolve(flags.out);
   checkWritable(flags.out, '--out', 'directory');
   const schemaRef = schemaReference(flags.schemaRef, outDir);
@@ -88,7 +91,12 @@ export async function runExport(flags: ExportFlags): Promise<number> {
     provider,
     objects: [...(live.get(provider.kind)?.values() ?? [])],
   }));
-  const result = buildExport(inputs, { split: flags.split, placeholders: flags.placeholders, schemaRef });
+  const result = buildExport(inputs, {
+    split: flags.split,
+    placeholders: flags.placeholders,
+    schemaRef,
+    required: requiredSpecFields,
+  });
   const writes = result.files.map((f) => ({ path: join(outDir, ...f.path.split('/')), content: f.content }));
   if (result.envExample) writes.push({ path: join(outDir, ENV_EXAMPLE), content: result.envExample });
 
@@ -134,25 +142,25 @@ function chooseProviders(kinds: readonly string[]): Array<Provider & ExportProvi
 
 /**
  * Which scopes to list per kind. Global kinds (the site-admin ones) have the
- * one scope ''; a scoped kind (mounts, organizations) lists the --scope
- * values, or its default scope (the one its metadata defaults to) when none.
+ * one scope ''; a scoped kind lists the scopes named for its sort
+ * (src/export/scopes.ts), or its default scope (the one its metadata
+ * defaults to) when none.
  */
-function readRequests(chosen: readonly Provider[], scopes: readonly string[]): ReadRequest[] {
-  const scoped = chosen.filter(isScoped);
-  if (scopes.length > 0 && scoped.length === 0) {
-    throw new ConvergeError('INPUT_INVALID', `--scope: none of the kinds exported has scopes`, {
-      hint: `${chosen.map((p) => p.kind).join(', ')} are global; leave --scope out`,
-    });
-  }
+function readRequests(chosen: readonly Provider[], scopes: ReadonlyMap<string, readonly string[]>): ReadRequest[] {
   return chosen.map((provider) => ({
     provider,
     units: new Map(),
-    scopes: new Set(isScoped(provider) && scopes.length > 0 ? scopes : [provider.address({}).scope ?? '']),
+    scopes: new Set(scopes.get(scopeSort(provider) ?? '') ?? [provider.address({}).scope ?? '']),
     needFields: 'all' as const,
   }));
 }
 
-const isScoped = (provider: Provider): boolean => provider.scoped;
+/** The spec fields the kind's shipped schema requires (LDAPConfig's `bindpass`). */
+function requiredSpecFields(kind: string): readonly string[] {
+  const spec = (readSchema(DEFAULT_SCHEMA_DIR, kind).properties as Record<string, { required?: string[] }> | undefined)
+    ?.spec;
+  return spec?.required ?? [];
+}
 
 /** The modelines' `$schema`: a URL base as given, or a path relative to each file. */
 function schemaReference(ref: string | undefined, outDir: string): (kind: string, file: string) => string {

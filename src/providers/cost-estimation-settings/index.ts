@@ -1,4 +1,4 @@
-import { flag, writeOnly } from '../shared/rules.ts';
+import { flag, whenEnabled, writeOnly } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
 /**
@@ -8,19 +8,20 @@ import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
  * identifiers (key id, client, tenant, subscription) are treated so too: they
  * come from the same secret store as their keys, and an export must not
  * write them into a Git repository. Drift in them shows through the
- * fingerprint store, like the keys.
+ * fingerprint store, like the keys. Export writes them as placeholders only
+ * while cost estimation is enabled: a disabled feature has no credentials to ask for.
  */
 export const costEstimationSettings = singletonSettingsProvider({
   kind: 'CostEstimationSettings',
   name: 'cost-estimation',
   fields: {
     enabled: flag(false),
-    'cloud-a-access-key-id': writeOnly(),
-    'cloud-a-secret-key': writeOnly(),
-    'cloud-b-credentials': writeOnly(),
-    'cloud-c-client-id': writeOnly(),
-    'cloud-c-client-secret': writeOnly(),
-    'cloud-c-subscription-id': writeOnly(),
-    'cloud-c-tenant-id': writeOnly(),
+    'cloud-a-access-key-id': writeOnly({ exportedWhen: whenEnabled }),
+    'cloud-a-secret-key': writeOnly({ exportedWhen: whenEnabled }),
+    'cloud-b-credentials': writeOnly({ exportedWhen: whenEnabled }),
+    'cloud-c-client-id': writeOnly({ exportedWhen: whenEnabled }),
+    'cloud-c-client-secret': writeOnly({ exportedWhen: whenEnabled }),
+    'cloud-c-subscription-id': writeOnly({ exportedWhen: whenEnabled }),
+    'cloud-c-tenant-id': writeOnly({ exportedWhen: whenEnabled }),
   },
 });

@@ -39,7 +39,7 @@ export const moduleTestVariable = jsonApiCollectionProvider({
   },
   fields: {
     // a sensitive value cannot be read back: write-only for that variable only
-    value: { default: '', writeOnly: (fields) => fields.sensitive === true },
+    value: { default: '', writeOnly: (fields) => fields.sensitive === true, allowEmpty: true },
     description: text(''),
     category: text('env'),
     sensitive: { ...flag(false), immutable: true },

@@ -54,6 +54,19 @@ export interface FieldRule {
    * (`a private key`).
    */
   sensitive?: boolean | string;
+  /**
+   * When export writes this write-only field as a `${env:NAME}` placeholder, given the live
+   * fields: when the live object has it (a feature's credentials while it is enabled) or the
+   * kind requires it. Default: always. A placeholder for a secret the object does not have
+   * makes the round trip ask for a value nobody holds.
+   */
+  exportedWhen?: FieldCondition;
+  /**
+   * A write-only field that may be set to the empty string (a sensitive test variable's value).
+   * Otherwise an empty value from a placeholder is refused: an unset line of `.env.example`
+   * sourced as `NAME=` would blank the live secret.
+   */
+  allowEmpty?: boolean;
   /** The API cannot change it in place: a change replaces the object. */
   immutable?: boolean;
   /** Sent on create only, never compared nor sent again (an import switch). */
@@ -74,6 +87,8 @@ export interface CanonicalForms {
   writeOnly(fields: Fields): readonly string[];
   /** The write-only fields that are configuration: export writes them as placeholders. */
   exportedWriteOnly(fields: Fields): readonly string[];
+  /** The write-only fields of a spec that must not be empty (all but those the table allows empty). */
+  nonEmptyWriteOnly(fields: Fields): readonly string[];
   readonly immutable: readonly string[];
   readonly createOnly: readonly string[];
   /** Defaults overlaid with the spec, every value normalized, inapplicable fields left out. */
@@ -191,7 +206,12 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   return {
     paths: managed,
     writeOnly,
-    exportedWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.trigger),
+    exportedWriteOnly: (fields) =>
+      writeOnly(fields).filter((key) => {
+        const rule = config.fields[key];
+        return !rule?.trigger && (rule?.exportedWhen?.(fields) ?? true);
+      }),
+    nonEmptyWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.allowEmpty),
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
     desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),

@@ -3,7 +3,7 @@
  * attribute table: `'plan-timeout': stringDuration('2h')`.
  */
 import type { Json } from '../../reconcile/types.ts';
-import type { FieldRule } from './fields.ts';
+import type { FieldCondition, FieldRule } from './fields.ts';
 import * as normalize from './normalize.ts';
 
 const withDefault = (rule: FieldRule, value: Json | undefined): FieldRule =>
@@ -43,13 +43,19 @@ export const checksum = (): FieldRule => ({ normalize: normalize.lowerCase });
  * `configuration: false` for a trigger the API acts on and does not keep (SMTP's
  * test address): export leaves it out instead of writing a placeholder, and it is
  * no secret. `secret: false` for a value that is public though never read back
- * (a client certificate).
+ * (a client certificate). `exportedWhen` for a secret only some objects have (see FieldRule).
  */
-export const writeOnly = (options: { configuration?: boolean; secret?: boolean } = {}): FieldRule => ({
+export const writeOnly = (
+  options: { configuration?: boolean; secret?: boolean; exportedWhen?: FieldCondition } = {},
+): FieldRule => ({
   writeOnly: true,
   ...(options.configuration === false && { trigger: true, sensitive: false }),
   ...(options.secret === false && { sensitive: false }),
+  ...(options.exportedWhen && { exportedWhen: options.exportedWhen }),
 });
+
+/** The live object has the feature turned on: its credentials are configuration to export. */
+export const whenEnabled: FieldCondition = (fields) => fields.enabled === true;
 
 /** A set kept as a comma-separated string: compared as a sorted set, sent as one string. */
 export const commaSet = (): FieldRule => ({ default: [], normalize: normalize.commaSet, wire: normalize.commaString });

@@ -1,4 +1,4 @@
-import { flag, text, writeOnly } from '../shared/rules.ts';
+import { flag, text, whenEnabled, writeOnly } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
 /** SMS settings (the site-admin API, docs/apis.md; the real service calls them twilio-settings). */
@@ -8,7 +8,8 @@ export const smsSettings = singletonSettingsProvider({
   fields: {
     enabled: flag(false),
     'account-sid': text(),
-    'auth-token': writeOnly(),
+    // exported only while SMS is enabled: a disabled feature has no token to ask for
+    'auth-token': writeOnly({ exportedWhen: whenEnabled }),
     'from-number': text(),
   },
 });

@@ -12,7 +12,8 @@ export const smtpSettings = singletonSettingsProvider({
     sender: text(),
     auth: text('none'),
     username: text(),
-    password: writeOnly(),
+    // the API requires it for `login` and `plain` authentication only: exported then
+    password: writeOnly({ exportedWhen: (live) => live.auth === 'login' || live.auth === 'plain' }),
     // the API mails it on every update and does not keep it (the site-admin API; docs/apis.md)
     'test-email-address': writeOnly({ configuration: false }),
   },

@@ -6,7 +6,8 @@
  * so needs `--allow-replace`. A generated CA is compared by the type and
  * size of its live public key, and by the key converge saw after generating
  * it (a key swapped by hand is drift). The private key is sent, never read,
- * shown nor exported, so a CA cannot be put back once deleted.
+ * shown nor exported, so a CA cannot be put back once deleted, and export
+ * writes every CA as generated.
  */
 
 import type { SpecProblem } from '../../manifest/catalog.ts';
@@ -14,7 +15,7 @@ import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/ty
 import type { FieldsConfig } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
 import { keyPairProblem } from '../ssh-key-pair.ts';
-import { keyShape, withoutShape } from './key-shape.ts';
+import { keyShape } from './key-shape.ts';
 
 const kind = 'SSHCertificateAuthority';
 const DEFAULT_MOUNT = 'ssh';
@@ -36,7 +37,8 @@ const FIELDS: FieldsConfig = {
     // a generated key's type and size, as `rsa 4096` (src/providers/ssh-certificate-authority/key-shape.ts)
     key_type: { default: 'ssh-rsa', appliesWhen: generated, immutable: true },
     key_bits: { appliesWhen: generated, immutable: true },
-    private_key: { writeOnly: true, createOnly: true, sensitive: 'a private key' },
+    // never exported: see toManifest
+    private_key: { writeOnly: true, createOnly: true, sensitive: 'a private key', exportedWhen: () => false },
     public_key: { normalize: publicKeyLine, immutable: true },
   },
   finish: keyShape,
@@ -52,12 +54,17 @@ export const sshCertificateAuthority = mountSingletonProvider({
   extra: (forms) => ({
     replaceConsent: 'a new CA key invalidates every certificate the old key signed',
     remembers: ['public_key'],
-    // export writes the key itself (an imported CA), not the type and size read from it
-    toManifest: (live: LiveObject) => ({
-      kind,
-      metadata: { mount: live.address.scope ?? DEFAULT_MOUNT },
-      spec: withoutShape(forms.exportSpec(live.fields ?? {})),
-    }),
+    // the service does not say how its key came to be, and nobody can supply the private key of a
+    // key it generated: export writes a generated CA of the live key's type and size, which plans
+    // clean and validates; an imported CA's owner swaps in private_key and public_key
+    toManifest: (live: LiveObject) => {
+      const { key_type, key_bits } = forms.exportSpec(live.fields ?? {});
+      return {
+        kind,
+        metadata: { mount: live.address.scope ?? DEFAULT_MOUNT },
+        spec: { generate_signing_key: true, ...(key_type !== undefined && { key_type, key_bits: key_bits ?? 0 }) },
+      };
+    },
     check: checkCa,
   }),
 });

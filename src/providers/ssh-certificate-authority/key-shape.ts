@@ -43,12 +43,6 @@ function withLiveShape(fields: Fields): Fields {
   return shape ? { ...fields, ...shape } : fields;
 }
 
-/** Fields without the type and size read from the public key. */
-export function withoutShape(fields: Fields): Fields {
-  const { key_type: _type, key_bits: _bits, ...rest } = fields;
-  return rest;
-}
-
 /** sshpk is loaded on the first CA compared, not by every command that loads the providers. */
 let sshpk: typeof SshPk | undefined;
 
