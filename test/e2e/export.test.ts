@@ -264,6 +264,115 @@ describe('converge export options', () => {
     expect(text).not.toContain('password');
   });
 
+  it('writes a placeholder only for a secret the live object has: none for disabled features, no CA key', async () => {
+    const out = join(scratch, 'exported');
+    // staging has SMS and cost estimation disabled, and a CA the service generated
+    for (const file of ['cost-estimation-settings.yaml', 'sms-settings.yaml']) {
+      expect(await readFile(join(out, file), 'utf8')).not.toContain('${env:');
+    }
+    const ca = await readFile(join(out, 'ssh-certificate-authority.yaml'), 'utf8');
+    expect(ca).toContain('generate_signing_key: true');
+    expect(ca).not.toMatch(/private_key|public_key/);
+    // the LDAP engine's read shows no client certificate: its optional cert and key are left out
+    const ldap = await readFile(join(out, 'ldap-config.yaml'), 'utf8');
+    expect(ldap).toMatch(/bindpass: \$\{env:LDAP_CONFIG_LDAP_BINDPASS\}/);
+    expect(ldap).not.toContain('client_tls');
+    const example = await readFile(join(out, '.env.example'), 'utf8');
+    expect([...example.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => m[1])).toEqual([
+      'SMTP_SETTINGS_PASSWORD',
+      'LDAP_CONFIG_LDAP_BINDPASS',
+    ]);
+  });
+
+  it('writes the credentials of an enabled feature as placeholders', async () => {
+    const patch = async (name: string, attributes: Record<string, unknown>) => {
+      const response = await fetch(`${emulator.url}/api/v2/admin/${name}-settings`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+        body: JSON.stringify({ data: { type: `${name}-settings`, attributes } }),
+      });
+      expect(response.status, await response.text()).toBe(200);
+    };
+    await patch('sms', { enabled: true, 'account-sid': 'AC1', 'auth-token': 'sms-token', 'from-number': '+15550100' });
+    try {
+      const dir = join(scratch, 'enabled');
+      const result = await run(['export', '--out', dir, '--kind', 'SMSSettings']);
+      expect(result.code, result.stderr).toBe(0);
+      expect(await readFile(join(dir, 'sms-settings.yaml'), 'utf8')).toMatch(
+        /^ {2}auth-token: \$\{env:SMS_SETTINGS_AUTH_TOKEN\} # write-only/m,
+      );
+    } finally {
+      await patch('sms', { enabled: false });
+    }
+  });
+
+  it('--no-placeholders writes manifests that validate, keeping only the secrets a kind requires', async () => {
+    const dir = join(scratch, 'no-placeholders');
+    const result = await run(['export', '--out', dir, '--no-placeholders']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(join(dir, 'smtp-settings.yaml'), 'utf8')).not.toContain('password');
+    const env = await placeholderEnv(dir);
+    // LDAPConfig's schema requires bindpass: it stays a placeholder
+    expect(Object.keys(env)).toEqual(['LDAP_CONFIG_LDAP_BINDPASS']);
+    const valid = await run(['validate', dir], env);
+    expect(valid.code, valid.stderr).toBe(0);
+  });
+
+  it('refuses an empty secret from ${env:} at validate, with file:line:col and no request', async () => {
+    const out = join(scratch, 'exported');
+    const empty = Object.fromEntries(Object.keys(await placeholderEnv(out)).map((n) => [n, '']));
+    const before = emulator.stats().total;
+    for (const command of ['validate', 'plan']) {
+      const result = await run([command, out], empty);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /smtp-settings\.yaml:\d+:\d+: .*\$\{env:SMTP_SETTINGS_PASSWORD\} is empty: an empty secret would blank the live one/,
+      );
+      expect(result.stderr).toMatch(/ldap-config\.yaml:\d+:\d+: .*LDAP_CONFIG_LDAP_BINDPASS\} is empty/);
+    }
+    expect(emulator.stats().total).toBe(before);
+  });
+
+  it('applies each --scope to the kinds of its sort: organizations for the registry, mounts for the engines', async () => {
+    const dir = join(scratch, 'scopes');
+    const result = await run([
+      'export',
+      '--out',
+      dir,
+      '--scope',
+      'organization=example-org',
+      '--scope',
+      'mount=ldap',
+      '--scope',
+      'mount=ssh',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('404');
+    expect(await files(dir)).toEqual(
+      expect.arrayContaining(['registry-module.yaml', 'ldap-config.yaml', 'ssh-role.yaml']),
+    );
+    const plan = await planOf(dir, await placeholderEnv(dir));
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(KINDS));
+    expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
+  });
+
+  it('refuses a scope no kind in play has, or a bare one that could be either sort, before any request', async () => {
+    const before = emulator.stats().total;
+    const out = join(scratch, 'bad-scope');
+    const bare = await run(['export', '--out', out, '--scope', 'example-org', '--scope', 'ldap']);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('--scope example-org: the kinds exported live in organizations and mounts');
+    expect(bare.stderr).toContain('organization=example-org');
+    const wrongSort = await run(['export', '--out', out, '--kind', 'SSHRole', '--scope', 'organization=example-org']);
+    expect(wrongSort.code).toBe(1);
+    expect(wrongSort.stderr).toContain('none of the kinds exported lives in organizations');
+    const global = await run(['export', '--out', out, '--kind', 'ToolVersion', '--scope', 'x']);
+    expect(global.code).toBe(1);
+    expect(global.stderr).toContain('none of the kinds exported has scopes');
+    expect(emulator.stats().total).toBe(before);
+  });
+
   it.each([
     // a kind in another case is that kind (`toolversion`); a typo is not
     ['an unknown kind, with a suggestion', 'ToolVersoin', 'did you mean "ToolVersion"?'],
