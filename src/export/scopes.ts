@@ -31,7 +31,7 @@ export function scopesBySort(values: readonly string[], chosen: readonly ScopePr
   for (const value of values) {
     const { sort, scope } = parseScope(value, sorts);
     if (!sorts.has(sort)) {
-      throw new ConvergeError('INPUT_INVALID', `--scope ${value}: none of the kinds exported lives in a ${sort}`, {
+      throw new ConvergeError('INPUT_INVALID', `--scope ${value}: none of the kinds exported lives in ${sort}s`, {
         hint: sortsHint(sorts, chosen),
       });
     }
@@ -59,7 +59,7 @@ function parseScope(value: string, sorts: ReadonlyMap<string, string[]>): { sort
   const which = [...sorts].map(([sort, kinds]) => `${sort}=${value} (${kinds.join(', ')})`);
   throw new ConvergeError(
     'INPUT_INVALID',
-    `--scope ${value}: the kinds exported live in ${[...sorts.keys()].join(' and ')}s`,
+    `--scope ${value}: the kinds exported live in ${[...sorts.keys()].map((sort) => `${sort}s`).join(' and ')}`,
     {
       hint: `say which: ${which.join(' or ')}`,
     },

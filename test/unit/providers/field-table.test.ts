@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { defineProvider } from '../../../src/providers/shared/define.ts';
 import { canonicalForms } from '../../../src/providers/shared/fields.ts';
 import { duration, integer } from '../../../src/providers/shared/normalize.ts';
-import { flag, text } from '../../../src/providers/shared/rules.ts';
+import { flag, text, whenEnabled, writeOnly } from '../../../src/providers/shared/rules.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
 import type { Fields, LiveObject } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
@@ -166,5 +166,26 @@ describe('immutable and create-only fields', () => {
   it('never compares a create-only field with an existing object', () => {
     expect(planFor({ username: 'svc', rotation_period: '24h', skip_import_rotation: true })?.action).toBe('noop');
     expect(kind.canonicalLive(live.fields ?? {})).toEqual({ username: 'svc', rotation_period: 86400 });
+  });
+});
+
+describe('which secrets export and validate take', () => {
+  const forms = canonicalForms({
+    fields: {
+      enabled: flag(false),
+      token: writeOnly({ exportedWhen: whenEnabled }),
+      password: writeOnly(),
+      note: { writeOnly: true, allowEmpty: true },
+      'test-address': writeOnly({ configuration: false }),
+    },
+  });
+
+  it('exports a secret only when the live object has it: a token while its feature is enabled', () => {
+    expect(forms.exportedWriteOnly({ enabled: false })).toEqual(['password', 'note']);
+    expect(forms.exportedWriteOnly({ enabled: true })).toEqual(['token', 'password', 'note']);
+  });
+
+  it('refuses an empty value for every secret but those the table allows empty', () => {
+    expect(forms.nonEmptyWriteOnly({})).toEqual(['token', 'password', 'test-address']);
   });
 });

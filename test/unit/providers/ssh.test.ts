@@ -231,19 +231,16 @@ describe('SSHCertificateAuthority', () => {
     });
   });
 
-  it('exports the public key and never the private one', () => {
+  it("exports as generated, of the live key's type and size, with no key and no key placeholder", () => {
     const doc = sshCertificateAuthority.toManifest!({
       kind: 'SSHCertificateAuthority',
       address: { kind: 'SSHCertificateAuthority', scope: 'ssh-prod', name: '' },
       ref: 'ssh-prod',
       fields: { public_key: key, private_key: 'leaked' },
     });
-    expect(doc).toEqual({
-      kind: 'SSHCertificateAuthority',
-      metadata: { mount: 'ssh-prod' },
-      spec: { public_key: key },
-    });
-    expect(sshCertificateAuthority.exportedWriteOnly({ public_key: key })).toEqual(['private_key']);
+    expect(doc.metadata).toEqual({ mount: 'ssh-prod' });
+    expect(doc.spec).toEqual({ generate_signing_key: true, key_type: 'ed25519', key_bits: 0 });
+    expect(sshCertificateAuthority.exportedWriteOnly({ public_key: key })).toEqual([]);
   });
 });
 
