@@ -335,17 +335,8 @@ describe('converge export options', () => {
 
   it('applies each --scope to the kinds of its sort: organizations for the registry, mounts for the engines', async () => {
     const dir = join(scratch, 'scopes');
-    const result = await run([
-      'export',
-      '--out',
-      dir,
-      '--scope',
-      'organization=example-org',
-      '--scope',
-      'mount=ldap',
-      '--scope',
-      'mount=ssh',
-    ]);
+    const scopes = ['organization=example-org', 'mount=ldap', 'mount=ssh'].flatMap((scope) => ['--scope', scope]);
+    const result = await run(['export', '--out', dir, ...scopes]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('404');
     expect(await files(dir)).toEqual(
