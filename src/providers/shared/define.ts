@@ -46,7 +46,8 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     present: forms.present,
     wire: forms.wire,
     notes: forms.notes,
-    unrestorable: (live) => unreadable(forms.exportedWriteOnly(live.fields ?? {})),
+    // every secret that is configuration, whether or not export would ask for it (a generated CA's key)
+    unrestorable: (live) => unreadable(forms.configurationWriteOnly(live.fields ?? {})),
     ...own,
     // the table's rules first (a secret written as a literal, an empty secret), then the kind's own
     check: (object, all) => [

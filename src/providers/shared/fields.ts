@@ -87,6 +87,8 @@ export interface CanonicalForms {
   writeOnly(fields: Fields): readonly string[];
   /** The write-only fields that are configuration: export writes them as placeholders. */
   exportedWriteOnly(fields: Fields): readonly string[];
+  /** The write-only fields that are configuration (not triggers): what a deleted object cannot get back. */
+  configurationWriteOnly(fields: Fields): readonly string[];
   /** The write-only fields of a spec that must not be empty (all but those the table allows empty). */
   nonEmptyWriteOnly(fields: Fields): readonly string[];
   readonly immutable: readonly string[];
@@ -211,6 +213,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
         const rule = config.fields[key];
         return !rule?.trigger && (rule?.exportedWhen?.(fields) ?? true);
       }),
+    configurationWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.trigger),
     nonEmptyWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.allowEmpty),
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
