@@ -87,7 +87,7 @@ const sha = (i: number) => i.toString(16).padStart(64, 'a');
 /** The users every emulator starts with (src/emulator/seed.ts defaultSeed). */
 const DEFAULT_USERS = 4;
 
-function settingsKind(kind: string, spec: Fields): BenchKind {
+function settingsKind(kind: string, spec: Fields, files?: Record<string, string>): BenchKind {
   return {
     name: kind,
     kind,
@@ -96,6 +96,7 @@ function settingsKind(kind: string, spec: Fields): BenchKind {
     mixWeight: 0,
     seed: () => ({}),
     documents: () => [{ kind, spec }],
+    ...(files && { files }),
     planBound: () => 1,
     applyBound: () => 1,
   };
@@ -624,11 +625,16 @@ const moduleTestVariables: BenchKind = {
 export const KINDS: readonly BenchKind[] = [
   // the emulator's limit stays high, or the speed figures would measure the rate limit
   settingsKind('GeneralSettings', { 'api-rate-limit': UNLIMITED, 'plan-timeout': '3h' }),
-  settingsKind('CostEstimationSettings', {
-    enabled: true,
-    'cloud-a-access-key-id': 'bench-key-id',
-    'cloud-a-secret-key': 'bench-secret',
-  }),
+  // credentials are write-only, so from files next to the manifests: a literal secret is refused
+  settingsKind(
+    'CostEstimationSettings',
+    {
+      enabled: true,
+      'cloud-a-access-key-id': `\${file:cloud-a-key-id.txt}`,
+      'cloud-a-secret-key': `\${file:cloud-a-secret.txt}`,
+    },
+    { 'cloud-a-key-id.txt': 'bench-key-id', 'cloud-a-secret.txt': 'bench-secret' },
+  ),
   settingsKind('SAMLSettings', { 'attr-username': 'Login' }),
   settingsKind('SMTPSettings', { host: 'smtp.example.com', port: 587, sender: 'platform@example.com' }),
   settingsKind('SMSSettings', { 'from-number': '+15555550100' }),
@@ -703,6 +709,8 @@ export function mixedSet(total: number) {
   return {
     parts,
     docs: parts.flatMap(({ kind, n }) => kind.documents(n)),
+    /** What the documents read with `${file:}`, written next to them. */
+    files: Object.assign({}, ...parts.map(({ kind }) => kind.files ?? {})) as Record<string, string>,
     seed: mergeSeeds(parts.map(({ kind, n }) => kind.seed(n))),
     providers: providersFor(parts.map((p) => p.kind)),
   };

@@ -15,8 +15,8 @@ let warm: Promise<void> | undefined;
 export function warmUp(): Promise<void> {
   warm ??= (async () => {
     const dir = await tempDir('warm-up');
-    const { docs, seed, providers } = mixedSet(200);
-    const desired = await desiredFrom(await writeManifests(join(dir, 'manifests'), docs));
+    const { docs, files, seed, providers } = mixedSet(200);
+    const desired = await desiredFrom(await writeManifests(join(dir, 'manifests'), docs, files));
     await withEmulator({ dir, seed, raiseLimitTo: UNLIMITED }, async (emulator) => {
       const plan = await timedPlan(emulator, desired, providers, ADAPTIVE);
       await timedApply(emulator, plan.run, providers, ADAPTIVE);

@@ -58,7 +58,7 @@ export async function memory(options: SuiteOptions): Promise<MemoryResult> {
   const rows: MemoryRow[] = [];
   for (const objects of sizes) {
     for (const { kind, requests } of readPaths()) {
-      const manifests = await writeManifests(join(dir, `${kind.kind}-${objects}`), kind.documents(objects));
+      const manifests = await writeManifests(join(dir, `${kind.kind}-${objects}`), kind.documents(objects), kind.files);
       await withEmulator(emulatorFor(kind, objects, dir), async (emulator) => {
         const raw = await rawLoop(emulator, requests(objects), DEFAULT_MAX_PARALLELISM, dir);
         // the 50,000-object runs take long from source too: the build only

@@ -59,8 +59,8 @@ export async function policies(options: SuiteOptions): Promise<PolicyResult> {
   const objects = options.quick ? 2000 : 10_000;
   const rounds = options.quick ? 3 : 7;
   const dir = await tempDir('policies');
-  const { docs, parts } = mixedSet(objects);
-  const without = await writeManifests(join(dir, 'without'), docs);
+  const { docs, files, parts } = mixedSet(objects);
+  const without = await writeManifests(join(dir, 'without'), docs, files);
   const withPolicies = join(dir, 'with');
   await cp(without, withPolicies, { recursive: true });
   const kinds = parts.map((p) => p.kind.kind);

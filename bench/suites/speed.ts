@@ -101,8 +101,8 @@ export async function speed(options: SuiteOptions): Promise<SpeedResult> {
   const runs: SpeedRun[] = [];
   const comparisons: SpeedComparison[] = [];
   for (const size of sizes) {
-    const { parts, docs, seed, providers } = mixedSet(size);
-    const desired = await desiredFrom(await writeManifests(join(dir, `mixed-${size}`), docs));
+    const { parts, docs, files, seed, providers } = mixedSet(size);
+    const desired = await desiredFrom(await writeManifests(join(dir, `mixed-${size}`), docs, files));
     // the round trips that must follow each other: a list of more than one page reads its first page first
     const planDepth = parts.some(({ kind, n }) => kind.planBound(n) > 1 && kind.reads !== 'get') ? 2 : 1;
     for (const latencyMs of latencies) {

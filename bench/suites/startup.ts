@@ -67,8 +67,8 @@ export async function startup(options: SuiteOptions): Promise<StartupResult> {
   const objects = options.quick ? 200 : 2000;
   const rounds = options.quick ? 3 : 20;
   const dir = await tempDir('startup');
-  const { docs } = mixedSet(objects);
-  const manifests = await writeManifests(join(dir, 'manifests'), docs);
+  const { docs, files } = mixedSet(objects);
+  const manifests = await writeManifests(join(dir, 'manifests'), docs, files);
   const notes: string[] = [];
   const entries: Array<{ from: 'source' | 'build'; main: string }> = [{ from: 'source', main: MAIN }];
   if (existsSync(BUILT_MAIN)) {
