@@ -124,15 +124,17 @@ describe('rules over change and live', () => {
   it('see a replacement', async () => {
     const variable = (sensitive: boolean) =>
       `kind: RegistryModule\nmetadata: {organization: example-org, name: network, provider: aws}\nspec: {}\n---\n` +
-      `kind: ModuleTestVariable\nmetadata: {organization: example-org, module: network/aws, name: REGION}\nspec: {value: eu-west-1, sensitive: ${sensitive}}\n`;
+      `kind: ModuleTestVariable\nmetadata: {organization: example-org, module: network/aws, name: REGION}\n` +
+      // a sensitive value is a secret: it comes from the environment, never a literal
+      `spec: {value: ${sensitive ? `'\${env:POLICY_REGION}'` : 'eu-west-1'}, sensitive: ${sensitive}}\n`;
     await put('vars.yaml', variable(false));
     const first = await target.run(['apply', 'm', '--auto-approve', '--no-progress']);
     expect(first.code, first.stderr).toBe(0);
     await put('vars.yaml', variable(true));
     await put('policy.yaml', policy('no-replace', 'ModuleTestVariable', "change.action != 'replace'", 'deny'));
     target.emulator.resetStats();
-    const result = await target.run(['plan', 'm']);
-    expect(result.code).toBe(1);
+    const result = await target.run(['plan', 'm'], { POLICY_REGION: 'eu-west-1' });
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stdout).toContain('denied by policy no-replace: ModuleTestVariable/example-org/network/aws/REGION');
     expect(writes()).toEqual([]);
   });
