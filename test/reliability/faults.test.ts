@@ -676,7 +676,9 @@ function registryWrite(r: Recorded): { key?: string; create: boolean; ref?: stri
  *   lost, the upload failed) is now deleted and published anew when the
  *   module has another version; when it is the module's only version
  *   (deleting it would delete the module: the API's delete cascade), the
- *   action fails saying so, and the version is never reported created.
+ *   action fails saying so, and the version is never reported created. The
+ *   next plan replaces such a version (never "no changes"); its apply
+ *   refuses the delete while it is the module's only version.
  * - KNOWN_BUG_MODULE_TEST_CONFIG: RegistryModule.create sends the POST, then
  *   a PATCH for test-config; when either's outcome is unknown, apply reads the
  *   module back, finds it and reports the create done without the
@@ -1417,35 +1419,60 @@ describe('KNOWN BUGS of the registry kinds (reproductions; each fails until src/
         { version: '1.0.0', status: 'pending' },
         { version: '1.1.0', status: 'ok' },
       ]);
-      // the next plan has nothing it can do (the version exists), and says it is not published
+      // the next plan replaces it (no longer the only version), with why as a note: never "no changes"
       const next = await plan(target, wanted, { client: CLIENT });
-      expect(changes(next.plan.actions)).toEqual([]);
-      expect(next.plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.address.name}: ${n}`))).toEqual([
-        'repro/aws/1.0.0: not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; delete it in the registry and apply again to publish it.',
+      expect(changes(next.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
+        `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
       ]);
+      expect(next.plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.address.name}: ${n}`))).toEqual([
+        'repro/aws/1.0.0: not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; it is replaced, deleted and published anew.',
+        'repro/aws/1.0.0: destructive: the object is deleted before the new one is created and cannot be put back if the create fails (digest is never read back, so cannot be sent again); apply needs --allow-replace RegistryModuleVersion',
+      ]);
+      const repaired = await apply(target, wanted, { client: CLIENT });
+      expect(repaired.summary.failed).toEqual([]);
+      expect(await statuses(target)).toEqual([
+        { version: '1.0.0', status: 'ok' },
+        { version: '1.1.0', status: 'ok' },
+      ]);
+      expect(changes((await plan(target, wanted, { client: CLIENT })).plan.actions)).toEqual([]);
     },
   );
 
   knownBug(KNOWN_BUG_VERSION_CONTENT)(
-    'KNOWN_BUG_VERSION_CONTENT: a version made without content is never reported created, and is published once the user deletes it',
+    'KNOWN_BUG_VERSION_CONTENT: a version made without content is never reported created, and is replaced once it is not its module’s only version',
     async () => {
       const { target, run } = await applyLosing({ versions: [{ version: '1.0.0', source: 'mods/a' }] }, versionPost);
       expect(run.summary.failed).toEqual([onlyVersionFailure('1.0.0')]);
       expect(run.summary.done).toEqual({ create: 1 }); // the module
       expect(await statuses(target)).toEqual([{ version: '1.0.0', status: 'pending' }]);
 
-      // what the failure's hint says: publish another version first, then delete this one and apply again
+      // the module's only version: the plan replaces it all the same (never "no changes"), and the
+      // apply refuses the delete, which would delete the module
+      const wanted = await manifestOf({ versions: [{ version: '1.0.0', source: 'mods/a' }] });
+      const alone = await apply(target, wanted, { client: CLIENT });
+      expect(changes(alone.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
+        `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
+      ]);
+      expect(alone.plan.actions.flatMap((a) => a.notes ?? [])[0]).toMatch(/publish another version first\.$/);
+      expect(alone.summary.failed.map((f) => f.error.message)).toEqual([
+        expect.stringMatching(
+          /^replace failed: the delete failed \(not deleted: 1\.0\.0 is the only version.*is unchanged$/,
+        ),
+      ]);
+      expect(await statuses(target)).toEqual([{ version: '1.0.0', status: 'pending' }]);
+
+      // what the failure's hint says: publish another version first, then apply again (the replace)
+      const another = await manifestOf({ versions: [{ version: '1.1.0', source: 'mods/b' }] });
+      expect((await apply(target, another, { client: CLIENT })).summary.failed).toEqual([]);
       const both = await manifestOf({
         versions: [
           { version: '1.0.0', source: 'mods/a' },
           { version: '1.1.0', source: 'mods/b' },
         ],
       });
-      expect((await apply(target, both, { client: CLIENT })).summary.failed).toEqual([]);
-      await api(target, 'DELETE', `${registryModulesPath(REGISTRY_ORG)}/private/${REGISTRY_ORG}/repro/aws/1.0.0`);
       const again = await apply(target, both, { client: CLIENT });
       expect(changes(again.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
-        `create RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
+        `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
       ]);
       expect(again.summary.failed).toEqual([]);
       expect(await statuses(target)).toEqual([

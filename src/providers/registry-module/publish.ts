@@ -94,8 +94,8 @@ function contentless(address: Address, why: string, onlyVersion: boolean): Conve
     `POST ${versionsPath(address)}: version ${version} was created, but ${why}: it has no content, and the registry gives an upload link only when a version is created`,
     {
       hint: onlyVersion
-        ? 'it is the module’s only version, and deleting a module’s last version deletes the module: publish another version first (declare it and apply), then delete this one in the registry and apply again'
-        : 'delete this version in the registry (it has no content) and apply again',
+        ? 'it is the module’s only version, and deleting a module’s last version deletes the module: publish another version first (declare it and apply), then apply again: the plan replaces this one (--allow-replace RegistryModuleVersion)'
+        : 'apply again: the plan replaces this version (it has no content) with --allow-replace RegistryModuleVersion',
     },
   );
 }

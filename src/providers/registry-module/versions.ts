@@ -6,8 +6,10 @@
  * tarball (`archive:`). Versions are immutable: one that exists is never
  * uploaded again, and when its local content no longer matches what was
  * uploaded (the digest the fingerprint store keeps), the plan says so. One
- * that exists without content (its create cut short) is not published: the
- * plan says that too, and ./publish.ts says what a create does about it.
+ * that never became usable (left without content when its create was cut
+ * short, or refused by the registry) is not published: the plan replaces it
+ * (deleted, then published anew from its content), with the reason as a
+ * note, and ./publish.ts says what a create does about it.
  */
 import { dirname, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
@@ -18,6 +20,7 @@ import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts
 import { contentProblem } from '../../registry/module-source.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
+import { flag } from '../shared/rules.ts';
 import { organizationModules } from './api.ts';
 import { listedModule, VERSION_IDENTITY, versionOf } from './names.ts';
 import { publishVersion } from './publish.ts';
@@ -60,7 +63,8 @@ export const registryModuleVersion = defineProvider(
   () => ({
     kind: VERSION_KIND,
     scoped: true,
-    // no update: an uploaded version is never written again, and a difference is a plan note
+    // no update: an uploaded version is never written again, and a difference is a plan note;
+    // one that never became usable (`published`, immutable) is replaced: deleted, then published anew
     identity: VERSION_IDENTITY,
     // a version is only ever made from its module's address (a keyed child list): never from metadata of its own
     address: (metadata) => ({
@@ -90,6 +94,7 @@ export const registryModuleVersion = defineProvider(
               fields: {
                 version,
                 status: status ?? null,
+                published: isPublished(status),
                 ...(error !== undefined && { error }),
                 'module-versions': statuses.length,
               },
@@ -119,7 +124,7 @@ export const registryModuleVersion = defineProvider(
       if (entry === undefined) return undefined;
       const status = String(entry.status);
       const version = versionOf(address);
-      return { kind: VERSION_KIND, address, ref: version, fields: { version, status } };
+      return { kind: VERSION_KIND, address, ref: version, fields: { version, status, published: isPublished(status) } };
     },
     liveNotes(_spec, live) {
       return contentNotes(live);
@@ -134,9 +139,23 @@ export const registryModuleVersion = defineProvider(
       // the content's digest (computed by `prepare`, so no secret), kept by the fingerprint store
       // when the version is uploaded
       digest: { writeOnly: true, sensitive: false },
+      // never in a manifest (the schema has no such key), so always the default: a declared version
+      // is meant to be usable. Live, it is false for one left without content or that the registry
+      // could not read, and a change of an immutable field is a replacement (docs/kinds.md)
+      published: { ...flag(true), immutable: true },
     },
   },
 );
+
+/**
+ * Whether a version is usable or on its way to being so: not one left
+ * `pending` (its upload never arrived, and none can any more) nor one the
+ * registry could not read. One whose upload is still being read
+ * (`reg_ingressing`, `cloning`) is not a failure yet.
+ */
+export function isPublished(status: unknown): boolean {
+  return status !== 'pending' && !FAILED_STATUSES.has(String(status));
+}
 
 /**
  * What a plan says of a declared version that exists without content: it is
@@ -151,12 +170,12 @@ export function contentNotes(live: Fields): string[] {
     : '';
   if (FAILED_STATUSES.has(status)) {
     return [
-      `not published: the registry could not read this version (${String(live.error ?? status)}); publish a fixed one as a new version, and delete this one.${cascade}`,
+      `not published: the registry could not read this version (${String(live.error ?? status)}); it is replaced, deleted and published anew from its content (fix the content first, or it fails the same way).${cascade}`,
     ];
   }
   if (status === 'pending') {
     return [
-      `not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; delete it in the registry and apply again to publish it.${cascade}`,
+      `not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; it is replaced, deleted and published anew.${cascade}`,
     ];
   }
   return [];

@@ -12,7 +12,7 @@ import { NetworkError } from '../../../src/api/errors.ts';
 import { moduleTestVariable } from '../../../src/providers/module-test-variable/index.ts';
 import { registryModule } from '../../../src/providers/registry-module/index.ts';
 import { moduleAddress, moduleParts } from '../../../src/providers/registry-module/names.ts';
-import { registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
+import { isPublished, registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
 import type { ProviderContext } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
@@ -91,6 +91,7 @@ describe('RegistryModule and its versions', () => {
     expect(versions[1]?.fields).toEqual({
       version: '1.1.0',
       status: 'reg_ingress_failed',
+      published: false,
       error: 'no .tf file',
       'module-versions': 2,
     });
@@ -205,7 +206,7 @@ describe('a declared version that exists without content', () => {
 
   it('is noted not published, with what to do, and the delete cascade when it is the module’s only version', () => {
     expect(notes({ version: '1.0.0', status: 'pending', 'module-versions': 2 })).toEqual([
-      'not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; delete it in the registry and apply again to publish it.',
+      'not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; it is replaced, deleted and published anew.',
     ]);
     expect(notes({ version: '1.0.0', status: 'pending', 'module-versions': 1 })?.[0]).toMatch(
       /only version, and deleting a module’s last version deletes the module: publish another version first\.$/,
@@ -213,10 +214,22 @@ describe('a declared version that exists without content', () => {
     expect(
       notes({ version: '1.0.0', status: 'reg_ingress_failed', error: 'main.tf:3: bad', 'module-versions': 3 }),
     ).toEqual([
-      'not published: the registry could not read this version (main.tf:3: bad); publish a fixed one as a new version, and delete this one.',
+      'not published: the registry could not read this version (main.tf:3: bad); it is replaced, deleted and published anew from its content (fix the content first, or it fails the same way).',
     ]);
     expect(notes({ version: '1.0.0', status: 'ok', 'module-versions': 1 })).toEqual([]);
     expect(notes({ version: '1.0.0', status: 'reg_ingressing', 'module-versions': 1 })).toEqual([]);
+  });
+
+  it('is not published, an immutable difference (a replacement); one still being read is', () => {
+    const published = (status: string) =>
+      registryModuleVersion.canonicalLive({ version: '1.0.0', status, published: isPublished(status) }).published;
+    for (const status of ['pending', 'reg_ingress_failed', 'reg_ingress_req_failed', 'clone_failed']) {
+      expect(published(status), status).toBe(false);
+    }
+    for (const status of ['ok', 'reg_ingressing', 'cloning']) expect(published(status), status).toBe(true);
+    // never in a manifest: a declared version is always meant to be published
+    expect(registryModuleVersion.canonicalDesired({ version: '1.0.0', source: 'mods/a' }).published).toBe(true);
+    expect(registryModuleVersion.immutable).toContain('published');
   });
 });
 
