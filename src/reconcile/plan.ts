@@ -9,7 +9,7 @@ import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import { type Capabilities, capabilities, type Provider } from './provider.ts';
 import { swappedFields } from './remembered.ts';
-import { replaceRisk, replaceSafety } from './replace.ts';
+import { replaceRisks, replaceSafety } from './replace.ts';
 import { CHANGED, decideSecrets, type SecretPolicy } from './secrets.ts';
 import type {
   Action,
@@ -188,10 +188,7 @@ export function planObject(
  * action carries the risk, and apply needs --allow-replace for it).
  */
 function replaceNotes(provider: Provider, planned: PlannedAction): string[] {
-  const risks = [
-    ...(provider.replaceConsent ? [provider.replaceConsent] : []),
-    ...(planned.unrestorable !== undefined ? [replaceRisk(planned.unrestorable)] : []),
-  ];
+  const risks = replaceRisks(provider, planned);
   if (risks.length === 0) return [];
   return [`destructive: ${risks.join('; ')}; apply needs --allow-replace ${planned.kind}`];
 }

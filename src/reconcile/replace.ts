@@ -13,7 +13,7 @@ import { isCircuitOpen } from '../api/circuit-breaker.ts';
 import { ConvergeError } from '../errors.ts';
 import { addressKey } from './address.ts';
 import { capabilities, type Provider } from './provider.ts';
-import type { DesiredObject, LiveObject } from './types.ts';
+import type { DesiredObject, LiveObject, PlannedAction } from './types.ts';
 
 export type ReplaceSafety = { mode: 'create-first' } | { mode: 'restore' } | { mode: 'delete-first'; why: string };
 
@@ -33,6 +33,17 @@ export function replaceSafety(provider: Provider, live: LiveObject): ReplaceSafe
 /** The risk of a replacement that deletes first and cannot restore, as the plan and the consent name it. */
 export function replaceRisk(why: string): string {
   return `the object is deleted before the new one is created and cannot be put back if the create fails (${why})`;
+}
+
+/**
+ * What a replacement destroys beyond the change, as the plan and the consent name it: more than
+ * the object (the kind's replaceConsent), or the object itself when it cannot be put back.
+ */
+export function replaceRisks(provider: Provider | undefined, action: Pick<PlannedAction, 'unrestorable'>): string[] {
+  return [
+    ...(provider?.replaceConsent !== undefined ? [provider.replaceConsent] : []),
+    ...(action.unrestorable !== undefined ? [replaceRisk(action.unrestorable)] : []),
+  ];
 }
 
 /** A replacement that did not complete; `live` says what is at the address now. */

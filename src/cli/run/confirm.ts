@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { ConvergeError } from '../../errors.ts';
 import { describeAddress } from '../../reconcile/address.ts';
 import type { Provider } from '../../reconcile/provider.ts';
-import { replaceRisk } from '../../reconcile/replace.ts';
+import { replaceRisks } from '../../reconcile/replace.ts';
 import type { Plan } from '../../reconcile/types.ts';
 
 function isInteractive(): boolean {
@@ -58,11 +58,7 @@ export async function guardReplacements(
   const byKind = new Map<string, { objects: string[]; risks: Set<string> }>();
   for (const action of plan.actions) {
     if (action.action !== 'replace' || allowed.includes(action.kind)) continue;
-    const consent = providers.get(action.kind)?.replaceConsent;
-    const risks = [
-      ...(consent !== undefined ? [consent] : []),
-      ...(action.unrestorable !== undefined ? [replaceRisk(action.unrestorable)] : []),
-    ];
+    const risks = replaceRisks(providers.get(action.kind), action);
     if (risks.length === 0) continue;
     const entry = byKind.get(action.kind) ?? { objects: [], risks: new Set<string>() };
     entry.objects.push(describeAddress(action.address));
