@@ -73,3 +73,8 @@ export class CircuitBreaker {
 export function isCircuitOpen(error: unknown): boolean {
   return error instanceof NetworkError && error.errno === CIRCUIT_OPEN;
 }
+
+/** The open breaker stopped a request before any attempt of it reached the server: nothing was sent. */
+export function isNotSent(error: unknown): boolean {
+  return isCircuitOpen(error) && (error as NetworkError).outcome === 'not-sent';
+}

@@ -5,7 +5,8 @@
  * summary says what was and was not done.
  */
 import PQueue from 'p-queue';
-import { isCircuitOpen } from '../api/circuit-breaker.ts';
+import { isCircuitOpen, isNotSent } from '../api/circuit-breaker.ts';
+import { isUnknownOutcome } from '../api/errors.ts';
 import type { ApiClients } from '../api/types.ts';
 import { ConvergeError } from '../errors.ts';
 import { type Address, addressKey } from './address.ts';
@@ -75,7 +76,7 @@ export async function applyPlan(plan: Plan, applyContext: ApplyContext): Promise
         return 'done';
       } catch (error) {
         // the server is gone and nothing of this action was sent: not started, rather than failed
-        if (isCircuitOpen(error) && (error as { outcome?: string }).outcome === 'not-sent') {
+        if (isNotSent(error)) {
           return skip(action, 'unreachable', (error as Error).message);
         }
         const failure = toFailure(error);
@@ -323,10 +324,6 @@ function need<T>(value: T | undefined, action: PlannedAction): T {
     throw new ConvergeError('PLAN_INVALID', `${action.key}: the plan refers to an object that is not loaded`);
   }
   return value;
-}
-
-function isUnknownOutcome(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { outcome?: string }).outcome === 'unknown';
 }
 
 function isStatus(error: unknown, status: number): boolean {

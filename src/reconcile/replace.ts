@@ -9,7 +9,8 @@
  * - `delete-first`: neither is possible (a write-only field was never read
  *   back): the plan says so, and apply needs --allow-replace.
  */
-import { isCircuitOpen } from '../api/circuit-breaker.ts';
+import { isNotSent } from '../api/circuit-breaker.ts';
+import { isUnknownOutcome } from '../api/errors.ts';
 import { ConvergeError } from '../errors.ts';
 import { addressKey } from './address.ts';
 import { capabilities, type Provider } from './provider.ts';
@@ -99,7 +100,7 @@ export async function replaceObject(
   try {
     return await steps.create(desired);
   } catch (error) {
-    if (isLost(error)) {
+    if (isUnknownOutcome(error)) {
       throw failed('create', error, `${key} may be absent now: plan again to see what is live`, 'unknown');
     }
     if (safety.mode === 'delete-first') {
@@ -113,7 +114,7 @@ export async function replaceObject(
     try {
       await steps.create(restoration(provider, live, desired));
     } catch (restoreError) {
-      const lost = isLost(restoreError);
+      const lost = isUnknownOutcome(restoreError);
       const now = lost ? 'it may be absent now: plan again to see what is live' : 'it is absent now';
       throw failed(
         'create',
@@ -151,19 +152,15 @@ async function first<T>(run: () => Promise<T>, failure: (error: unknown) => Repl
   try {
     return await run();
   } catch (error) {
-    if (isCircuitOpen(error) && (error as { outcome?: string }).outcome === 'not-sent') throw error;
+    if (isNotSent(error)) throw error;
     throw failure(error);
   }
 }
 
 function failed(what: 'create' | 'delete', error: unknown, now: string, live: LiveAfterFailure): ReplaceError {
   const status = (error as { status?: unknown } | undefined)?.status;
-  const how = isLost(error) ? "'s answer was lost" : typeof status === 'number' ? ' was refused' : ' failed';
+  const how = isUnknownOutcome(error) ? "'s answer was lost" : typeof status === 'number' ? ' was refused' : ' failed';
   return new ReplaceError(`replace failed: the ${what}${how} (${messageOf(error)}); ${now}`, live, error);
-}
-
-function isLost(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { outcome?: string }).outcome === 'unknown';
 }
 
 function messageOf(error: unknown): string {
