@@ -17,7 +17,7 @@ import type { FingerprintStore } from './fingerprint-store.ts';
 import type { Provider } from './provider.ts';
 import { readBack } from './read.ts';
 import { rememberedField } from './remembered.ts';
-import { ReplaceError, replaceObject } from './replace.ts';
+import { ReplaceError, replaceObject } from './replace-run.ts';
 import { type ContextOf, runContexts } from './services.ts';
 import type { DesiredObject, FieldChange, Fields, LiveObject, Plan, PlannedAction } from './types.ts';
 
