@@ -18,11 +18,11 @@ export type ReplaceSafety = { mode: 'create-first' } | { mode: 'restore' } | { m
 /** What is live at the address after a replacement failed. */
 export type LiveAfterFailure = 'previous' | 'restored' | 'absent' | 'unknown' | 'both';
 
+/** `live` is one the plan read: an object listed but not read is a plan problem, never a replacement. */
 export function replaceSafety(provider: Provider, live: LiveObject): ReplaceSafety {
   if (provider.createsBeside) return { mode: 'create-first' };
   const why =
     provider.unrestorable?.(live) ??
-    (live.fields === undefined ? 'it was not read' : undefined) ??
     // toManifest (the export capability) is how what was read becomes something to create
     (capabilities(provider).export ? undefined : 'converge cannot write it from what it read');
   return why === undefined ? { mode: 'restore' } : { mode: 'delete-first', why };

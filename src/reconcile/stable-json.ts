@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** JSON with object keys sorted at every depth, so equal data hashes equal. */
 export function stableStringify(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
@@ -9,8 +7,4 @@ export function stableStringify(value: unknown): string {
         )
       : v,
   );
-}
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
