@@ -14,7 +14,7 @@ import { type Comparison, compare } from './comparison.ts';
 import type { ActionFailure, ApplySummary, EventStream, SkipReason } from './events.ts';
 import { getPath } from './field-paths.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
-import type { Provider } from './provider.ts';
+import { capabilities, type Provider } from './provider.ts';
 import { readBack } from './read.ts';
 import { rememberedField } from './remembered.ts';
 import { ReplaceError, replaceObject } from './replace-run.ts';
@@ -143,7 +143,7 @@ async function create(provider: Provider, desired: DesiredObject, action: Planne
     // the answer was lost: the object may exist now; read back instead of creating it twice
     const found = await readAfterLoss(provider, context, desired.address, error);
     if (!found) await write(provider, 'create')(context.contextOf(provider), desired, fields);
-    else if (found.fields && provider.update) {
+    else if (found.fields && capabilities(provider).update) {
       // made, but maybe not whole (a create of several requests, such as a module and its test
       // configuration): what still differs is sent as an update
       await completeAfterLoss(provider, desired, comparison, { ...found, fields: found.fields }, context);

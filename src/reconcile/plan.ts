@@ -7,7 +7,7 @@ import { type Address, addressKey, compareAddresses } from './address.ts';
 import { compare } from './comparison.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
-import { type Capabilities, capabilities, type Provider } from './provider.ts';
+import { type Capabilities, canReplace, capabilities, type Provider } from './provider.ts';
 import { swappedFields } from './remembered.ts';
 import { replaceRisks, replaceSafety } from './replace.ts';
 import { CHANGED, decideSecrets, type SecretPolicy } from './secrets.ts';
@@ -79,7 +79,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
       const live = snapshot.live.get(key);
       const early = options.planned?.get(key);
       const result =
-        early && live && early.live === live ? early.result : planObject(provider, desired, key, live, options);
+        early && live && early.live === live ? early.result : planObject(provider, desired, key, live, options, can);
       if ('problem' in result) problems.push(result.problem);
       else (result.action === 'delete' ? deletes : forward).push(result);
     }
@@ -103,16 +103,19 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   return { plan: { actions, unmanaged, counts: countActions(actions) }, problems };
 }
 
-/** The action for one declared object and its live counterpart: pure, and the same whenever it runs. */
+/**
+ * The action for one declared object and its live counterpart: pure, and the same whenever it runs.
+ * `can`: the kind's capabilities, when the caller derived them once for all its objects.
+ */
 export function planObject(
   provider: Provider,
   desired: DesiredObject,
   key: string,
   live: LiveObject | undefined,
   options: PlanOptions,
+  can: Capabilities = capabilities(provider),
 ): ObjectResult {
   const base = { key, kind: desired.kind, address: desired.address, dependsOn: [], source: desired.source };
-  const can = capabilities(provider);
 
   if (desired.ensure === 'absent') {
     if (can.delete === 'never') {
@@ -150,7 +153,7 @@ export function planObject(
   const swapped = swappedFields(provider, key, compared, liveFields, options.secrets.lookup);
   let changes = [...comparison.changes(liveFields, secrets.send), ...swapped.changes];
   const replacing = changes.some((c) => c.replace);
-  if (replacing && (!can.create || can.delete === 'never')) return cannotReplace(key, desired, changes, can);
+  if (replacing && !canReplace(can)) return cannotReplace(key, desired, changes, can);
   if (!replacing && !can.update) {
     // never written again once it exists (no update): a difference is worth knowing, not an action
     const notes = [...kindNotes, ...(provider.liveNotes?.(desired.spec, live.fields) ?? [])];

@@ -72,6 +72,11 @@ export function capabilities(provider: Provider): Capabilities {
   };
 }
 
+/** A replacement deletes the object and creates it anew: a kind missing either cannot replace its objects. */
+export function canReplace(can: Capabilities): boolean {
+  return can.create && can.delete !== 'never';
+}
+
 /**
  * `one`: a single object that always exists (site settings): updated only.
  * `one-per-scope`: at most one per scope (an SSH CA, an LDAP config), created and deleted.
