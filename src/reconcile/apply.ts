@@ -16,7 +16,7 @@ import { getPath } from './field-paths.ts';
 import type { FingerprintStore } from './fingerprint-store.ts';
 import { capabilities, type Provider } from './provider.ts';
 import { readBack } from './read.ts';
-import { rememberedField } from './remembered.ts';
+import { leftToService, rememberedField } from './remembered.ts';
 import { ReplaceError, replaceObject } from './replace-run.ts';
 import { type ContextOf, runContexts } from './services.ts';
 import type { DesiredObject, FieldChange, Fields, LiveObject, Plan, PlannedAction } from './types.ts';
@@ -167,14 +167,14 @@ async function rememberCreated(
   context: Run,
 ) {
   const store = context.fingerprints;
-  const unset = (provider.remembers ?? []).filter((field) => fields[field] === undefined);
+  const unset = leftToService(provider, fields);
   if (!store || unset.length === 0) return;
   const seen = made?.fields
     ? made
     : await readBack(provider, context.contextOf(provider), desired.address).catch(() => undefined);
   const values = seen?.fields ? provider.canonicalLive(seen.fields) : {};
   for (const field of unset) {
-    const value = values[field];
+    const value = getPath(values, field);
     if (value !== undefined) store.record(addressKey(desired.address), rememberedField(field), value);
   }
 }

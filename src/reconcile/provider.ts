@@ -187,6 +187,7 @@ export interface Provider {
    * public key): converge remembers the value it saw after creating the
    * object, and a different live value later, where the manifest does not
    * declare the field, is a replacement (someone swapped it by hand).
+   * Derived from the field table's `remembered` rows by defineProvider.
    */
   readonly remembers?: readonly string[];
   /**

@@ -5,6 +5,7 @@
  * live value with it. A different one means someone replaced it behind
  * converge's back: drift, planned as a replacement. Pure: the store is a lookup.
  */
+import { getPath } from './field-paths.ts';
 import type { Provider } from './provider.ts';
 import type { FingerprintLookup } from './secrets.ts';
 import type { FieldChange, Fields } from './types.ts';
@@ -12,6 +13,11 @@ import type { FieldChange, Fields } from './types.ts';
 /** The store entry of a remembered field: apart from a secret's, whose entry marks the field as secret. */
 export function rememberedField(field: string): string {
   return `created:${field}`;
+}
+
+/** The remembered fields that `fields` (an object's desired fields) leave to the service to set. */
+export function leftToService(provider: Provider, fields: Fields): string[] {
+  return (provider.remembers ?? []).filter((field) => getPath(fields, field) === undefined);
 }
 
 export interface Swapped {
@@ -29,9 +35,9 @@ export function swappedFields(
 ): Swapped {
   const swapped: Swapped = { changes: [], notes: [] };
   if (!lookup) return swapped;
-  for (const field of provider.remembers ?? []) {
-    const value = live[field];
-    if (desired[field] !== undefined || value === undefined) continue;
+  for (const field of leftToService(provider, desired)) {
+    const value = getPath(live, field);
+    if (value === undefined) continue;
     if (lookup(key, rememberedField(field), value) !== 'changed') continue;
     swapped.changes.push({ path: field, before: value, replace: true, note: 'a new one, made by the service' });
     swapped.notes.push(

@@ -71,6 +71,11 @@ export interface FieldRule {
   immutable?: boolean;
   /** Sent on create only, never compared nor sent again (an import switch). */
   createOnly?: boolean;
+  /**
+   * The service sets it on create when the manifest leaves it out (a generated CA's public key):
+   * converge remembers the value it saw, and a different one later is drift (src/reconcile/remembered.ts).
+   */
+  remembered?: boolean;
 }
 
 export interface FieldsConfig {
@@ -93,6 +98,7 @@ export interface CanonicalForms {
   nonEmptyWriteOnly(fields: Fields): readonly string[];
   readonly immutable: readonly string[];
   readonly createOnly: readonly string[];
+  readonly remembered: readonly string[];
   /** Defaults overlaid with the spec, every value normalized, inapplicable fields left out. */
   desired(spec: Fields): Fields;
   /** The managed, readable live attributes, normalized the same way. */
@@ -122,7 +128,8 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   const alwaysWriteOnly = rules.filter(([, rule]) => rule.writeOnly === true).map(([key]) => key);
   const writeOnly = (fields: Fields): readonly string[] =>
     conditional ? rules.filter(([, rule]) => isWriteOnly(rule, fields)).map(([key]) => key) : alwaysWriteOnly;
-  const flagged = (flag: 'immutable' | 'createOnly') => rules.filter(([, rule]) => rule[flag]).map(([key]) => key);
+  const flagged = (flag: 'immutable' | 'createOnly' | 'remembered') =>
+    rules.filter(([, rule]) => rule[flag]).map(([key]) => key);
 
   const managed = rules.map(([key]) => key);
   // a flat table (no dotted keys) reads and writes plain properties; its values are replaced,
@@ -217,6 +224,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     nonEmptyWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.allowEmpty),
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
+    remembered: flagged('remembered'),
     desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),
     live,
     wire(fields, written) {

@@ -39,7 +39,8 @@ const FIELDS: FieldsConfig = {
     key_bits: { appliesWhen: generated, immutable: true },
     // never exported: see toManifest
     private_key: { writeOnly: true, createOnly: true, sensitive: 'a private key', exportedWhen: () => false },
-    public_key: { normalize: publicKeyLine, immutable: true },
+    // a generated CA's key, as converge saw it after creating the CA: a key swapped by hand is drift
+    public_key: { normalize: publicKeyLine, immutable: true, remembered: true },
   },
   finish: keyShape,
 };
@@ -53,7 +54,6 @@ export const sshCertificateAuthority = mountSingletonProvider({
   ...FIELDS,
   extra: (forms) => ({
     replaceConsent: 'a new CA key invalidates every certificate the old key signed',
-    remembers: ['public_key'],
     // the service does not say how its key came to be, and nobody can supply the private key of a
     // key it generated: export writes a generated CA of the live key's type and size, which plans
     // clean and validates; an imported CA's owner swaps in private_key and public_key
