@@ -21,13 +21,12 @@ import {
   PLAN_VERSION,
   type SavedPlan,
   type SavedPlanOptions,
-  serverIdentity,
 } from '../reconcile/plan-file.ts';
 import { checkKey, verifySavedPlan } from '../reconcile/plan-verify.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { DesiredObject, Json, Plan } from '../reconcile/types.ts';
 import type { CommonFlags } from './flags.ts';
-import { type Inputs, loadCommandConfig, serversOf } from './session.ts';
+import { apisOf, type Inputs, loadCommandConfig, serversOf } from './session.ts';
 import { VERSION } from './version.ts';
 
 /** A secret shared by the job that plans and the one that applies, when their tokens differ. */
@@ -84,6 +83,14 @@ function desiredDigests(digester: PlanDigester, run: PlanRun, providers: Readonl
   );
 }
 
+/** The digests of what is live at a key, as a plan file records them: null where nothing is. */
+function liveDigests(digester: PlanDigester, run: PlanRun, providers: ReadonlyMap<string, Provider>) {
+  return (key: string): Digests | null => {
+    const live = run.liveByKey.get(key);
+    return digester.live(key, live, live ? providers.get(live.kind) : undefined);
+  };
+}
+
 /** What `plan --out` writes. */
 export function savedPlanOf(args: {
   manifests: string[];
@@ -93,8 +100,9 @@ export function savedPlanOf(args: {
   env: Record<string, string | undefined>;
 }): SavedPlan {
   const { inputs, run } = args;
-  const servers = serversOf(inputs.config, inputs.desired);
+  const servers = serversOf(inputs.config, apisOf(inputs.desired));
   const digester = planDigester(inputs.config, Object.keys(servers), args.env);
+  const liveOf = liveDigests(digester, run, inputs.providers);
   const config: { file?: string; digests: Digests } = {
     ...(inputs.config.file && { file: inputs.config.file }),
     digests: digester.config(configSections(inputs.config)),
@@ -110,11 +118,7 @@ export function savedPlanOf(args: {
     servers,
     key: digester.record,
     desired: desiredDigests(digester, run, inputs.providers),
-    live: Object.fromEntries(
-      run.plan.actions
-        .filter((a) => a.action !== 'noop')
-        .map((a) => [a.key, digester.live(a.key, run.liveByKey.get(a.key), inputs.providers.get(a.kind))]),
-    ),
+    live: Object.fromEntries(run.plan.actions.filter((a) => a.action !== 'noop').map((a) => [a.key, liveOf(a.key)])),
     plan: run.plan,
   };
   return { ...plan, integrity: digester.integrity(plan) };
@@ -179,6 +183,14 @@ function describeOptions(options: SavedPlanOptions): string {
   return parts.join(', ');
 }
 
+/** What checkBeforeReading found, for checkSavedPlan: the key's digester, and whether the file is intact. */
+export interface CheckedPlanFile {
+  config: ConvergeConfig;
+  digester: PlanDigester;
+  /** The file's integrity digest is the one the key gives. */
+  intact: boolean;
+}
+
 /**
  * Before a saved plan's manifests are read or any request is sent: its
  * servers and key are the ones configured now, and a configuration the file
@@ -188,43 +200,33 @@ export async function checkBeforeReading(
   saved: SavedPlan,
   flags: CommonFlags,
   configFromPlan: boolean,
-): Promise<{ config: ConvergeConfig; digester: PlanDigester }> {
+): Promise<CheckedPlanFile> {
   const config = await loadCommandConfig(flags);
   const digester = planDigester(config, Object.keys(saved.servers), process.env, saved.key.salt);
-  checkKey(saved, configuredServers(config, saved), digester);
-  if (configFromPlan && saved.config.file && digester.integrity(saved) !== saved.integrity) {
+  // the servers the plan's APIs are configured with now: one not configured differs from the plan's
+  checkKey(saved, serversOf(config, Object.keys(saved.servers)), digester);
+  const intact = digester.integrity(saved) === saved.integrity;
+  if (configFromPlan && saved.config.file && !intact) {
     throw new ConvergeError(
       'PLAN_INVALID',
       `the plan file was changed after converge wrote it; the configuration it names (${saved.config.file}) was not used; nothing was sent`,
       { hint: 'make the plan again with `converge plan --out`; never edit a plan file' },
     );
   }
-  return { config, digester };
-}
-
-/** The servers the plan's APIs are configured with now (no credentials). */
-function configuredServers(config: ConvergeConfig, saved: SavedPlan): Record<string, string | undefined> {
-  return Object.fromEntries(
-    Object.keys(saved.servers).map((api) => {
-      const url = isApiName(api) ? config[api]?.url : undefined;
-      return [api, url === undefined ? undefined : serverIdentity(url)];
-    }),
-  );
+  return { config, digester, intact };
 }
 
 /** The plan made now, if the saved one holds (src/reconcile/plan-verify.ts). */
-export function checkSavedPlan(saved: SavedPlan, digester: PlanDigester, inputs: Inputs, run: PlanRun): Plan {
+export function checkSavedPlan(saved: SavedPlan, checked: CheckedPlanFile, inputs: Inputs, run: PlanRun): Plan {
   const { providers, config } = inputs;
+  const { digester, intact } = checked;
   return verifySavedPlan(saved, {
     plan: run.plan,
-    servers: serversOf(config, inputs.desired),
-    intact: digester.integrity(saved) === saved.integrity,
+    servers: serversOf(config, apisOf(inputs.desired)),
+    intact,
     config: { file: config.file, digests: digester.config(configSections(config)) },
     desired: desiredDigests(digester, run, providers),
-    live: (key) => {
-      const live = run.liveByKey.get(key);
-      return digester.live(key, live, live ? providers.get(live.kind) : undefined);
-    },
+    live: liveDigests(digester, run, providers),
     changed: (key, field) => whyChanged(run.desiredByKey.get(key), field),
   });
 }

@@ -5,7 +5,7 @@
  */
 import { dirname } from 'node:path';
 import { connectFamily } from '../api/connect.ts';
-import { API_NAMES } from '../api/profiles.ts';
+import { API_NAMES, type ApiName, isApiName } from '../api/profiles.ts';
 import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
@@ -184,12 +184,19 @@ export function concurrencyOf(config: ConvergeConfig, flags: Pick<CommonFlags, '
     : { initial: config.parallelism, max: config.maxParallelism };
 }
 
-/** The server of each API the desired objects use, as a saved plan records it (no credentials). */
-export function serversOf(config: ConvergeConfig, desired: readonly DesiredObject[]): Record<string, string> {
-  const apis = new Set(desired.map((d) => providerMap.get(d.kind)?.api).filter((a) => a !== undefined));
+/** The APIs the desired objects use. */
+export function apisOf(desired: readonly DesiredObject[]): ApiName[] {
+  return [...new Set(desired.map((d) => providerMap.get(d.kind)?.api).filter((a) => a !== undefined))];
+}
+
+/**
+ * The server each of the APIs is configured with, as a saved plan records it (no credentials);
+ * an API without a URL, or one converge does not know, is left out.
+ */
+export function serversOf(config: ConvergeConfig, apis: Iterable<string>): Record<string, string> {
   const servers: Record<string, string> = {};
-  for (const api of [...apis].sort()) {
-    const url = config[api]?.url;
+  for (const api of [...new Set(apis)].sort()) {
+    const url = isApiName(api) ? config[api]?.url : undefined;
     if (url !== undefined) servers[api] = serverIdentity(url);
   }
   return servers;

@@ -63,7 +63,7 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   const interrupt = new AbortController();
   const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
   try {
-    const plan = saved && checked ? checkSavedPlan(saved, checked.digester, inputs, run) : run.plan;
+    const plan = saved && checked ? checkSavedPlan(saved, checked, inputs, run) : run.plan;
     // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial
     const policies = checkPlan(inputs.policies, plan, run, inputs.providers);
     if (flags.json && inputs.policies.length > 0)
