@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ConvergeError } from '../errors.ts';
-import { deriveKey, keyedHash } from './keyed-digest.ts';
+import { deriveKeyWithCheck, keyedHash } from './keyed-digest.ts';
 import type { FingerprintLookup } from './secrets.ts';
 import type { Json } from './types.ts';
 
@@ -69,9 +69,8 @@ export class FingerprintStore {
     this.#namespaceOf = namespaceOf;
     const reasons: string[] = upgraded ? ['the fingerprint store was written by an older converge'] : [];
     for (const { name, token } of namespaces) {
-      const key = deriveKey(token, `${file.salt}|${name}`);
+      const { key, check } = deriveKeyWithCheck(token, `${file.salt}|${name}`, KEY_CHECK);
       this.#keys.set(name, key);
-      const check = keyedHash(key, KEY_CHECK);
       const recorded = file.keyChecks[name];
       if (recorded !== check) {
         if (recorded !== undefined) reasons.push(`the token for ${name} changed`);

@@ -8,7 +8,7 @@
  * against the file (docs/security.md, "Saved plans").
  */
 import { randomBytes } from 'node:crypto';
-import { deriveKey, keyedHash } from './keyed-digest.ts';
+import { deriveKeyWithCheck, keyedHash } from './keyed-digest.ts';
 import type { Digests, PlanKeyRecord, SavedPlan } from './plan-file.ts';
 import type { Provider } from './provider.ts';
 import { stableStringify } from './stable-json.ts';
@@ -35,8 +35,8 @@ export class PlanDigester {
 
   /** The key a saved plan was made with, if `secret` is what it came from (see `matches`). */
   static derive(from: PlanKeyRecord['from'], secret: string, salt: string): PlanDigester {
-    const key = deriveKey(secret, `converge-plan|${salt}`);
-    return new PlanDigester(key, { from, salt, check: keyedHash(key, KEY_CHECK) });
+    const { key, check } = deriveKeyWithCheck(secret, `converge-plan|${salt}`, KEY_CHECK);
+    return new PlanDigester(key, { from, salt, check });
   }
 
   /** Whether this is the key the saved plan was made with. */
