@@ -6,11 +6,13 @@
  * counts as a violation: a guardrail fails closed.
  */
 import { addressKey } from '../reconcile/address.ts';
+import { expandChildren } from '../reconcile/children.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Action, DesiredObject, LiveObject, Plan, Position } from '../reconcile/types.ts';
 import { evaluationError } from './evaluation-error.ts';
 import { policyMatches } from './match.ts';
 import type { Enforcement, Policy } from './policy.ts';
+import { type PolicySummary, summarizePolicies } from './report.ts';
 import { addressMetadata, type CelObject, liveView, objectView } from './view.ts';
 
 export type Outcome = 'allow' | Enforcement;
@@ -83,18 +85,20 @@ function byKind(policies: readonly Policy[]): (kind: string) => readonly Policy[
   };
 }
 
-/** `validate`: the rules over `object` alone, for every declared object (children included) they match. */
-export function evaluateDeclared(
+/**
+ * `validate`: the rules over `object` alone, for every declared object (children included) they
+ * match, offline. Without a validate-phase policy the children are not even expanded.
+ */
+export function checkDeclared(
   policies: readonly Policy[],
   desired: readonly DesiredObject[],
   providers: ReadonlyMap<string, Provider>,
-  options: EvaluateOptions = {},
-): Evaluation {
+): PolicySummary {
   const evaluation: Evaluation = { evaluated: 0, results: [] };
   const offline = policies.filter((p) => p.phase === 'validate');
-  if (offline.length === 0) return evaluation;
+  if (offline.length === 0) return summarizePolicies(evaluation);
   const forKind = byKind(offline);
-  for (const d of desired) {
+  for (const d of expandChildren(desired, providers)) {
     if (d.ensure !== 'present') continue;
     let variables: Record<string, unknown> | undefined;
     for (const policy of forKind(d.kind)) {
@@ -102,12 +106,12 @@ export function evaluateDeclared(
       variables ??= { object: objectView(d, providers.get(d.kind)), live: null, change: NO_CHANGE };
       const judged = judgeVariables(policy, variables);
       evaluation.evaluated++;
-      if (judged.outcome !== 'allow' || options.passes) {
+      if (judged.outcome !== 'allow') {
         evaluation.results.push(result(policy, judged, addressKey(d.address), d.kind, d.source));
       }
     }
   }
-  return evaluation;
+  return summarizePolicies(evaluation);
 }
 
 export interface PlanState {
@@ -115,16 +119,16 @@ export interface PlanState {
   liveByKey: ReadonlyMap<string, LiveObject>;
 }
 
-/** Plan time: every rule, over every planned action it matches, with `live` and `change`. */
-export function evaluatePlan(
+/** `plan`, `apply`, `drift`: every rule, over every planned action it matches, with `live` and `change`, before anything is sent. */
+export function checkPlan(
   policies: readonly Policy[],
   plan: Plan,
   state: PlanState,
   providers: ReadonlyMap<string, Provider>,
   options: EvaluateOptions = {},
-): Evaluation {
+): PolicySummary {
   const evaluation: Evaluation = { evaluated: 0, results: [] };
-  if (policies.length === 0) return evaluation;
+  if (policies.length === 0) return summarizePolicies(evaluation);
   const forKind = byKind(policies);
   for (const action of plan.actions) {
     const desired = state.desiredByKey.get(action.key);
@@ -150,7 +154,7 @@ export function evaluatePlan(
       }
     }
   }
-  return evaluation;
+  return summarizePolicies(evaluation);
 }
 
 function result(

@@ -1,18 +1,12 @@
 /**
- * The points where policies join a run (docs/policies.md, "When rules run"):
- * compiled while the manifests load (their problems are the load's), checked
- * over the declared objects by `validate` and over the plan by `plan`,
- * `apply` (a saved plan included: it is planned again) and `drift`. The CEL
- * library is loaded only when the manifests hold a policy.
+ * Where policies join the load (docs/policies.md, "When rules run"): they are
+ * compiled while the manifests load (their problems are the load's); they are
+ * checked later by `checkDeclared` and `checkPlan` (src/policy/evaluate.ts).
+ * The CEL library is loaded only when the manifests hold a policy.
  */
 import type { InputProblem } from '../errors.ts';
 import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
-import { expandChildren } from '../reconcile/children.ts';
-import type { Provider } from '../reconcile/provider.ts';
-import type { DesiredObject, Plan } from '../reconcile/types.ts';
-import { type EvaluateOptions, evaluateDeclared, evaluatePlan, type PlanState } from './evaluate.ts';
 import type { Policy } from './policy.ts';
-import { type PolicySummary, summarizePolicies } from './report.ts';
 
 /** A `checkDocuments` hook for the loader that keeps the compiled policies in `into`. */
 export function policyCompiler(
@@ -25,24 +19,4 @@ export function policyCompiler(
     into.push(...policies);
     return problems;
   };
-}
-
-/** `validate`: the rules over `object` alone, offline. */
-export function checkDeclared(
-  policies: readonly Policy[],
-  desired: readonly DesiredObject[],
-  providers: ReadonlyMap<string, Provider>,
-): PolicySummary {
-  return summarizePolicies(evaluateDeclared(policies, expandChildren(desired, providers), providers));
-}
-
-/** `plan`, `apply`, `drift`: every rule over the plan, before anything is sent. */
-export function checkPlan(
-  policies: readonly Policy[],
-  plan: Plan,
-  state: PlanState,
-  providers: ReadonlyMap<string, Provider>,
-  options: EvaluateOptions = {},
-): PolicySummary {
-  return summarizePolicies(evaluatePlan(policies, plan, state, providers, options));
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { checkPlan } from '../../policy/hooks.ts';
+import { checkPlan } from '../../policy/evaluate.ts';
 import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
 import { EventStream } from '../../reconcile/events.ts';

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { API_NAMES } from '../../api/profiles.ts';
 import { redact } from '../../api/redact.ts';
 import { ConvergeError } from '../../errors.ts';
-import { checkPlan } from '../../policy/hooks.ts';
+import { checkPlan } from '../../policy/evaluate.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { buildDriftReport, type DriftFormat, displayUrl, renderDrift, summarize } from '../../ui/drift/index.ts';

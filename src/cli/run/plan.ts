@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkPlan } from '../../policy/hooks.ts';
+import { checkPlan } from '../../policy/evaluate.ts';
 import { denialError, policyJson, policyMarkdown, policyTextLines } from '../../policy/report.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';

@@ -1,4 +1,4 @@
-import { checkDeclared } from '../../policy/hooks.ts';
+import { checkDeclared } from '../../policy/evaluate.ts';
 import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
