@@ -4,7 +4,7 @@
  * other Markdown report's) and the error a denial stops a run with. Pure.
  */
 import { ConvergeError, formatPosition } from '../errors.ts';
-import { escapeMarkdownHtml, mdCode } from '../ui/drift/escape.ts';
+import { escapeMarkdownHtml, mdCode } from '../ui/markdown.ts';
 import type { Evaluation, PolicyResult } from './evaluate.ts';
 
 export interface PolicySummary {

@@ -6,7 +6,7 @@
  */
 import type { PolicyResult } from '../../policy/evaluate.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
-import { escapeXml, escapeXmlAttribute } from './escape.ts';
+import { escapeXml, escapeXmlAttribute } from '../xml.ts';
 import { type DriftObject, type DriftReport, type DriftUnmanaged, describeChange, stateLabel } from './report.ts';
 
 interface Case {

@@ -2,7 +2,7 @@
  * Drift as Markdown for a pull-request or issue comment (GitHub flavour): a
  * title, a table by kind, then one collapsible section per object that
  * differs, grouped by kind, and the unmanaged objects. Everything server- or
- * user-provided is escaped (escape.ts). A comment is limited to 65,536
+ * user-provided is escaped (src/ui/markdown.ts). A comment is limited to 65,536
  * characters and a wall of 500 sections helps nobody, so each kind shows its
  * first objects only and the caps shrink until the whole fits. Pure.
  */
@@ -10,7 +10,7 @@
 import { policyMarkdown } from '../../policy/report.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { formatValue } from '../format-value.ts';
-import { escapeMarkdownHtml, mdCode } from './escape.ts';
+import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, mdCode } from '../markdown.ts';
 import {
   type DriftChange,
   type DriftCounts,
@@ -23,9 +23,6 @@ import {
   serverUrls,
   stateLabel,
 } from './report.ts';
-
-/** GitHub's limit on a comment body. */
-export const GITHUB_COMMENT_LIMIT = 65_536;
 
 export interface MarkdownOptions {
   /** Upper bound of the result's length; default leaves room under GitHub's limit for a bot's own header. */
@@ -72,15 +69,9 @@ export function formatDriftMarkdown(report: DriftReport, options: MarkdownOption
       valueChars: Math.min(60, first.valueChars),
     });
   }
-  for (const caps of steps) {
-    const text = render(report, caps);
-    if (text.length <= o.maxChars) return text;
-  }
-  // only a summary table of thousands of kinds gets here: cut at a line end
-  const text = render(report, steps[steps.length - 1]!);
+  // only a summary table of thousands of kinds is still too long at the last step: it is cut at a line end
   const note = '\n\n_The report was cut to fit; run `converge drift --format json` for all of it._\n';
-  const cut = text.lastIndexOf('\n', o.maxChars - note.length);
-  return text.slice(0, Math.max(0, cut)) + note;
+  return fitToLimit(steps, (caps) => render(report, caps), o.maxChars, note);
 }
 
 function render(report: DriftReport, caps: Caps): string {
@@ -111,13 +102,14 @@ function render(report: DriftReport, caps: Caps): string {
   }
   if (report.unmanaged.length > 0) out.push(...unmanagedSection(report, caps));
   const notes = reportNotes(report);
-  if (notes.length > 0) {
-    const shown = notes.slice(0, Math.max(caps.objects, 5));
-    out.push(`<details><summary>Not compared (${notes.length})</summary>`, '');
-    for (const n of shown) out.push(`- ${mdCode(n.key)}: ${escapeMarkdownHtml(n.note)}`);
-    if (notes.length > shown.length) out.push(`- and ${notes.length - shown.length} more`);
-    out.push('', '</details>', '');
-  }
+  out.push(
+    ...detailsList(
+      `Not compared (${notes.length})`,
+      notes,
+      Math.max(caps.objects, 5),
+      (n) => `${mdCode(n.key)}: ${escapeMarkdownHtml(n.note)}`,
+    ),
+  );
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -164,7 +156,7 @@ function objectSection(object: DriftObject, caps: Caps): string[] {
 }
 
 function fieldRow(change: DriftChange, object: DriftObject, max: number): string {
-  const field = mdCode(change.path) + (change.replace ? ' (forces replacement)' : '');
+  const field = fieldCell(change);
   if (change.secret) {
     const note = change.note ? ` ${escapeMarkdownHtml(change.note)}` : '';
     return `| ${field} | _(sensitive)_ | _(sensitive)_${note} |`;

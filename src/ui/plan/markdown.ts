@@ -5,17 +5,16 @@
  * then any sections the caller adds (policy results), the notes and the
  * unmanaged objects. Secrets show as markers (the plan holds no values), and
  * multi-line values as line diffs. Everything server- or user-provided is
- * escaped as in the drift report (src/ui/drift/escape.ts).
+ * escaped as in the drift report (src/ui/markdown.ts).
  *
  * A comment holds at most 65,536 characters: past that the plan is told in
  * less detail, level by level, and the comment says that it was shortened and
  * where the whole plan is. Pure.
  */
 import type { Action, FieldChange, Plan, PlannedAction } from '../../reconcile/types.ts';
-import { escapeMarkdownHtml, mdCode } from '../drift/escape.ts';
-import { GITHUB_COMMENT_LIMIT } from '../drift/markdown.ts';
 import { planSummary } from '../format-plan.ts';
 import { afterText, formatValue } from '../format-value.ts';
+import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
 import { isMultiLine, lineDiff } from './line-diff.ts';
 
 /**
@@ -67,15 +66,9 @@ const LABEL: Record<Action, string> = {
 export function formatPlanMarkdown(plan: Plan, options: PlanMarkdownOptions = {}): string {
   const maxChars = options.maxChars ?? GITHUB_COMMENT_LIMIT - 5_536;
   const sections = options.sections ?? [];
-  let text = '';
-  for (const [index, detail] of LEVELS.entries()) {
-    text = render(plan, sections, detail, index > 0);
-    if (text.length <= maxChars) return text;
-  }
-  // only thousands of extra lines or unmanaged kinds get here: cut at a line end, and say so
+  // only thousands of extra lines or unmanaged kinds are still too long at the last level: cut at a line end, and say so
   const note = `\n\n${SHORTENED} It was cut here.\n`;
-  const cut = text.lastIndexOf('\n', maxChars - note.length);
-  return text.slice(0, Math.max(0, cut)) + note;
+  return fitToLimit(LEVELS, (detail, index) => render(plan, sections, detail, index > 0), maxChars, note);
 }
 
 const SHORTENED =
@@ -147,7 +140,7 @@ function objectSection(action: PlannedAction, detail: Detail): string[] {
     lines.push('');
   }
   for (const change of shown.filter((c) => !oneLine.includes(c))) {
-    lines.push(`${fieldName(change)}:`, '', ...multiLine(change, detail.diffLines), '');
+    lines.push(`${fieldCell(change)}:`, '', ...multiLine(change, detail.diffLines), '');
   }
   const rest = action.changes.length - shown.length;
   if (rest > 0) lines.push(`_and ${rest} more field(s)_`, '');
@@ -158,10 +151,6 @@ function objectSection(action: PlannedAction, detail: Detail): string[] {
   return lines;
 }
 
-function fieldName(change: FieldChange): string {
-  return mdCode(change.path) + (change.replace ? ' (forces replacement)' : '');
-}
-
 /** A secret is a marker and the reason it is sent, as in the text plan (src/ui/format-value.ts). */
 function fieldRow(change: FieldChange, action: Action, max: number): string {
   const live =
@@ -169,7 +158,7 @@ function fieldRow(change: FieldChange, action: Action, max: number): string {
   const planned = change.secret
     ? `_(secret)_ ${escapeMarkdownHtml(change.note ?? 'changed')}`
     : mdCode(afterText(change.after, change.note, max));
-  return `| ${fieldName(change)} | ${live} | ${planned} |`;
+  return `| ${fieldCell(change)} | ${live} | ${planned} |`;
 }
 
 function multiLine(change: FieldChange, maxLines: number): string[] {
@@ -179,26 +168,19 @@ function multiLine(change: FieldChange, maxLines: number): string[] {
 
 function notesSection(plan: Plan, detail: Detail): string[] {
   const notes = plan.actions.flatMap((a) => (a.notes ?? []).map((note) => ({ key: a.key, note })));
-  if (notes.length === 0) return [];
-  const shown = notes.slice(0, detail.notes);
-  const lines = [`<details><summary>Notes (${notes.length})</summary>`, ''];
-  for (const n of shown) lines.push(`- ${mdCode(n.key)}: ${escapeMarkdownHtml(n.note)}`);
-  if (notes.length > shown.length) lines.push(`- and ${notes.length - shown.length} more`);
-  lines.push('', '</details>', '');
-  return lines;
+  return detailsList(
+    `Notes (${notes.length})`,
+    notes,
+    detail.notes,
+    (n) => `${mdCode(n.key)}: ${escapeMarkdownHtml(n.note)}`,
+  );
 }
 
 function unmanagedSection(plan: Plan, detail: Detail): string[] {
-  if (plan.unmanaged.length === 0) return [];
-  const lines = [
-    `<details><summary>Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions</summary>`,
-    '',
-  ];
-  const shown = plan.unmanaged.slice(0, detail.unmanaged);
-  for (const u of shown) {
-    lines.push(`- ${mdCode(u.key)}${u.prunable ? ' (in an ownership scope: `--prune` deletes it)' : ''}`);
-  }
-  if (plan.unmanaged.length > shown.length) lines.push(`- and ${plan.unmanaged.length - shown.length} more`);
-  lines.push('', '</details>', '');
-  return lines;
+  return detailsList(
+    `Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions`,
+    plan.unmanaged,
+    detail.unmanaged,
+    (u) => `${mdCode(u.key)}${u.prunable ? ' (in an ownership scope: `--prune` deletes it)' : ''}`,
+  );
 }

@@ -16,7 +16,7 @@
  * counts; a log without run lines (an errored or canceled run) gives one case
  * for the run itself. Pure.
  */
-import { escapeXml, escapeXmlAttribute } from '../drift/escape.ts';
+import { escapeXml, escapeXmlAttribute } from '../xml.ts';
 import { outcomeOf, type TestRunState } from './events.ts';
 
 export type CaseStatus = 'pass' | 'fail' | 'error' | 'skip';

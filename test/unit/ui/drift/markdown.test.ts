@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedAction } from '../../../../src/reconcile/types.ts';
-import { escapeMarkdownHtml } from '../../../../src/ui/drift/escape.ts';
-import { formatDriftMarkdown, GITHUB_COMMENT_LIMIT } from '../../../../src/ui/drift/markdown.ts';
+import { formatDriftMarkdown } from '../../../../src/ui/drift/markdown.ts';
+import { escapeMarkdownHtml, GITHUB_COMMENT_LIMIT } from '../../../../src/ui/markdown.ts';
 import { action, CANARY, mixedPlan, plan, report, unmanaged } from './builders.ts';
 
 /** Table rows split into cells on unescaped pipes, as GitHub does. */

@@ -1,6 +1,6 @@
 /** The plan as Markdown for a pull-request comment: pure, from hand-built plans. */
 import { describe, expect, it } from 'vitest';
-import { GITHUB_COMMENT_LIMIT } from '../../../../src/ui/drift/markdown.ts';
+import { GITHUB_COMMENT_LIMIT } from '../../../../src/ui/markdown.ts';
 import { formatPlanMarkdown } from '../../../../src/ui/plan/markdown.ts';
 import { action, CANARY, plan, unmanaged } from '../drift/builders.ts';
 

@@ -1,31 +1,4 @@
-/**
- * Escaping for the report formats that embed user and server text: HTML
- * inside Markdown, and XML. Pure.
- */
-
-/**
- * Characters that stay as they are inside Markdown-embedded HTML text. Every
- * other ASCII character becomes a numeric entity, which Markdown treats as
- * literal text: `|` cannot split a table cell, a backtick cannot open a code
- * span, `<` cannot open a tag, `*`, `_`, `[`, `$` and `\` cannot format.
- */
-const MD_SAFE = /[A-Za-z0-9 .,:/=@+\-"'(){}%?;#]/;
-
-export function escapeMarkdownHtml(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (code < 0x20 || code === 0x7f) out += ' ';
-    else if (code < 0x80 && !MD_SAFE.test(ch)) out += `&#${code};`;
-    else out += ch;
-  }
-  return out;
-}
-
-/** A value in a Markdown table cell or a `<summary>`: literal, one line. */
-export function mdCode(text: string): string {
-  return `<code>${escapeMarkdownHtml(text)}</code>`;
-}
+/** Escaping for the XML reports (JUnit) that embed user and server text. Pure. */
 
 /** Text and attribute values in XML 1.0: the five entities, and no characters XML forbids. */
 export function escapeXml(text: string): string {

@@ -1,0 +1,77 @@
+/**
+ * The pieces every Markdown report shares (the plan's and the drift report's
+ * comment, the policy section): escaping of user and server text, the
+ * comment-size limit and the level-by-level shortening that keeps a report
+ * under it, collapsible lists, and a field's name cell. Pure.
+ */
+
+/** GitHub's limit on a comment body. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+/**
+ * Characters that stay as they are inside Markdown-embedded HTML text. Every
+ * other ASCII character becomes a numeric entity, which Markdown treats as
+ * literal text: `|` cannot split a table cell, a backtick cannot open a code
+ * span, `<` cannot open a tag, `*`, `_`, `[`, `$` and `\` cannot format.
+ */
+const MD_SAFE = /[A-Za-z0-9 .,:/=@+\-"'(){}%?;#]/;
+
+export function escapeMarkdownHtml(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f) out += ' ';
+    else if (code < 0x80 && !MD_SAFE.test(ch)) out += `&#${code};`;
+    else out += ch;
+  }
+  return out;
+}
+
+/** A value in a Markdown table cell or a `<summary>`: literal, one line. */
+export function mdCode(text: string): string {
+  return `<code>${escapeMarkdownHtml(text)}</code>`;
+}
+
+/**
+ * The first rendering, level by level (less detail each), that fits in `max`
+ * characters; when even the last does not, it is cut at a line end and
+ * `note` (which says so) appended.
+ */
+export function fitToLimit<Level>(
+  levels: readonly Level[],
+  render: (level: Level, index: number) => string,
+  max: number,
+  note: string,
+): string {
+  let text = '';
+  for (const [index, level] of levels.entries()) {
+    text = render(level, index);
+    if (text.length <= max) return text;
+  }
+  const cut = text.lastIndexOf('\n', max - note.length);
+  return text.slice(0, Math.max(0, cut)) + note;
+}
+
+/**
+ * A collapsible bullet list: its first `cap` items (each as `line` writes
+ * it), then how many more there are; nothing for no items.
+ */
+export function detailsList<Item>(
+  summary: string,
+  items: readonly Item[],
+  cap: number,
+  line: (item: Item) => string,
+): string[] {
+  if (items.length === 0) return [];
+  const shown = items.slice(0, cap);
+  const lines = [`<details><summary>${summary}</summary>`, ''];
+  for (const item of shown) lines.push(`- ${line(item)}`);
+  if (items.length > shown.length) lines.push(`- and ${items.length - shown.length} more`);
+  lines.push('', '</details>', '');
+  return lines;
+}
+
+/** A field change's name cell: its path, and whether changing it replaces the object. */
+export function fieldCell(change: { path: string; replace?: boolean }): string {
+  return mdCode(change.path) + (change.replace ? ' (forces replacement)' : '');
+}
