@@ -68,7 +68,7 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
     ...(inputs.policies.length > 0 && { extra: { policies: policyJson(policies) } }),
   };
   const sections = [policyMarkdown(policies)].filter((lines) => lines.length > 0);
-  output.out(renderPlan(format, { plan: run.plan, meta, colors, sections }).replace(/\n$/, ''));
+  output.out((await renderPlan(format, { plan: run.plan, meta, colors, sections })).replace(/\n$/, ''));
   if (format === 'text') for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
   if (denied) {
     if (format === 'json') return EXIT_ERROR;

@@ -1,13 +1,14 @@
 /**
  * The plan formats, chosen in one place. Each is a pure function of the
- * plan, which holds no secret values (only markers).
+ * plan, which holds no secret values (only markers). The Markdown renderer
+ * (and the line-diff library it uses) is loaded only for a Markdown plan.
  */
 import type { Plan } from '../../reconcile/types.ts';
 import type { Colors } from '../colors.ts';
 import { formatPlan } from '../format-plan.ts';
 import type { PlanFormat } from './formats.ts';
 import { formatPlanJson, type PlanReportMeta } from './json.ts';
-import { formatPlanMarkdown, type PlanMarkdownSection } from './markdown.ts';
+import type { PlanMarkdownSection } from './markdown.ts';
 
 export interface PlanRenderInput {
   plan: Plan;
@@ -17,14 +18,14 @@ export interface PlanRenderInput {
   sections?: readonly PlanMarkdownSection[];
 }
 
-const RENDERERS: Record<PlanFormat, (input: PlanRenderInput) => string> = {
+const RENDERERS: Record<PlanFormat, (input: PlanRenderInput) => string | Promise<string>> = {
   text: ({ plan, colors }) => `${formatPlan(plan, colors).join('\n')}\n`,
-  markdown: ({ plan, sections }) => formatPlanMarkdown(plan, { sections }),
+  markdown: async ({ plan, sections }) => (await import('./markdown.ts')).formatPlanMarkdown(plan, { sections }),
   json: ({ plan, meta }) => formatPlanJson(plan, meta),
 };
 
 /** The whole plan as one string ending in a newline. */
-export function renderPlan(format: PlanFormat, input: PlanRenderInput): string {
+export async function renderPlan(format: PlanFormat, input: PlanRenderInput): Promise<string> {
   return RENDERERS[format](input);
 }
 
