@@ -1,10 +1,13 @@
 /**
  * Policy results for people and machines, one model for every output: text
- * lines, a JSON summary, a Markdown section (the drift report's, and any
- * other Markdown report's) and the error a denial stops a run with. Pure.
+ * lines, a JSON summary, a Markdown section (the drift report's, the plan's,
+ * and any other Markdown report's) and the error a denial stops a run with.
+ * Pure, but for reportPolicies, which writes to the output it is given.
  */
 import { ConvergeError, formatPosition } from '../errors.ts';
+import type { Colors } from '../ui/colors.ts';
 import { escapeMarkdownHtml, mdCode } from '../ui/markdown.ts';
+import type { Output } from '../ui/output.ts';
 import type { Evaluation, PolicyResult } from './evaluate.ts';
 
 export interface PolicySummary {
@@ -78,6 +81,12 @@ export function policyMarkdown(s: PolicySummary, heading = '###'): string[] {
     );
   }
   return lines;
+}
+
+/** The text lines (in yellow), then the denial error when a policy denied: `validate` and `apply` as text. */
+export function reportPolicies(output: Output, colors: Colors, s: PolicySummary): void {
+  for (const line of policyTextLines(s)) output.out(colors.yellow(line));
+  if (s.denied > 0) throw denialError(s);
 }
 
 /** The error a run stops with when a policy denies; the violations themselves were printed before it. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { checkPlan } from '../../policy/evaluate.ts';
-import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
+import { denialError, policyJson, reportPolicies } from '../../policy/report.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
@@ -66,10 +66,11 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     const plan = saved && checked ? checkSavedPlan(saved, checked, inputs, run) : run.plan;
     // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial
     const policies = checkPlan(inputs.policies, plan, run, inputs.providers);
-    if (flags.json && inputs.policies.length > 0)
-      output.out(JSON.stringify({ type: 'policies', ...policyJson(policies) }));
-    if (!flags.json) for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
-    if (policies.denied > 0) throw denialError(policies);
+    if (!flags.json) reportPolicies(output, colors, policies);
+    else {
+      if (inputs.policies.length > 0) output.out(JSON.stringify({ type: 'policies', ...policyJson(policies) }));
+      if (policies.denied > 0) throw denialError(policies);
+    }
     if (!hasChanges(plan)) {
       if (!flags.json) output.out(colors.green('No changes: live state matches the manifests.'));
       return EXIT_OK;

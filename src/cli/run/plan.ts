@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkPlan } from '../../policy/evaluate.ts';
-import { denialError, policyJson, policyMarkdown, policyTextLines } from '../../policy/report.ts';
+import { denialError } from '../../policy/report.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import { colorsFor } from '../../ui/colors.ts';
@@ -62,14 +62,14 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
     await writeFile(flags.out, `${JSON.stringify(saved, null, 2)}\n`);
   }
 
-  const meta = {
-    generatedAt: new Date().toISOString(),
-    converge: VERSION,
-    ...(inputs.policies.length > 0 && { extra: { policies: policyJson(policies) } }),
-  };
-  const sections = [policyMarkdown(policies)].filter((lines) => lines.length > 0);
-  output.out((await renderPlan(format, { plan: run.plan, meta, colors, sections })).replace(/\n$/, ''));
-  if (format === 'text') for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
+  const meta = { generatedAt: new Date().toISOString(), converge: VERSION };
+  const rendered = await renderPlan(format, {
+    plan: run.plan,
+    meta,
+    colors,
+    ...(inputs.policies.length > 0 && { policies }),
+  });
+  output.out(rendered.replace(/\n$/, ''));
   if (denied) {
     if (format === 'json') return EXIT_ERROR;
     throw denialError(policies);

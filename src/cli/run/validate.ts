@@ -1,5 +1,5 @@
 import { checkDeclared } from '../../policy/evaluate.ts';
-import { denialError, policyJson, policyTextLines } from '../../policy/report.ts';
+import { policyJson, reportPolicies } from '../../policy/report.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
@@ -23,8 +23,7 @@ export async function runValidate(
     return valid ? EXIT_OK : EXIT_ERROR;
   }
   const colors = colorsFor(process.stdout, flags.color);
-  for (const line of policyTextLines(policies)) output.out(colors.yellow(line));
-  if (policies.denied > 0) throw denialError(policies);
+  reportPolicies(output, colors, policies);
   const kinds = [...byKind].map(([k, n]) => `${n} ${k}`).join(', ');
   output.out(colors.green(`Valid: ${inputs.desired.length} object(s)${kinds ? ` (${kinds})` : ''}.`));
   return EXIT_OK;

@@ -3,25 +3,32 @@
  * plan, which holds no secret values (only markers). The Markdown renderer
  * (and the line-diff library it uses) is loaded only for a Markdown plan.
  */
+import { type PolicySummary, policyMarkdown, policyTextLines } from '../../policy/report.ts';
 import type { Plan } from '../../reconcile/types.ts';
 import type { Colors } from '../colors.ts';
 import { formatPlan } from '../format-plan.ts';
 import type { PlanFormat } from './formats.ts';
 import { formatPlanJson, type PlanReportMeta } from './json.ts';
-import type { PlanMarkdownSection } from './markdown.ts';
 
 export interface PlanRenderInput {
   plan: Plan;
   meta: PlanReportMeta;
   colors: Colors;
-  /** Extra Markdown sections (policy results), after the changes. */
-  sections?: readonly PlanMarkdownSection[];
+  /** The policies' results over this plan, when the manifests hold a policy. */
+  policies?: PolicySummary;
 }
 
 const RENDERERS: Record<PlanFormat, (input: PlanRenderInput) => string | Promise<string>> = {
-  text: ({ plan, colors }) => `${formatPlan(plan, colors).join('\n')}\n`,
-  markdown: async ({ plan, sections }) => (await import('./markdown.ts')).formatPlanMarkdown(plan, { sections }),
-  json: ({ plan, meta }) => formatPlanJson(plan, meta),
+  text: ({ plan, colors, policies }) => {
+    const policyLines = policies ? policyTextLines(policies).map((line) => colors.yellow(line)) : [];
+    return `${[...formatPlan(plan, colors), ...policyLines].join('\n')}\n`;
+  },
+  markdown: async ({ plan, policies }) => {
+    const section = policies ? policyMarkdown(policies) : [];
+    const { formatPlanMarkdown } = await import('./markdown.ts');
+    return formatPlanMarkdown(plan, { sections: section.length > 0 ? [section] : [] });
+  },
+  json: ({ plan, meta, policies }) => formatPlanJson(plan, meta, policies),
 };
 
 /** The whole plan as one string ending in a newline. */
@@ -31,4 +38,3 @@ export async function renderPlan(format: PlanFormat, input: PlanRenderInput): Pr
 
 export { PLAN_FORMATS, type PlanFormat } from './formats.ts';
 export { PLAN_REPORT_FORMAT, PLAN_REPORT_VERSION, type PlanReportMeta } from './json.ts';
-export type { PlanMarkdownSection } from './markdown.ts';

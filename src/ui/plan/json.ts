@@ -6,6 +6,7 @@
  * contract (schemas/converge-plan-report.schema.json, docs/commands.md):
  * within a version, fields are only ever added. Pure.
  */
+import { type PolicySummary, policyJson } from '../../policy/report.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import type { Action, Plan } from '../../reconcile/types.ts';
 
@@ -15,13 +16,12 @@ export const PLAN_REPORT_VERSION = 1;
 export interface PlanReportMeta {
   generatedAt: string;
   converge: string;
-  /** Top-level members another part of converge adds (policy results), by name. */
-  extra?: Record<string, unknown>;
 }
 
 const ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete', 'noop'];
 
-export function formatPlanJson(plan: Plan, meta: PlanReportMeta): string {
+/** `policies` is there when the manifests hold a policy, before `plan`. */
+export function formatPlanJson(plan: Plan, meta: PlanReportMeta, policies?: PolicySummary): string {
   const document = {
     format: PLAN_REPORT_FORMAT,
     version: PLAN_REPORT_VERSION,
@@ -30,7 +30,7 @@ export function formatPlanJson(plan: Plan, meta: PlanReportMeta): string {
     changes: hasChanges(plan),
     // every action counted, zeros included, so `.counts.delete` is a number
     counts: Object.fromEntries(ACTIONS.map((a) => [a, plan.counts[a] ?? 0])),
-    ...meta.extra,
+    ...(policies && { policies: policyJson(policies) }),
     plan,
   };
   return `${JSON.stringify(document, null, 2)}\n`;

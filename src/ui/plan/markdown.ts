@@ -17,18 +17,15 @@ import { afterText, formatValue } from '../format-value.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
 import { isMultiLine, lineDiff } from './line-diff.ts';
 
-/**
- * A section another part of converge adds to the comment (policy results:
- * src/policy/report.ts, policyMarkdown): Markdown lines with their own `###`
- * heading, as is; the caller escapes what it did not write itself.
- */
-export type PlanMarkdownSection = readonly string[];
-
 export interface PlanMarkdownOptions {
   /** Upper bound of the result's length; the default leaves room under GitHub's limit for a bot's own header. */
   maxChars?: number;
-  /** Shown after the changes and before the notes, in this order. */
-  sections?: readonly PlanMarkdownSection[];
+  /**
+   * Sections shown after the changes and before the notes, in this order (the
+   * policy results: src/policy/report.ts, policyMarkdown): Markdown lines with
+   * their own `###` heading, as is; the caller escapes what it did not write itself.
+   */
+  sections?: readonly (readonly string[])[];
 }
 
 /** How much of the plan a rendering shows; the first that fits is used. */
@@ -75,7 +72,7 @@ const SHORTENED =
   "_This plan was shortened to fit GitHub's comment limit (65,536 characters): " +
   'run `converge plan --format json`, or open the saved plan, for every object and field._';
 
-function render(plan: Plan, sections: readonly PlanMarkdownSection[], detail: Detail, shortened: boolean): string {
+function render(plan: Plan, sections: readonly (readonly string[])[], detail: Detail, shortened: boolean): string {
   const changes = ORDER.flatMap((action) => plan.actions.filter((a) => a.action === action));
   const destructive = changes.filter((a) => DESTRUCTIVE.has(a.action));
   const out = [`## Plan: ${planSummary(plan)}`, ''];
