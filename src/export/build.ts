@@ -83,6 +83,12 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     const kebab = kebabKind(provider.kind);
     const fileNames = new Set<string>();
     const byPath = new Map<string, string[]>();
+    // the kind's schema is read once, and only when placeholders are off and a write-only field is exported
+    let required: readonly string[] | undefined;
+    const isRequired = (field: string) => {
+      required ??= options.required?.(provider.kind) ?? [];
+      return required.includes(field);
+    };
     for (const live of sorted) {
       const { scope, name } = live.address;
       const path =
@@ -90,8 +96,7 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
           ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
           : `${kebab}.yaml`;
       const exported = provider.exportedWriteOnly(live.fields ?? {});
-      const required = options.required?.(provider.kind) ?? [];
-      const secrets = options.placeholders === false ? exported.filter((f) => required.includes(f)) : exported;
+      const secrets = options.placeholders === false ? exported.filter(isRequired) : exported;
       const entries = secrets.map((field) => ({
         name: placeholderName({ kind: provider.kind, scope: scope ?? '', name, field }, names),
         object: addressKey(live.address),
