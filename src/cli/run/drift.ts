@@ -51,7 +51,8 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
     servers,
     unmanagedIsDrift: flags.failOnUnmanaged,
     ...(inputs.policies.length > 0 && {
-      policies: checkPlan(inputs.policies, run.plan, run, inputs.providers, { passes: true }),
+      // only a JUnit report shows the passes (a case per policy and object); the others show violations
+      policies: checkPlan(inputs.policies, run.plan, run, inputs.providers, { passes: format === 'junit' }),
     }),
   });
   // colour only for text on a terminal; a file never gets escape codes
