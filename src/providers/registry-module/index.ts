@@ -176,6 +176,7 @@ function checkModule(object: DesiredObject): SpecProblem[] {
   }
   const versions = Array.isArray(object.spec.versions) ? object.spec.versions : [];
   const seen = new Map<string, number>();
+  const checked = new Map<string, string | undefined>();
   versions.forEach((item, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
     const at = (field: string, message: string): SpecProblem => ({ path: `spec.versions.${i}.${field}`, message });
@@ -184,7 +185,7 @@ function checkModule(object: DesiredObject): SpecProblem[] {
     if (first !== undefined)
       problems.push(at('version', `version ${version} is declared twice (also item ${first + 1})`));
     seen.set(version, i);
-    problems.push(...versionProblems({ ...object, spec: item as Fields }, at));
+    problems.push(...versionProblems({ ...object, spec: item as Fields }, at, checked));
   });
   if (versions.length > 0 && object.spec['vcs-repo'] !== undefined && !getPath(object.spec, 'vcs-repo.branch')) {
     problems.push({

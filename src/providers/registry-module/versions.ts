@@ -181,17 +181,25 @@ export function contentNotes(live: Fields): string[] {
   return [];
 }
 
-/** A version's content must be there, inside the repository and packable, before anything is sent. */
+/**
+ * A version's content must be there, inside the repository and packable, before anything is sent.
+ * `checked` holds the content problems one check has found already: the versions naming one
+ * directory (or archive) share its one listing instead of each walking it again.
+ */
 export function versionProblems(
   object: Pick<DesiredObject, 'spec' | 'source' | 'dir' | 'roots'>,
   at: (field: string, message: string) => SpecProblem,
+  checked = new Map<string, string | undefined>(),
 ): SpecProblem[] {
   const where = contentPath(object);
   if (!where) return [at('source', 'a version needs source (a directory) or archive (a .tar.gz)')];
   if (object.spec.source !== undefined && object.spec.archive !== undefined) {
     return [at('archive', 'a version has source or archive, not both')];
   }
-  // shown as written: the manifest's own words, the same on every machine
-  const problem = contentProblem({ ...where, shown: String(object.spec[where.kind]) }, object.roots);
+  // shown as written: the manifest's own words, the same on every machine (and part of the key, as the message quotes it)
+  const shown = String(object.spec[where.kind]);
+  const key = `${where.kind}:${where.path}:${shown}`;
+  if (!checked.has(key)) checked.set(key, contentProblem({ ...where, shown }, object.roots));
+  const problem = checked.get(key);
   return problem === undefined ? [] : [at(where.kind, problem)];
 }
