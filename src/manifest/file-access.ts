@@ -7,7 +7,7 @@
  * never publish `/etc/shadow`, a key from the home directory, or a device.
  */
 import { realpathSync, statSync } from 'node:fs';
-import { describeFsError, isInside, notRegular, readRegularFile } from './regular-file.ts';
+import { confinedRealPath, describeFsError, notRegular, readRegularFile } from './regular-file.ts';
 
 export interface FileAccess {
   /** Real paths of the directories `${file:}` may read below. */
@@ -37,20 +37,12 @@ export function realRoots(paths: readonly string[]): string[] {
 
 /** The file's content, or why it may not or cannot be read. */
 export function readConfined(path: string, mode: FileMode, access: FileAccess): { text: string } | { error: string } {
-  const outside = { error: OUTSIDE };
-  // the path as written first, so that nothing outside is even looked at (not its existence either)
-  if (!access.roots.some((root) => isInside(path, root))) return outside;
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch (error) {
-    return { error: describeFsError(error as NodeJS.ErrnoException) };
-  }
-  // then where its symbolic links lead
-  if (!access.roots.some((root) => isInside(real, root))) return outside;
-  const kind = notRegular(statSync(real));
+  const confined = confinedRealPath(path, access.roots);
+  if ('fsError' in confined) return { error: describeFsError(confined.fsError) };
+  if ('outside' in confined) return { error: OUTSIDE };
+  const kind = notRegular(statSync(confined.real));
   if (kind) return { error: kind };
-  const read = readRegularFile(real, {
+  const read = readRegularFile(confined.real, {
     maxBytes: access.maxBytes,
     tooLarge: (size) => `it holds ${size} bytes, more than ${access.maxBytes} (interpolation.maxFileBytes)`,
   });

@@ -7,7 +7,7 @@ import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { InputProblem } from '../errors.ts';
-import { describeFsError, isInside, NOT_REGULAR } from './regular-file.ts';
+import { confinedRealPath, describeFsError, isInside, NOT_REGULAR } from './regular-file.ts';
 
 export interface ManifestFile {
   /** Absolute path, for reading. */
@@ -121,10 +121,15 @@ async function entryKind(
   }
   // only what would be read matters: a directory, or a file that looks like a manifest
   if (!target.isDirectory() && !(target.isFile() && where.manifest)) return 'other';
-  const real = await realpath(path);
-  if (!where.roots.some((root) => isInside(real, root))) {
-    return { problem: `a symbolic link out of the repository (to ${real}): manifests are read only inside it` };
+  // judged by where it leads only: the directory walked may be outside the roots, given explicitly
+  const confined = confinedRealPath(path, where.roots, { asWritten: false });
+  if ('fsError' in confined) throw confined.fsError;
+  if ('outside' in confined) {
+    return {
+      problem: `a symbolic link out of the repository (to ${confined.real}): manifests are read only inside it`,
+    };
   }
+  const { real } = confined;
   if (target.isDirectory() && isInside(where.parent, real)) {
     return { problem: 'a symbolic link that loops (to a directory holding it): fix or remove it' };
   }

@@ -6,7 +6,7 @@
  * known before the first byte is read. A FIFO, socket or device that looks
  * like input is an error, never skipped and never waited on.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { isAbsolute, relative, sep } from 'node:path';
 
 export const NOT_REGULAR = 'is not a regular file (a device, FIFO or socket)';
@@ -64,6 +64,29 @@ export function readRegularFile(
 export function isInside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * Where `path` really is, refused when it is outside `roots` (real paths; undefined confines
+ * nothing): the path as written first, so that nothing outside is even looked at (not its
+ * existence either), then where its symbolic links lead (`real`, named in the refusal).
+ * `asWritten: false` judges only where it leads, for a path found below a directory that was
+ * given explicitly (taken wherever it is).
+ */
+export function confinedRealPath(
+  path: string,
+  roots: readonly string[] | undefined,
+  { asWritten = true }: { asWritten?: boolean } = {},
+): { real: string } | { outside: 'written' | 'link'; real?: string } | { fsError: NodeJS.ErrnoException } {
+  const inside = (at: string): boolean => roots === undefined || roots.some((root) => isInside(at, root));
+  if (asWritten && !inside(path)) return { outside: 'written' };
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    return { fsError: error as NodeJS.ErrnoException };
+  }
+  return inside(real) ? { real } : { outside: 'link', real };
 }
 
 export function describeFsError(error: NodeJS.ErrnoException): string {

@@ -10,9 +10,9 @@
  * it, an unreadable `.terraformignore`, no .tf file at its root, or more
  * bytes than one upload takes is a problem here, not a failure mid-apply.
  */
-import { closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import { ConvergeError } from '../errors.ts';
-import { describeFsError, isInside } from '../manifest/regular-file.ts';
+import { confinedRealPath, describeFsError } from '../manifest/regular-file.ts';
 import { isGzip } from './gzip.ts';
 import { listModuleFiles, type ModuleFile } from './list-module-files.ts';
 import { loadModuleIgnore } from './module-ignore.ts';
@@ -33,18 +33,17 @@ const ROOTS =
 /** Why the content cannot be published, or undefined. `roots`: real paths of the repository's directories. */
 export function contentProblem(content: ModuleContent, roots: readonly string[] | undefined): string | undefined {
   const { kind, path, shown } = content;
-  // the path as written first, so that nothing outside is even looked at
-  if (roots && !roots.some((root) => isInside(path, root))) return `${shown} is outside the repository: ${ROOTS}`;
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
+  const confined = confinedRealPath(path, roots);
+  if ('fsError' in confined) {
+    const e = confined.fsError;
     return e.code === 'ENOENT' ? `${shown} does not exist` : `${shown}: ${describeFsError(e)}`;
   }
-  if (roots && !roots.some((root) => isInside(real, root))) {
-    return `${shown} leads outside the repository through a symbolic link (to ${real}): ${ROOTS}`;
+  if ('outside' in confined) {
+    return confined.outside === 'written'
+      ? `${shown} is outside the repository: ${ROOTS}`
+      : `${shown} leads outside the repository through a symbolic link (to ${confined.real}): ${ROOTS}`;
   }
+  const { real } = confined;
   const stats = statSync(real);
   try {
     if (kind === 'source') {
