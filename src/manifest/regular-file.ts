@@ -26,6 +26,26 @@ export interface ReadLimit {
   noFollow?: boolean;
 }
 
+/**
+ * How input is opened: without waiting for a writer, so a FIFO swapped in is opened and then
+ * refused (`checkOpened`) instead of hanging the run; with `noFollow`, a symbolic link as the
+ * last component is refused rather than followed (no O_NOFOLLOW on Windows).
+ */
+export function openFlags(noFollow = false): number {
+  return constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+}
+
+/** Why the file opened, judged on its descriptor's `stats`, is not to be read: not a regular file, or over the limit. */
+export function checkOpened(
+  stats: Stats,
+  limit: Pick<ReadLimit, 'maxBytes' | 'tooLarge'>,
+): { error: string /** set when the file is larger than the limit */; size?: number } | undefined {
+  const why = notRegular(stats);
+  if (why) return { error: why };
+  if (stats.size > limit.maxBytes) return { error: limit.tooLarge(stats.size), size: stats.size };
+  return undefined;
+}
+
 /** The whole file, or why it was not read. */
 export function readRegularFile(
   path: string,
@@ -33,8 +53,7 @@ export function readRegularFile(
 ): { bytes: Buffer } | { error: string /** set when the file is larger than the limit */; size?: number } {
   let fd: number;
   try {
-    const flags = constants.O_RDONLY | constants.O_NONBLOCK | (limit.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
-    fd = openSync(path, flags);
+    fd = openSync(path, openFlags(limit.noFollow));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (limit.noFollow && code === 'ELOOP') return { error: 'is a symbolic link' };
@@ -42,9 +61,8 @@ export function readRegularFile(
   }
   try {
     const stats = fstatSync(fd);
-    const why = notRegular(stats);
-    if (why) return { error: why };
-    if (stats.size > limit.maxBytes) return { error: limit.tooLarge(stats.size), size: stats.size };
+    const refused = checkOpened(stats, limit);
+    if (refused) return refused;
     const bytes = Buffer.alloc(stats.size);
     let read = 0;
     while (read < bytes.length) {

@@ -10,9 +10,9 @@
  * it, an unreadable `.terraformignore`, no .tf file at its root, or more
  * bytes than one upload takes is a problem here, not a failure mid-apply.
  */
-import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { ConvergeError } from '../errors.ts';
-import { confinedRealPath, describeFsError } from '../manifest/regular-file.ts';
+import { confinedRealPath, describeFsError, openFlags } from '../manifest/regular-file.ts';
 import { isGzip } from './gzip.ts';
 import { listModuleFiles, type ModuleFile } from './list-module-files.ts';
 import { loadModuleIgnore } from './module-ignore.ts';
@@ -79,7 +79,7 @@ export function listModule(dir: string, shown = dir): ModuleFile[] {
 
 /** Only the first two bytes are read, without waiting on a FIFO swapped in: validate never reads a whole archive. */
 function fileIsGzip(path: string): boolean {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, openFlags());
   try {
     const magic = Buffer.alloc(2);
     readSync(fd, magic, 0, 2, 0);

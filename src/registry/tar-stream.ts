@@ -10,17 +10,14 @@
  * module does not wait on one read at a time, while chunks still come out in
  * the sorted order; only that window of files is in memory.
  */
-import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Header, Pax } from 'tar';
 import { ConvergeError } from '../errors.ts';
+import { checkOpened, openFlags } from '../manifest/regular-file.ts';
 import { ARCHIVE_MTIME, EXECUTABLE_MODE, FILE_MODE, TAR_BLOCK } from './archive-format.ts';
 import type { ModuleFile } from './list-module-files.ts';
 
 const READ_AHEAD = 8;
-// a file swapped for a link after listing is refused rather than followed (no O_NOFOLLOW on Windows),
-// and one swapped for a FIFO is opened without waiting for a writer, then refused as not a file
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
 
 interface FileContent {
   bytes: Buffer;
@@ -71,13 +68,18 @@ function* entry(path: string, { bytes, executable }: FileContent): Generator<Buf
 
 async function readModuleFile(file: ModuleFile): Promise<FileContent> {
   try {
-    const handle = await open(file.absolute, OPEN_FLAGS);
+    // a file swapped for a link after listing is refused rather than followed,
+    // and one swapped for a FIFO is opened without waiting for a writer, then refused as not a file
+    const handle = await open(file.absolute, openFlags(true));
     try {
       // mode and bytes from the same open file, so they describe one version of it
       const stat = await handle.stat();
-      if (!stat.isFile()) throw new Error('not a regular file');
       // what was listed is what the size check (./module-size.ts) counted: a file that grew is not read
-      if (stat.size > file.size) throw new Error(`it grew from ${file.size} to ${stat.size} bytes while it was packed`);
+      const refused = checkOpened(stat, {
+        maxBytes: file.size,
+        tooLarge: (size) => `it grew from ${file.size} to ${size} bytes while it was packed`,
+      });
+      if (refused) throw new Error(refused.size === undefined ? 'not a regular file' : refused.error);
       // no more than that size, even if the file grows while it is read
       const bytes = Buffer.alloc(stat.size);
       let read = 0;
