@@ -24,7 +24,7 @@ export function readManifest(file: ManifestFile): ParsedFile {
     tooLarge: (size) => `the file holds ${size} bytes; a manifest file may hold at most ${MAX_MANIFEST_BYTES}`,
   });
   if ('error' in read) {
-    const message = read.error === NOT_REGULAR ? `${NOT_REGULAR}: a manifest must be a file` : read.error;
+    const message = read.code === 'NOT_REGULAR' ? `${NOT_REGULAR}: a manifest must be a file` : read.error;
     return { text: '', documents: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
   }
   const text = read.bytes.toString('utf8');

@@ -20,8 +20,11 @@ export function notRegular(stats: Stats): string | undefined {
 
 export interface ReadLimit {
   maxBytes: number;
-  /** How a file over the limit is described: `it holds N bytes, more than M (setting)`. */
-  tooLarge: (size: number) => string;
+  /**
+   * How a file over the limit is described: `it holds N bytes, more than M (setting)`; left out
+   * by a caller that words the refusal itself from the size.
+   */
+  tooLarge?: (size: number) => string;
   /** Refuse a symbolic link as the last component instead of following it. */
   noFollow?: boolean;
 }
@@ -35,29 +38,32 @@ export function openFlags(noFollow = false): number {
   return constants.O_RDONLY | constants.O_NONBLOCK | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
 }
 
+/**
+ * Why a file was not read: `error` for messages, `code` for callers that treat a case apart
+ * (a missing file, one over the limit, with its `size`), so none compares message text.
+ */
+export type ReadRefusal =
+  | { code: 'TOO_LARGE'; error: string; size: number }
+  | { code: 'ENOENT' | 'NOT_REGULAR' | 'IS_DIRECTORY' | 'SYMLINK' | 'UNREADABLE'; error: string };
+
 /** Why the file opened, judged on its descriptor's `stats`, is not to be read: not a regular file, or over the limit. */
-export function checkOpened(
-  stats: Stats,
-  limit: Pick<ReadLimit, 'maxBytes' | 'tooLarge'>,
-): { error: string /** set when the file is larger than the limit */; size?: number } | undefined {
+export function checkOpened(stats: Stats, limit: Pick<ReadLimit, 'maxBytes' | 'tooLarge'>): ReadRefusal | undefined {
   const why = notRegular(stats);
-  if (why) return { error: why };
-  if (stats.size > limit.maxBytes) return { error: limit.tooLarge(stats.size), size: stats.size };
-  return undefined;
+  if (why) return { code: stats.isDirectory() ? 'IS_DIRECTORY' : 'NOT_REGULAR', error: why };
+  if (stats.size <= limit.maxBytes) return undefined;
+  const error = limit.tooLarge?.(stats.size) ?? `it holds ${stats.size} bytes, more than ${limit.maxBytes}`;
+  return { code: 'TOO_LARGE', error, size: stats.size };
 }
 
 /** The whole file, or why it was not read. */
-export function readRegularFile(
-  path: string,
-  limit: ReadLimit,
-): { bytes: Buffer } | { error: string /** set when the file is larger than the limit */; size?: number } {
+export function readRegularFile(path: string, limit: ReadLimit): { bytes: Buffer } | ReadRefusal {
   let fd: number;
   try {
     fd = openSync(path, openFlags(limit.noFollow));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (limit.noFollow && code === 'ELOOP') return { error: 'is a symbolic link' };
-    return { error: describeFsError(error as NodeJS.ErrnoException) };
+    if (limit.noFollow && code === 'ELOOP') return { code: 'SYMLINK', error: 'is a symbolic link' };
+    return fsRefusal(error as NodeJS.ErrnoException);
   }
   try {
     const stats = fstatSync(fd);
@@ -72,10 +78,15 @@ export function readRegularFile(
     }
     return { bytes: bytes.subarray(0, read) };
   } catch (error) {
-    return { error: describeFsError(error as NodeJS.ErrnoException) };
+    return fsRefusal(error as NodeJS.ErrnoException);
   } finally {
     closeSync(fd);
   }
+}
+
+function fsRefusal(error: NodeJS.ErrnoException): ReadRefusal {
+  const code = error.code === 'ENOENT' ? 'ENOENT' : error.code === 'EISDIR' ? 'IS_DIRECTORY' : 'UNREADABLE';
+  return { code, error: describeFsError(error) };
 }
 
 /** Whether `path` is `root` or below it (both absolute, neither needing to exist). */

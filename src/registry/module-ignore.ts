@@ -59,7 +59,7 @@ function readIgnoreFile(file: string, shown: string): string | undefined {
     noFollow: true,
   });
   if ('bytes' in read) return read.bytes.toString('utf8');
-  if (read.error === 'no such file or directory') return undefined;
+  if (read.code === 'ENOENT') return undefined;
   throw new ConvergeError('INPUT_INVALID', `${shown}: ${read.error}`, {
     hint: `make ${IGNORE_FILE} a regular file, or remove it`,
   });

@@ -9,16 +9,12 @@ import { isGzip } from './gzip.ts';
 import { checkArchiveSize, MAX_MODULE_BYTES } from './module-size.ts';
 
 export function readArchiveFile(file: string): Buffer {
-  const read = readRegularFile(file, {
-    maxBytes: MAX_MODULE_BYTES,
-    tooLarge: (size) => `it holds ${size} bytes`,
-  });
+  const read = readRegularFile(file, { maxBytes: MAX_MODULE_BYTES });
   if ('error' in read) {
-    if (read.size !== undefined) checkArchiveSize(file, read.size);
-    const missing = read.error === 'no such file or directory';
+    if (read.code === 'TOO_LARGE') checkArchiveSize(file, read.size);
     throw new ConvergeError(
       'INPUT_INVALID',
-      missing ? `module archive ${file} does not exist` : `cannot read ${file}: ${read.error}`,
+      read.code === 'ENOENT' ? `module archive ${file} does not exist` : `cannot read ${file}: ${read.error}`,
     );
   }
   if (!isGzip(read.bytes)) {

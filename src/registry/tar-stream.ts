@@ -79,7 +79,7 @@ async function readModuleFile(file: ModuleFile): Promise<FileContent> {
         maxBytes: file.size,
         tooLarge: (size) => `it grew from ${file.size} to ${size} bytes while it was packed`,
       });
-      if (refused) throw new Error(refused.size === undefined ? 'not a regular file' : refused.error);
+      if (refused) throw new Error(refused.code === 'TOO_LARGE' ? refused.error : 'not a regular file');
       // no more than that size, even if the file grows while it is read
       const bytes = Buffer.alloc(stat.size);
       let read = 0;
