@@ -22,7 +22,8 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConvergeError } from '../errors.ts';
-import type { ModuleIgnore } from './module-ignore.ts';
+import { loadModuleIgnore, type ModuleIgnore } from './module-ignore.ts';
+import { checkModuleSize } from './module-size.ts';
 
 export interface ModuleFile {
   /** Path inside the archive: module-relative, `/`-separated, NFC. */
@@ -31,6 +32,23 @@ export interface ModuleFile {
   absolute: string;
   /** Its size when listed: what packing may read of it (./module-size.ts). */
   size: number;
+}
+
+/**
+ * The files a module directory packs: no links, FIFOs or devices, a .tf file
+ * at the root, and no more bytes than one upload takes (./module-size.ts),
+ * known from their sizes before any is read. Validate (./module-source.ts)
+ * and packing (./pack.ts) both list a directory here.
+ */
+export function listModule(dir: string, shown = dir): ModuleFile[] {
+  const files = listModuleFiles(dir, loadModuleIgnore(dir, shown), shown);
+  if (!files.some((f) => !f.path.includes('/') && f.path.endsWith('.tf'))) {
+    throw new ConvergeError('INPUT_INVALID', `${shown} is not a module: no .tf file at its root`, {
+      hint: 'point `source` at the directory holding the module’s .tf files (is one excluded by .terraformignore?)',
+    });
+  }
+  checkModuleSize(shown, files);
+  return files;
 }
 
 /** Synchronous: validate lists a module as it checks a manifest, offline and before anything else. */

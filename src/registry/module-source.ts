@@ -14,9 +14,8 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { ConvergeError } from '../errors.ts';
 import { confinedRealPath, describeFsError, openFlags } from '../manifest/regular-file.ts';
 import { isGzip } from './gzip.ts';
-import { listModuleFiles, type ModuleFile } from './list-module-files.ts';
-import { loadModuleIgnore } from './module-ignore.ts';
-import { checkArchiveSize, checkModuleSize } from './module-size.ts';
+import { listModule } from './list-module-files.ts';
+import { checkArchiveSize } from './module-size.ts';
 
 export interface ModuleContent {
   kind: 'source' | 'archive';
@@ -59,22 +58,6 @@ export function contentProblem(content: ModuleContent, roots: readonly string[] 
     if (ConvergeError.is(error)) return error.message;
     throw error;
   }
-}
-
-/**
- * The files a module directory packs: no links, FIFOs or devices, a .tf file
- * at the root, and no more bytes than one upload takes (./module-size.ts),
- * known from their sizes before any is read. Packing lists them here too.
- */
-export function listModule(dir: string, shown = dir): ModuleFile[] {
-  const files = listModuleFiles(dir, loadModuleIgnore(dir, shown), shown);
-  if (!files.some((f) => !f.path.includes('/') && f.path.endsWith('.tf'))) {
-    throw new ConvergeError('INPUT_INVALID', `${shown} is not a module: no .tf file at its root`, {
-      hint: 'point `source` at the directory holding the module’s .tf files (is one excluded by .terraformignore?)',
-    });
-  }
-  checkModuleSize(shown, files);
-  return files;
 }
 
 /** Only the first two bytes are read, without waiting on a FIFO swapped in: validate never reads a whole archive. */

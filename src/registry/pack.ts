@@ -15,9 +15,8 @@ import { stat } from 'node:fs/promises';
 import { ConvergeError } from '../errors.ts';
 import { inspectArchive } from './archive-layout.ts';
 import { gzipTo } from './deterministic-gzip.ts';
-import type { ModuleFile } from './list-module-files.ts';
+import { listModule, type ModuleFile } from './list-module-files.ts';
 import { checkArchiveSize } from './module-size.ts';
-import { listModule } from './module-source.ts';
 import { readArchiveFile } from './read-archive-file.ts';
 import { tarStream } from './tar-stream.ts';
 
