@@ -10,6 +10,7 @@
  *   as a file system would after extraction: `d/up -> ..` stays inside, but
  *   `d/out -> up/..` then leaves it. A chain that loops is refused too.
  */
+import { entrySegments, isAbsoluteEntry } from './archive-paths.ts';
 import { IngestError } from './errors.ts';
 
 /** Symbolic links resolved deeper than this loop, as ELOOP says on Linux. */
@@ -25,12 +26,12 @@ export interface ArchiveLinks {
 export function checkLinks(links: ArchiveLinks): void {
   for (const [path, target] of links.hard) {
     refuseAbsolute(path, target);
-    if (resolve([], segments(target), links.symbolic, 0) === undefined) throw outside(path);
+    if (resolve([], entrySegments(target), links.symbolic, 0) === undefined) throw outside(path);
   }
   for (const [path, target] of links.symbolic) {
     refuseAbsolute(path, target);
-    const parent = segments(path).slice(0, -1);
-    if (resolve(parent, segments(target), links.symbolic, 0) === undefined) throw outside(path);
+    const parent = entrySegments(path).slice(0, -1);
+    if (resolve(parent, entrySegments(target), links.symbolic, 0) === undefined) throw outside(path);
   }
 }
 
@@ -47,24 +48,16 @@ function resolve(from: string[], rest: string[], links: Map<string, string>, hop
     if (target === undefined) continue;
     if (hops >= MAX_HOPS)
       throw new IngestError(`the archive's links loop (through ${JSON.stringify(at.join('/'))})`, 'archive');
-    if (isAbsolute(target)) return undefined;
-    const resolved = resolve(at.slice(0, -1), segments(target), links, hops + 1);
+    if (isAbsoluteEntry(target)) return undefined;
+    const resolved = resolve(at.slice(0, -1), entrySegments(target), links, hops + 1);
     if (resolved === undefined) return undefined;
     at = resolved;
   }
   return at;
 }
 
-function segments(path: string): string[] {
-  return path.split(/[/\\]/).filter((s) => s !== '' && s !== '.');
-}
-
-function isAbsolute(target: string): boolean {
-  return /^([/\\]|[A-Za-z]:)/.test(target);
-}
-
 function refuseAbsolute(path: string, target: string): void {
-  if (isAbsolute(target)) {
+  if (isAbsoluteEntry(target)) {
     throw new IngestError(`the archive entry ${JSON.stringify(path)} links to an absolute path`, 'archive');
   }
 }

@@ -15,10 +15,10 @@ import { IngestError } from './errors.ts';
 export function entryPath(raw: string): string {
   if (raw.includes('\0'))
     throw new IngestError(`the archive entry ${JSON.stringify(raw)} has a NUL in its path`, 'archive');
-  if (/^([/\\]|[A-Za-z]:)/.test(raw)) {
+  if (isAbsoluteEntry(raw)) {
     throw new IngestError(`the archive entry ${JSON.stringify(raw)} has an absolute path`, 'archive');
   }
-  const segments = raw.split(/[/\\]/).filter((s) => s !== '' && s !== '.');
+  const segments = entrySegments(raw);
   if (segments.includes('..')) {
     throw new IngestError(
       `the archive entry ${JSON.stringify(raw)} leaves the module's root ('..' in its path)`,
@@ -26,4 +26,14 @@ export function entryPath(raw: string): string {
     );
   }
   return segments.join('/');
+}
+
+/** Whether an entry's path (or a link's target) starts at a root: `/`, `\`, or a drive letter. */
+export function isAbsoluteEntry(path: string): boolean {
+  return /^([/\\]|[A-Za-z]:)/.test(path);
+}
+
+/** The segments of an entry's path, either separator, without empty and `.` ones (`..` kept). */
+export function entrySegments(path: string): string[] {
+  return path.split(/[/\\]/).filter((s) => s !== '' && s !== '.');
 }
