@@ -21,8 +21,8 @@ import { registerStaticRoles, rotateDue } from './static-roles.ts';
 /** How often the engine looks for due rotations: its queue ticks every 5 s; 1 s keeps tests short. */
 const TICK_MS = 1000;
 
-export function registerLdap(mountRouter: MountRouter, directories: Directories, leases: Leases): void {
-  const router = answeringDirectoryErrors(mountRouter);
+/** `router` answers directory errors (`answerDirectoryError`, given to its mountRouter). */
+export function registerLdap(router: MountRouter, directories: Directories, leases: Leases): void {
   const engine: LdapEngine = { router, data: ldapData(router.mount), directories, leases, now: router.ctx.now };
   const { data } = engine;
 
@@ -72,19 +72,8 @@ export function registerLdap(mountRouter: MountRouter, directories: Directories,
  * The engine answers a directory's error with its message, as the real one
  * does (`LDAP Result Code 200 "Network Error": …` while the server is down),
  * wherever in a route it happened: without this, an error no route caught
- * would be an anonymous 500.
+ * would be an anonymous 500. The mount's router applies it to every handler.
  */
-function answeringDirectoryErrors(router: MountRouter): MountRouter {
-  return {
-    ...router,
-    on: (method, subpath, needs, handler) =>
-      router.on(method, subpath, needs, async (request, token) => {
-        try {
-          return await handler(request, token);
-        } catch (error) {
-          if (error instanceof DirectoryError) throw failed(directoryMessage(error));
-          throw error;
-        }
-      }),
-  };
+export function answerDirectoryError(error: unknown): unknown {
+  return error instanceof DirectoryError ? failed(directoryMessage(error)) : error;
 }

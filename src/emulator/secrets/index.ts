@@ -8,7 +8,7 @@ import type { ApiModule } from '../context.ts';
 import { route } from '../context.ts';
 import { Directories } from '../ldap/connection.ts';
 import { DEFAULT_DIRECTORY_LDIF, type Directory, memoryDirectory } from '../ldap/directory/index.ts';
-import { registerLdap } from '../ldap/index.ts';
+import { answerDirectoryError, registerLdap } from '../ldap/index.ts';
 import { registerSsh } from '../ssh/index.ts';
 import { PLAIN_JSON_FORM } from '../wire-form.ts';
 import { childDisplayName, childPolicies, require, tokenOf } from './access.ts';
@@ -97,12 +97,11 @@ export const secrets: ApiModule = {
       ]),
     );
     for (const mount of slice.mounts.values()) {
-      const router = mountRouter(api, ctx, slice, mount);
-      if (mount.type === 'ssh') registerSsh(router);
+      if (mount.type === 'ssh') registerSsh(mountRouter(api, ctx, slice, mount));
       else {
         const directories = new Directories(memory);
         ctx.onClose(() => directories.forget());
-        registerLdap(router, directories, slice.leases);
+        registerLdap(mountRouter(api, ctx, slice, mount, answerDirectoryError), directories, slice.leases);
       }
     }
   },

@@ -30,15 +30,28 @@ export interface MountRouter {
   list(subpath: string, handler: MountHandler): void;
 }
 
+/**
+ * `mapError` turns what an engine's handler throws into the answer the engine gives for it
+ * (the LDAP engine answers a directory's error with its message), on every route of the mount.
+ */
 export function mountRouter(
   api: FastifyInstance,
   ctx: EmulatorContext,
   slice: SecretsSlice,
   mount: Mount,
+  mapError?: (error: unknown) => unknown,
 ): MountRouter {
-  const guarded =
-    (needs: Needs, handler: MountHandler, listing = false) =>
-    (request: FastifyRequest) => {
+  const guarded = (needs: Needs, given: MountHandler, listing = false) => {
+    const handler: MountHandler = mapError
+      ? async (request, token) => {
+          try {
+            return await given(request, token);
+          } catch (error) {
+            throw mapError(error);
+          }
+        }
+      : given;
+    return (request: FastifyRequest) => {
       if (needs === 'unauthenticated') return handler(request, undefined);
       const token = tokenOf(request, slice.tokens);
       const wanted = typeof needs === 'function' ? needs(request) : needs;
@@ -46,6 +59,7 @@ export function mountRouter(
       require(token, policyPath(request, listing || wanted.includes('list')), slice.policyTable, ...wanted);
       return handler(request, token);
     };
+  };
   return {
     mount,
     slice,
