@@ -20,10 +20,9 @@ const normalizeUrl = (url: string) => url.trim().replace(/\/+$/, '').toLowerCase
 const MAX_OPERATION_MS = 5_000;
 const MAX_CONNECT_MS = 3_000;
 
-/** A config's duration (seconds, or a Go duration string) in milliseconds, at most `max`. */
-function boundedMs(value: unknown, fallbackSeconds: number, max: number): number {
-  const seconds = typeof value === 'number' ? value : Number.parseFloat(String(value ?? ''));
-  const ms = (Number.isFinite(seconds) && seconds > 0 ? seconds : fallbackSeconds) * 1000;
+/** A config's duration (seconds: configFromBody keeps every duration as a number) in milliseconds, at most `max`. */
+function boundedMs(seconds: unknown, fallbackSeconds: number, max: number): number {
+  const ms = (typeof seconds === 'number' && seconds > 0 ? seconds : fallbackSeconds) * 1000;
   return Math.min(ms, max);
 }
 
