@@ -76,10 +76,14 @@ function mapRunes(text: string, map: (ch: string) => string): string {
 /** Go's strings.ReplaceAll, including an empty `find`, which inserts `replacement` around every character. */
 function replaceAll(text: string, find: string, replacement: string): string {
   // the size is known before the string is built: a short text can grow by the replacement's length per match
-  const matches = find === '' ? [...text].length + 1 : text.split(find).length - 1;
-  checkValueSize(text.length + matches * (replacement.length - find.length), 'the result');
-  if (find === '') return replacement + [...text].join(replacement) + (text === '' ? '' : replacement);
-  return text.split(find).join(replacement);
+  if (find === '') {
+    const characters = [...text];
+    checkValueSize(text.length + (characters.length + 1) * replacement.length, 'the result');
+    return replacement + characters.join(replacement) + (text === '' ? '' : replacement);
+  }
+  const pieces = text.split(find);
+  checkValueSize(text.length + (pieces.length - 1) * (replacement.length - find.length), 'the result');
+  return pieces.join(replacement);
 }
 
 function truncateBytes(value: string | Uint8Array, maxLen: number): string | Uint8Array {

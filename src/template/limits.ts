@@ -26,6 +26,18 @@ export function checkValueSize(size: number, what: string): void {
   }
 }
 
+/** Why the render stops once its calls have produced `work` in all, the last a call of `name`; undefined within the budget. */
+export function workRefusal(work: number, name: string): string | undefined {
+  if (work <= MAX_RENDER_WORK) return undefined;
+  return `the template's functions produce more than ${MAX_RENDER_WORK / MIB} MiB in one render; it stops at ${name}`;
+}
+
+/** Why the render stops once its output holds `size`; undefined within the bound. */
+export function outputRefusal(size: number): string | undefined {
+  if (size <= MAX_TEMPLATE_VALUE) return undefined;
+  return `the output passes ${MAX_TEMPLATE_VALUE / MIB} MiB here; a template may render at most that`;
+}
+
 /** The size of a value as the bounds count it: characters of a string, bytes of a byte string. */
 export function sizeOf(value: Value): number {
   return typeof value === 'string' || value instanceof Uint8Array ? value.length : String(value).length;

@@ -7,7 +7,7 @@
  */
 import type { Expr, ParsedTemplate } from './ast.ts';
 import { BUILTIN_FUNCTIONS, type CallContext, defaultRandom, defaultUuid } from './functions.ts';
-import { checkValueSize, MAX_RENDER_WORK, MAX_TEMPLATE_VALUE, sizeOf } from './limits.ts';
+import { checkValueSize, outputRefusal, sizeOf, workRefusal } from './limits.ts';
 import { accepts } from './parser.ts';
 import { TemplateError, TemplateFunctionError } from './template-error.ts';
 import { concatValues, goTypeOf, printValue, toText, type Value } from './values.ts';
@@ -111,12 +111,8 @@ export function renderParsed(
           throw e;
         }
         work += sizeOf(result);
-        if (work > MAX_RENDER_WORK) {
-          fail(
-            `the template's functions produce more than ${MAX_RENDER_WORK / (1024 * 1024)} MiB in one render; it stops at ${expr.name}`,
-            expr.offset,
-          );
-        }
+        const overWork = workRefusal(work, expr.name);
+        if (overWork) fail(overWork, expr.offset);
         return result;
       }
     }
@@ -127,10 +123,8 @@ export function renderParsed(
   for (const node of parsed.nodes) {
     const part = node.kind === 'text' ? node.text : printValue(evalStages(node.stages));
     size += sizeOf(part);
-    if (size > MAX_TEMPLATE_VALUE) {
-      const at = node.kind === 'action' ? node.offset : 0;
-      fail(`the output passes ${MAX_TEMPLATE_VALUE / (1024 * 1024)} MiB here; a template may render at most that`, at);
-    }
+    const overOutput = outputRefusal(size);
+    if (overOutput) fail(overOutput, node.kind === 'action' ? node.offset : 0);
     parts.push(part);
   }
   // Bytes that are not UTF-8 (an unencoded utf16le) cannot be a JS string as such; they show as U+FFFD.
