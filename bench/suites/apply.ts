@@ -51,15 +51,10 @@ export interface ApplyRun {
 }
 
 /** The same apply against a server that advertises no limit and never answers 429 (rate limiting off). */
-export interface SilentApplyRun {
-  from: ApplyRun['from'];
-  objects: number;
-  wallMs: number;
-  wallRunsMs: number[];
-  ceilingMs: number;
-  wallVsCeiling: number;
-  check: Checked;
-}
+export type SilentApplyRun = Pick<
+  ApplyRun,
+  'from' | 'objects' | 'wallMs' | 'wallRunsMs' | 'ceilingMs' | 'wallVsCeiling' | 'check'
+>;
 
 export interface ApplyResult {
   runs: ApplyRun[];

@@ -10,7 +10,7 @@ import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
-import { commonDirectory, loadManifestSet, manifestDirectories, TOKEN_VARIABLES } from '../manifest/load.ts';
+import { defaultRoots, loadManifestSet, TOKEN_VARIABLES } from '../manifest/load.ts';
 import { policyCompiler } from '../policy/hooks.ts';
 import type { Policy } from '../policy/policy.ts';
 import { catalog, providerMap } from '../providers/index.ts';
@@ -145,8 +145,11 @@ function targetPattern(target: string, kind: string, desired: readonly DesiredOb
  * only those `interpolation.env` lists.
  */
 function interpolationAccess(config: ConvergeConfig, paths: readonly string[]) {
-  const manifestsRoot = commonDirectory(manifestDirectories(paths, process.cwd()));
-  const roots = [...(config.file ? [dirname(config.file)] : []), manifestsRoot, ...config.interpolation.fileRoots];
+  const roots = [
+    ...(config.file ? [dirname(config.file)] : []),
+    ...defaultRoots(paths, process.cwd()),
+    ...config.interpolation.fileRoots,
+  ];
   const tokens = API_NAMES.map((api) => config[api]?.tokenEnv).filter((t) => t !== undefined);
   return {
     files: { roots, ...(config.interpolation.maxFileBytes && { maxBytes: config.interpolation.maxFileBytes }) },

@@ -64,7 +64,7 @@ export async function loadManifestSet(
 ): Promise<ManifestSet> {
   const cwd = options.cwd ?? process.cwd();
   const access: FileAccess = {
-    roots: realRoots(options.files?.roots ?? [commonDirectory(manifestDirectories(paths, cwd))]),
+    roots: realRoots(options.files?.roots ?? defaultRoots(paths, cwd)),
     maxBytes: options.files?.maxBytes ?? DEFAULT_MAX_FILE_BYTES,
   };
   // a link in a manifest directory may lead where `${file:}` may read, no further
@@ -137,6 +137,15 @@ function cachedReader(access: FileAccess): (path: string, mode: FileMode) => { t
     }
     return entry;
   };
+}
+
+/**
+ * Where `${file:}` (and a module's source) may read when nothing else is configured: the
+ * manifests' common directory. The CLI adds the configuration's directory and
+ * `interpolation.fileRoots` around it.
+ */
+export function defaultRoots(paths: readonly string[], cwd: string): string[] {
+  return [commonDirectory(manifestDirectories(paths, cwd))];
 }
 
 /** The directories the given manifest paths name: a directory itself, a file's own directory. */

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { createHttpClient } from '../../src/api/client.ts';
 import type { ApiClients, HttpClient } from '../../src/api/types.ts';
-import { commonDirectory, loadManifests, manifestDirectories } from '../../src/manifest/load.ts';
+import { defaultRoots, loadManifests } from '../../src/manifest/load.ts';
 import { catalog, providerMap } from '../../src/providers/index.ts';
 import { applyPlan } from '../../src/reconcile/apply.ts';
 import { planRun } from '../../src/reconcile/engine.ts';
@@ -55,7 +55,7 @@ export interface ClientOptions {
  */
 export async function desiredFrom(paths: string[], env: Record<string, string | undefined> = {}) {
   const cwd = process.cwd();
-  const roots = [commonDirectory(manifestDirectories(paths, cwd)), EXAMPLE_MODULES];
+  const roots = [...defaultRoots(paths, cwd), EXAMPLE_MODULES];
   return loadManifests(paths, catalog, { env, cwd, files: { roots } });
 }
 
