@@ -14,8 +14,8 @@ import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
-import { keyPairProblem } from '../ssh-key-pair.ts';
 import { keyShape } from './key-shape.ts';
+import { keyPairProblem } from './keys.ts';
 
 const kind = 'SSHCertificateAuthority';
 const DEFAULT_MOUNT = 'ssh';

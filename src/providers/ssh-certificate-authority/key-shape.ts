@@ -5,9 +5,9 @@
  * `ssh-rsa` with 0 bits is RSA 4096 and `ecdsa-sha2-nistp384` is EC 384, as
  * the service reads them (docs/kinds.md, SSHCertificateAuthority).
  */
-import { createRequire } from 'node:module';
 import type SshPk from 'sshpk';
 import type { Fields, Json } from '../../reconcile/types.ts';
+import { sshpk } from './keys.ts';
 
 const DEFAULT_BITS: Record<string, number> = { rsa: 4096, ec: 256, ed25519: 0 };
 const ALGORITHMS: Record<string, string> = { 'ssh-rsa': 'rsa', 'ssh-ed25519': 'ed25519' };
@@ -43,14 +43,20 @@ function withLiveShape(fields: Fields): Fields {
   return shape ? { ...fields, ...shape } : fields;
 }
 
-/** sshpk is loaded on the first CA compared, not by every command that loads the providers. */
-let sshpk: typeof SshPk | undefined;
+type Shape = { key_type: Json; key_bits: Json } | undefined;
 
-function liveShape(publicKey: string): { key_type: Json; key_bits: Json } | undefined {
-  sshpk ??= createRequire(import.meta.url)('sshpk') as typeof SshPk;
+/** The last key read and its shape: canonicalLive runs several times per CA in one run, on the same key. */
+let last: { publicKey: string; shape: Shape } | undefined;
+
+function liveShape(publicKey: string): Shape {
+  if (last?.publicKey !== publicKey) last = { publicKey, shape: readShape(publicKey) };
+  return last.shape;
+}
+
+function readShape(publicKey: string): Shape {
   let key: SshPk.Key;
   try {
-    key = sshpk.parseKey(publicKey, 'ssh');
+    key = sshpk().parseKey(publicKey, 'ssh');
   } catch {
     return undefined; // not a key sshpk reads: compared by the public key alone
   }

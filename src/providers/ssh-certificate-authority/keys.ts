@@ -1,16 +1,20 @@
 /**
- * An SSH CA's given key pair, checked offline with sshpk before anything is
- * sent: an encrypted private key, or a public key that is not the private
- * key's, would otherwise pass validate and plan and fail only at apply. Messages never quote a key, only fingerprints of public
- * keys.
+ * An SSH CA's keys read with sshpk: the given key pair checked offline before
+ * anything is sent (an encrypted private key, or a public key that is not the
+ * private key's, would otherwise pass validate and plan and fail only at
+ * apply), and the loader key-shape.ts shares. Messages never quote a key, only
+ * fingerprints of public keys.
  */
 import { createRequire } from 'node:module';
 import type SshPk from 'sshpk';
 
 let loaded: typeof SshPk | undefined;
 
-/** sshpk takes a quarter of a second to load: only a CA whose keys are given needs it. */
-function sshpk(): typeof SshPk {
+/**
+ * sshpk takes a quarter of a second to load: it is loaded on the first CA whose keys are checked
+ * or compared, not by every command that loads the providers.
+ */
+export function sshpk(): typeof SshPk {
   loaded ??= createRequire(import.meta.url)('sshpk') as typeof SshPk;
   return loaded;
 }
