@@ -6,9 +6,7 @@
  * once, and the common choices have defaults, so a kind states only what is
  * its own.
  */
-import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { Provider } from '../../reconcile/provider.ts';
-import type { DesiredObject } from '../../reconcile/types.ts';
 import { type CanonicalForms, canonicalForms, type FieldsConfig } from './fields.ts';
 
 type FromTable =
@@ -52,11 +50,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     unrestorable: (live) => unreadable(forms.configurationWriteOnly(live.fields ?? {})),
     ...own,
     // the table's rules first (a secret written as a literal, an empty secret), then the kind's own
-    check: (object, all) => [
-      ...forms.literalSecrets(object),
-      ...emptySecrets(forms, object),
-      ...(own.check?.(object, all) ?? []),
-    ],
+    check: (object, all) => [...forms.tableProblems(object), ...(own.check?.(object, all) ?? [])],
   };
 }
 
@@ -64,22 +58,4 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
 function unreadable(writeOnly: readonly string[]): string | undefined {
   if (writeOnly.length === 0) return undefined;
   return `${writeOnly.join(', ')} ${writeOnly.length === 1 ? 'is' : 'are'} never read back, so cannot be sent again`;
-}
-
-/**
- * A write-only field whose placeholder resolved to the empty string: sending it would blank the
- * live secret (a `.env.example` sourced with its lines unset), so it is refused at validate.
- */
-function emptySecrets(forms: CanonicalForms, object: DesiredObject): SpecProblem[] {
-  if (object.ensure === 'absent') return [];
-  return forms
-    .nonEmptyWriteOnly(object.spec)
-    .filter((field) => object.secretFields.includes(field) && object.spec[field] === '')
-    .map((field) => {
-      const from = object.placeholders?.[field]?.join(', ') ?? 'its placeholder';
-      return {
-        path: `spec.${field}`,
-        message: `${from} is empty: an empty secret would blank the live one; set the variable, or leave ${field} out to leave it unmanaged`,
-      };
-    });
 }

@@ -94,8 +94,6 @@ export interface CanonicalForms {
   exportedWriteOnly(fields: Fields): readonly string[];
   /** The write-only fields that are configuration (not triggers): what a deleted object cannot get back. */
   configurationWriteOnly(fields: Fields): readonly string[];
-  /** The write-only fields of a spec that must not be empty (all but those the table allows empty). */
-  nonEmptyWriteOnly(fields: Fields): readonly string[];
   readonly immutable: readonly string[];
   readonly createOnly: readonly string[];
   readonly remembered: readonly string[];
@@ -113,8 +111,11 @@ export interface CanonicalForms {
   present(field: string, value: Json): Json;
   /** Plan notes for fields the spec sets that do not apply to this object. */
   notes(spec: Fields): string[];
-  /** A problem at each sensitive value the manifest writes as a literal instead of `${env:}` or `${file:}`. */
-  literalSecrets(object: DesiredObject): SpecProblem[];
+  /**
+   * The table's rules over a declared object, each problem at its value: a sensitive value written
+   * as a literal instead of `${env:}` or `${file:}`, a secret whose placeholder resolved to empty.
+   */
+  tableProblems(object: DesiredObject): SpecProblem[];
 }
 
 export function canonicalForms(config: FieldsConfig): CanonicalForms {
@@ -128,6 +129,13 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   const alwaysWriteOnly = rules.filter(([, rule]) => rule.writeOnly === true).map(([key]) => key);
   const writeOnly = (fields: Fields): readonly string[] =>
     conditional ? rules.filter(([, rule]) => isWriteOnly(rule, fields)).map(([key]) => key) : alwaysWriteOnly;
+  /** The write-only fields of an object whose rule passes `keep`. */
+  const writeOnlyWhere =
+    (keep: (rule: FieldRule, fields: Fields) => boolean) =>
+    (fields: Fields): readonly string[] =>
+      writeOnly(fields).filter((key) => keep(config.fields[key] as FieldRule, fields));
+  // an empty value from a placeholder is refused for all but those the table allows empty
+  const nonEmptyWriteOnly = writeOnlyWhere((rule) => !rule.allowEmpty);
   const flagged = (flag: 'immutable' | 'createOnly' | 'remembered') =>
     rules.filter(([, rule]) => rule[flag]).map(([key]) => key);
 
@@ -215,13 +223,8 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   return {
     paths: managed,
     writeOnly,
-    exportedWriteOnly: (fields) =>
-      writeOnly(fields).filter((key) => {
-        const rule = config.fields[key];
-        return !rule?.trigger && (rule?.exportedWhen?.(fields) ?? true);
-      }),
-    configurationWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.trigger),
-    nonEmptyWriteOnly: (fields) => writeOnly(fields).filter((key) => !config.fields[key]?.allowEmpty),
+    exportedWriteOnly: writeOnlyWhere((rule, fields) => !rule.trigger && (rule.exportedWhen?.(fields) ?? true)),
+    configurationWriteOnly: writeOnlyWhere((rule) => !rule.trigger),
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
     remembered: flagged('remembered'),
@@ -259,19 +262,17 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
       for (const [key, value] of Object.entries(attributes)) if (!hidden.has(key)) out[key] = value;
       return out;
     },
-    literalSecrets(object) {
-      const written = writeOnly(object.spec);
+    tableProblems(object) {
+      const secret = writeOnly(object.spec);
+      const mustNotBeEmpty = object.ensure === 'absent' ? [] : nonEmptyWriteOnly(object.spec);
       return rules.flatMap(([path, rule]): SpecProblem[] => {
-        const sensitive = rule.sensitive ?? written.includes(path);
-        if (sensitive === false || getPath(object.spec, path) === undefined) return [];
-        if (fromPlaceholder(object, path)) return [];
-        const what = typeof sensitive === 'string' ? sensitive : 'a secret';
-        return [
-          {
-            path: `spec.${path}`,
-            message: `${what} must not be written into a manifest: use \${env:NAME} or \${file:path}`,
-          },
-        ];
+        const value = getPath(object.spec, path);
+        if (value === undefined) return [];
+        const interpolated = fromPlaceholder(object, path);
+        const problem = interpolated
+          ? value === '' && mustNotBeEmpty.includes(path) && emptySecret(object, path)
+          : literalSecret(rule, secret.includes(path));
+        return problem ? [{ path: `spec.${path}`, message: problem }] : [];
       });
     },
     notes(spec) {
@@ -283,8 +284,25 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   };
 }
 
+/** A sensitive value written into the manifest itself: where it must not be. */
+function literalSecret(rule: FieldRule, writeOnly: boolean): string | undefined {
+  const sensitive = rule.sensitive ?? writeOnly;
+  if (sensitive === false) return undefined;
+  const what = typeof sensitive === 'string' ? sensitive : 'a secret';
+  return `${what} must not be written into a manifest: use \${env:NAME} or \${file:path}`;
+}
+
+/**
+ * A write-only field whose placeholder resolved to the empty string: sending it would blank the
+ * live secret (a `.env.example` sourced with its lines unset), so it is refused at validate.
+ */
+function emptySecret(object: DesiredObject, path: string): string {
+  const from = object.placeholders?.[path]?.join(', ') ?? 'its placeholder';
+  return `${from} is empty: an empty secret would blank the live one; set the variable, or leave ${path} out to leave it unmanaged`;
+}
+
 /** Whether the value at a spec path came from `${env:}` or `${file:}`. */
-function fromPlaceholder(object: DesiredObject, path: string): boolean {
+export function fromPlaceholder(object: DesiredObject, path: string): boolean {
   if (object.secretPaths) return object.secretPaths.some((secret) => isWithin(path, secret));
   // an object built without its placeholder paths (by a test) knows its interpolated top-level fields
   return object.secretFields.includes(path.split('.')[0] ?? path);

@@ -12,7 +12,7 @@
 
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
-import type { FieldsConfig } from '../shared/fields.ts';
+import { type FieldsConfig, fromPlaceholder } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
 import { keyShape } from './key-shape.ts';
 import { keyPairProblem } from './keys.ts';
@@ -82,7 +82,7 @@ function checkCa(object: DesiredObject): SpecProblem[] {
       message: 'private_key and public_key are given together, or neither (a generated key)',
     });
   }
-  const interpolated = object.secretFields.includes('private_key');
+  const interpolated = fromPlaceholder(object, 'private_key');
   if (interpolated && typeof spec.private_key === 'string' && typeof spec.public_key === 'string') {
     const pair = keyPairProblem(spec.private_key, spec.public_key);
     if (pair) problems.push({ path: `spec.${pair.field}`, message: pair.message });

@@ -186,6 +186,9 @@ describe('which secrets export and validate take', () => {
   });
 
   it('refuses an empty value for every secret but those the table allows empty', () => {
-    expect(forms.nonEmptyWriteOnly({})).toEqual(['token', 'password', 'test-address']);
+    const spec = { token: '', password: '', note: '', 'test-address': '' };
+    const object = desired('Test', 'x', spec, { secretFields: Object.keys(spec) });
+    const refused = forms.tableProblems(object).map((problem) => problem.path);
+    expect(refused).toEqual(['spec.token', 'spec.password', 'spec.test-address']);
   });
 });
