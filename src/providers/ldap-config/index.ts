@@ -11,7 +11,7 @@ import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
 import * as normalize from '../shared/normalize.ts';
-import { flag, integer, seconds, text, writeOnly } from '../shared/rules.ts';
+import { flag, integer, pemCertificate, seconds, text, writeOnly } from '../shared/rules.ts';
 
 const USER_ATTR: Record<string, string> = { openldap: 'cn', ad: 'userPrincipalName', racf: 'racfid' };
 
@@ -42,7 +42,7 @@ const FIELDS: FieldsConfig = {
     connection_timeout: seconds(30),
     starttls: flag(false),
     insecure_tls: flag(false),
-    certificate: { default: '', normalize: normalize.pem },
+    certificate: pemCertificate('', 'client_tls_key'),
     // optional: exported only when the live config shows a client certificate (the engine's read does
     // not, so export leaves both out, unmanaged, rather than ask for a key the engine may not use)
     client_tls_cert: writeOnly({ secret: false, exportedWhen: usesClientCertificate }),
@@ -95,25 +95,5 @@ function checkConfig(object: DesiredObject): SpecProblem[] {
   if (window > 0 && !schedule) at('rotation_window', 'applies to rotation_schedule only');
   if (window > 0 && window < 3600) at('rotation_window', 'must be at least 1h');
   if (schedule && schedule.split(/\s+/).length !== 5) at('rotation_schedule', 'must be a cron schedule of five fields');
-  const certificate = typeof spec.certificate === 'string' ? spec.certificate : '';
-  const certificateProblem = pemCertificateProblem(certificate);
-  if (certificateProblem) at('certificate', certificateProblem);
   return problems;
-}
-
-/**
- * The CA certificate is a readable field: a private key pasted there would be sent, stored and read
- * back in clear (and shown in plans). Only CERTIFICATE blocks are taken, as SAML's `idp-cert`.
- */
-function pemCertificateProblem(text: string): string | undefined {
-  if (text.trim() === '') return undefined;
-  const blocks = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] ?? '');
-  if (blocks.some((label) => label.includes('PRIVATE KEY'))) {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, shown to users
-    return 'certificate holds a PRIVATE KEY block: it must be the CA certificate only (-----BEGIN CERTIFICATE-----); a client key goes in client_tls_key, from ${env:} or ${file:}';
-  }
-  if (blocks.length === 0 || blocks.some((label) => label !== 'CERTIFICATE')) {
-    return 'certificate must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)';
-  }
-  return undefined;
 }

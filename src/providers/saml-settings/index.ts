@@ -1,4 +1,4 @@
-import { flag, pemCertificate, secondsDuration, text } from '../shared/rules.ts';
+import { flag, pem, secondsDuration, text } from '../shared/rules.ts';
 import { singletonSettingsProvider } from '../shared/settings-singleton.ts';
 
 /**
@@ -12,7 +12,7 @@ export const samlSettings = singletonSettingsProvider({
   fields: {
     enabled: flag(false),
     debug: flag(false),
-    'idp-cert': pemCertificate(),
+    'idp-cert': pem(),
     'slo-endpoint-url': text(),
     'sso-endpoint-url': text(),
     'attr-username': text('Username'),

@@ -67,6 +67,11 @@ export interface FieldRule {
    * sourced as `NAME=` would blank the live secret.
    */
   allowEmpty?: boolean;
+  /**
+   * A problem with the value a spec gives, refused at that value before anything is sent: the
+   * message follows the field's name (`certificate holds a PRIVATE KEY block: ...`).
+   */
+  check?: (value: Json) => string | undefined;
   /** The API cannot change it in place: a change replaces the object. */
   immutable?: boolean;
   /** Sent on create only, never compared nor sent again (an import switch). */
@@ -113,7 +118,8 @@ export interface CanonicalForms {
   notes(spec: Fields): string[];
   /**
    * The table's rules over a declared object, each problem at its value: a sensitive value written
-   * as a literal instead of `${env:}` or `${file:}`, a secret whose placeholder resolved to empty.
+   * as a literal instead of `${env:}` or `${file:}`, a secret whose placeholder resolved to empty,
+   * a value its rule's check refuses.
    */
   tableProblems(object: DesiredObject): SpecProblem[];
 }
@@ -269,10 +275,13 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
         const value = getPath(object.spec, path);
         if (value === undefined) return [];
         const interpolated = fromPlaceholder(object, path);
-        const problem = interpolated
+        const secretProblem = interpolated
           ? value === '' && mustNotBeEmpty.includes(path) && emptySecret(object, path)
           : literalSecret(rule, secret.includes(path));
-        return problem ? [{ path: `spec.${path}`, message: problem }] : [];
+        const valueProblem = rule.check?.(value);
+        return [secretProblem, valueProblem && `${path} ${valueProblem}`]
+          .filter((message) => typeof message === 'string')
+          .map((message) => ({ path: `spec.${path}`, message }));
       });
     },
     notes(spec) {

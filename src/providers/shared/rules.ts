@@ -33,7 +33,29 @@ export const stringDuration = (value?: string): FieldRule =>
 /** A duration the API keeps as an integer number of seconds. */
 export const secondsDuration = (value?: number): FieldRule => withDefault({ normalize: normalize.duration }, value);
 
-export const pemCertificate = (): FieldRule => ({ normalize: normalize.pem });
+/** PEM text, compared without its layout: a certificate whose shape the kind's schema checks (SAML's). */
+export const pem = (): FieldRule => ({ normalize: normalize.pem });
+
+/**
+ * A CA certificate, a readable field: a private key pasted there would be sent, stored and read
+ * back in clear (and shown in plans), so only CERTIFICATE blocks are taken. `keyField` is where a
+ * client key goes instead.
+ */
+export const pemCertificate = (value?: string, keyField?: string): FieldRule =>
+  withDefault({ normalize: normalize.pem, check: (text) => certificateProblem(text, keyField) }, value);
+
+function certificateProblem(text: Json, keyField: string | undefined): string | undefined {
+  if (typeof text !== 'string' || text.trim() === '') return undefined;
+  const blocks = [...text.matchAll(/-----BEGIN ([A-Z0-9 ]+)-----/g)].map((m) => m[1] ?? '');
+  if (blocks.some((label) => label.includes('PRIVATE KEY'))) {
+    const elsewhere = keyField ? `; a client key goes in ${keyField}, from \${env:} or \${file:}` : '';
+    return `holds a PRIVATE KEY block: it must be the CA certificate only (-----BEGIN CERTIFICATE-----)${elsewhere}`;
+  }
+  if (blocks.length === 0 || blocks.some((label) => label !== 'CERTIFICATE')) {
+    return 'must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)';
+  }
+  return undefined;
+}
 
 export const checksum = (): FieldRule => ({ normalize: normalize.lowerCase });
 
