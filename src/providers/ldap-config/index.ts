@@ -7,7 +7,7 @@
  * lock the engine out of its directory.
  */
 import type { SpecProblem } from '../../manifest/catalog.ts';
-import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
+import type { DesiredObject, Json } from '../../reconcile/types.ts';
 import type { FieldsConfig } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
 import * as normalize from '../shared/normalize.ts';
@@ -25,8 +25,6 @@ const urlList: normalize.Normalizer = (value) =>
         .join(',')
     : value;
 
-const usesClientCertificate = (live: Fields) => typeof live.client_tls_cert === 'string' && live.client_tls_cert !== '';
-
 const FIELDS: FieldsConfig = {
   fields: {
     binddn: text(),
@@ -43,10 +41,10 @@ const FIELDS: FieldsConfig = {
     starttls: flag(false),
     insecure_tls: flag(false),
     certificate: pemCertificate('', 'client_tls_key'),
-    // optional: exported only when the live config shows a client certificate (the engine's read does
-    // not, so export leaves both out, unmanaged, rather than ask for a key the engine may not use)
-    client_tls_cert: writeOnly({ secret: false, exportedWhen: usesClientCertificate }),
-    client_tls_key: writeOnly({ exportedWhen: usesClientCertificate }),
+    // optional, and never exported: the engine's read does not show a client certificate, so export
+    // leaves both out, unmanaged, rather than ask for a key the engine may not use
+    client_tls_cert: writeOnly({ secret: false, exported: false }),
+    client_tls_key: writeOnly({ exported: false }),
     skip_static_role_import_rotation: flag(false),
     rotation_period: seconds(0),
     rotation_schedule: text(''),

@@ -49,8 +49,8 @@ export interface FieldRule {
   trigger?: boolean;
   /**
    * The value is a secret, so a manifest takes it from `${env:}` or `${file:}`, never as a literal
-   * (refused at the value, before anything is sent). Every write-only field is one unless it says
-   * `false` (a public certificate, a trigger address); a string names the secret in the refusal
+   * (refused at the value, before anything is sent). Every write-only field but a trigger is one
+   * unless it says `false` (a public certificate); a string names the secret in the refusal
    * (`a private key`).
    */
   sensitive?: boolean | string;
@@ -277,7 +277,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
         const interpolated = fromPlaceholder(object, path);
         const secretProblem = interpolated
           ? value === '' && mustNotBeEmpty.includes(path) && emptySecret(object, path)
-          : literalSecret(rule, secret.includes(path));
+          : literalSecret(rule, secret.includes(path) && !rule.trigger);
         const valueProblem = rule.check?.(value);
         return [secretProblem, valueProblem && `${path} ${valueProblem}`]
           .filter((message) => typeof message === 'string')
@@ -294,8 +294,8 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
 }
 
 /** A sensitive value written into the manifest itself: where it must not be. */
-function literalSecret(rule: FieldRule, writeOnly: boolean): string | undefined {
-  const sensitive = rule.sensitive ?? writeOnly;
+function literalSecret(rule: FieldRule, secret: boolean): string | undefined {
+  const sensitive = rule.sensitive ?? secret;
   if (sensitive === false) return undefined;
   const what = typeof sensitive === 'string' ? sensitive : 'a secret';
   return `${what} must not be written into a manifest: use \${env:NAME} or \${file:path}`;

@@ -65,16 +65,20 @@ export const checksum = (): FieldRule => ({ normalize: normalize.lowerCase });
  * `configuration: false` for a trigger the API acts on and does not keep (SMTP's
  * test address): export leaves it out instead of writing a placeholder, and it is
  * no secret. `secret: false` for a value that is public though never read back
- * (a client certificate). `exportedWhen` for a secret only some objects have (see FieldRule).
+ * (a client certificate). `exportedWhen` for a secret only some objects have (see FieldRule);
+ * `exported: false` for one export never writes (nobody can read it to supply it).
  */
 export const writeOnly = (
-  options: { configuration?: boolean; secret?: boolean; exportedWhen?: FieldCondition } = {},
+  options: { configuration?: boolean; secret?: boolean; exportedWhen?: FieldCondition; exported?: false } = {},
 ): FieldRule => ({
   writeOnly: true,
-  ...(options.configuration === false && { trigger: true, sensitive: false }),
+  ...(options.configuration === false && { trigger: true }),
   ...(options.secret === false && { sensitive: false }),
   ...(options.exportedWhen && { exportedWhen: options.exportedWhen }),
+  ...(options.exported === false && { exportedWhen: never }),
 });
+
+const never: FieldCondition = () => false;
 
 /** The live object has the feature turned on: its credentials are configuration to export. */
 export const whenEnabled: FieldCondition = (fields) => fields.enabled === true;

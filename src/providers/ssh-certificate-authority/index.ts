@@ -14,6 +14,7 @@ import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
 import { type FieldsConfig, fromPlaceholder } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
+import { writeOnly } from '../shared/rules.ts';
 import { keyShape } from './key-shape.ts';
 import { keyPairProblem } from './keys.ts';
 
@@ -38,7 +39,7 @@ const FIELDS: FieldsConfig = {
     key_type: { default: 'ssh-rsa', appliesWhen: generated, immutable: true },
     key_bits: { appliesWhen: generated, immutable: true },
     // never exported: see toManifest
-    private_key: { writeOnly: true, createOnly: true, sensitive: 'a private key', exportedWhen: () => false },
+    private_key: { ...writeOnly({ exported: false }), createOnly: true, sensitive: 'a private key' },
     // a generated CA's key, as converge saw it after creating the CA: a key swapped by hand is drift
     public_key: { normalize: publicKeyLine, immutable: true, remembered: true },
   },
