@@ -2,9 +2,8 @@
  * The provider registry: one line per kind. The manifest loader sees it only
  * through `catalog`, so it never depends on providers.
  */
-import type { KindCatalog, SpecProblem } from '../manifest/catalog.ts';
+import type { KindCatalog } from '../manifest/catalog.ts';
 import type { Provider } from '../reconcile/provider.ts';
-import type { DesiredObject } from '../reconcile/types.ts';
 import { adminUser } from './admin-user/index.ts';
 import { costEstimationSettings } from './cost-estimation-settings/index.ts';
 import { customizationSettings } from './customization-settings/index.ts';
@@ -62,28 +61,6 @@ export const catalog: KindCatalog = {
     return provider.address(metadata);
   },
   check(object, all) {
-    const provider = providerMap.get(object.kind);
-    if (!provider) return [];
-    return [...mountProblems(provider, object), ...(provider.check?.(object, all) ?? [])];
+    return providerMap.get(object.kind)?.check?.(object, all) ?? [];
   },
 };
-
-/** Paths the secrets service keeps for itself: no engine can be mounted at or under them. */
-const RESERVED_MOUNTS = ['sys', 'auth', 'identity', 'cubbyhole'];
-
-/**
- * A secrets engine's mount at a reserved path (`sys`, `auth/token`) would send the role's writes to
- * the service's own endpoints: refused before anything is sent.
- */
-function mountProblems(provider: Provider, object: DesiredObject): SpecProblem[] {
-  const mount = object.metadata.mount;
-  if (provider.api !== 'secrets' || typeof mount !== 'string') return [];
-  const first = mount.split('/')[0] ?? '';
-  if (!RESERVED_MOUNTS.includes(first)) return [];
-  return [
-    {
-      path: 'metadata.mount',
-      message: `mount "${mount}" is reserved by the secrets service (${RESERVED_MOUNTS.map((m) => `${m}/`).join(', ')} are its own paths)`,
-    },
-  ];
-}

@@ -8,6 +8,7 @@
  */
 import type { Provider } from '../../reconcile/provider.ts';
 import { type CanonicalForms, canonicalForms, type FieldsConfig } from './fields.ts';
+import { reservedMountProblems } from './secrets-api.ts';
 
 type FromTable =
   | 'fieldPaths'
@@ -49,8 +50,13 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     // every secret that is configuration, whether or not export would ask for it (a generated CA's key)
     unrestorable: (live) => unreadable(forms.configurationWriteOnly(live.fields ?? {})),
     ...own,
-    // the table's rules first (a secret written as a literal, an empty secret), then the kind's own
-    check: (object, all) => [...forms.tableProblems(object), ...(own.check?.(object, all) ?? [])],
+    // a secrets engine's reserved mount and the table's rules first (a secret written as a literal,
+    // an empty secret), then the kind's own
+    check: (object, all) => [
+      ...(own.api === 'secrets' ? reservedMountProblems(object) : []),
+      ...forms.tableProblems(object),
+      ...(own.check?.(object, all) ?? []),
+    ],
   };
 }
 

@@ -6,11 +6,32 @@
  * empty list alike.
  */
 import { ConvergeError } from '../../errors.ts';
+import type { SpecProblem } from '../../manifest/catalog.ts';
 import { isPlainObject } from '../../reconcile/equal.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
-import type { Fields } from '../../reconcile/types.ts';
+import type { DesiredObject, Fields } from '../../reconcile/types.ts';
 
 export const SECRETS_PREFIX = '/v1';
+
+/** Paths the secrets service keeps for itself: no engine can be mounted at or under them. */
+const RESERVED_MOUNTS = ['sys', 'auth', 'identity', 'cubbyhole'];
+
+/**
+ * A secrets engine's mount at a reserved path (`sys`, `auth/token`) would send the role's writes to
+ * the service's own endpoints: refused before anything is sent.
+ */
+export function reservedMountProblems(object: DesiredObject): SpecProblem[] {
+  const mount = object.metadata.mount;
+  if (typeof mount !== 'string') return [];
+  const first = mount.split('/')[0] ?? '';
+  if (!RESERVED_MOUNTS.includes(first)) return [];
+  return [
+    {
+      path: 'metadata.mount',
+      message: `mount "${mount}" is reserved by the secrets service (${RESERVED_MOUNTS.map((m) => `${m}/`).join(', ')} are its own paths)`,
+    },
+  ];
+}
 
 /** `/v1/<mount>/<rest>`, each segment percent-encoded (a mount may hold `/`). */
 export function secretsPath(mount: string, ...rest: string[]): string {
