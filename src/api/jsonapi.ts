@@ -46,9 +46,8 @@ export async function listResources(
       query: { ...query, 'page[number]': number, 'page[size]': PAGE_SIZE },
       ...extras,
     });
-    const body = documentOf(response.body, `GET ${path}`);
-    if (!Array.isArray(body.data)) throw malformed(`GET ${path}`, 'data is not a list');
-    return { resources: body.data.map((item) => toResource(item, `GET ${path}`)), meta: body.meta };
+    const what = `GET ${path}`;
+    return { resources: resourcesOf(response.body, what), meta: documentOf(response.body, what).meta };
   };
   const first = await readPage(1);
   const total = Math.min(totalPages(first.meta), MAX_PAGES);
@@ -67,20 +66,13 @@ export async function listResources(
 
 /**
  * Every resource of a collection the API does not page (a module's test
- * variables): one request, no page parameters. With `missingIsEmpty`, a 404
- * (the collection's owner has none, or does not exist yet) is no resources.
+ * variables): one request, no page parameters. A 404 (the collection's owner
+ * has none, or does not exist yet) is no resources.
  */
-export async function listUnpaged(
-  client: HttpClient,
-  path: string,
-  extras: RequestExtras & { missingIsEmpty?: boolean } = {},
-): Promise<Resource[]> {
-  const { missingIsEmpty, ...rest } = extras;
-  const response = await client.request({ method: 'GET', path, ...(missingIsEmpty && { accept: [404] }), ...rest });
+export async function listUnpaged(client: HttpClient, path: string, extras: RequestExtras = {}): Promise<Resource[]> {
+  const response = await client.request({ method: 'GET', path, accept: [404], ...extras });
   if (response.status === 404) return [];
-  const body = documentOf(response.body, `GET ${path}`);
-  if (!Array.isArray(body.data)) throw malformed(`GET ${path}`, 'data is not a list');
-  return body.data.map((item) => toResource(item, `GET ${path}`));
+  return resourcesOf(response.body, `GET ${path}`);
 }
 
 /** A request document: `{data: {type, id?, attributes}}`. */
@@ -96,6 +88,13 @@ export function attributesOf(resource: Resource): Fields {
 /** The `data` resource of a response body, checked. */
 export function resourceOf(body: unknown, what: string): Resource {
   return toResource(documentOf(body, what).data, what);
+}
+
+/** The `data` resources of a collection document, checked. */
+function resourcesOf(body: unknown, what: string): Resource[] {
+  const { data } = documentOf(body, what);
+  if (!Array.isArray(data)) throw malformed(what, 'data is not a list');
+  return data.map((item) => toResource(item, what));
 }
 
 function documentOf(body: unknown, what: string): { data?: unknown; meta?: unknown } {

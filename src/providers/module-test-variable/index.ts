@@ -18,7 +18,6 @@ export const moduleTestVariable = jsonApiCollectionProvider({
   type: 'vars',
   key: 'key',
   unpaged: true,
-  missingIsEmpty: true,
   parent: {
     kind: MODULE_KIND,
     identity: MODULE_IDENTITY,

@@ -29,23 +29,35 @@ import { defineProvider, type ProviderShape } from './define.ts';
 import type { FieldsConfig } from './fields.ts';
 import { deleteMember } from './platform.ts';
 
-export interface CollectionConfig extends FieldsConfig {
+interface CollectionShape extends FieldsConfig {
   kind: string;
   /** The JSON:API type: `tool-versions`. */
   type: string;
-  /** The collection's path for a list unit: `() => '/api/v2/admin/tool-versions'` (`parent.path` under a parent). */
-  path?: (unit: ListUnit) => string;
   /** The attribute that names an object, taken from `metadata.name`. */
   key: string;
   /** The API filters the collection by the naming attribute (`filter[version]`, exact match): one request finds one object. */
   filterByKey?: boolean;
-  /** The objects live under a parent object, which is their scope, list unit and reference. */
-  parent?: ParentConfig;
-  /** The collection is one answer, without page parameters. */
+  /**
+   * The collection is one answer, without page parameters, and a 404 for it means no objects (a
+   * module's test variables: the module has none, or does not exist yet).
+   */
   unpaged?: boolean;
-  /** The API answers 404 for the collection of a parent that has none (or does not exist yet): no objects. */
-  missingIsEmpty?: boolean;
 }
+
+/** A collection that stands alone, at its own path, or one under a parent object, at a path of it. */
+export type CollectionConfig = CollectionShape &
+  (
+    | {
+        /** The collection's path for a list unit: `() => '/api/v2/admin/tool-versions'`. */
+        path: (unit: ListUnit) => string;
+        parent?: undefined;
+      }
+    | {
+        /** The objects live under a parent object, which is their scope, list unit and reference. */
+        parent: ParentConfig;
+        path?: undefined;
+      }
+  );
 
 export interface ParentConfig {
   kind: string;
@@ -68,8 +80,12 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
     unit.parent ? childAddress(unit.parent, kind, name) : { kind, name };
   // the value of the naming attribute: the whole name, or the key under the parent
   const nameOf = (address: Address) => (parent ? keyOf(address) : address.name);
-  const collectionPath = (unit: ListUnit) =>
-    unit.parent && parent ? parent.path(unit.parent) : (config.path?.(unit) ?? '');
+  const collectionPath = (unit: ListUnit): string => {
+    if (!parent) return config.path(unit);
+    // the engine lists a child kind by the units its listUnit and listUnits give, each with its parent
+    if (!unit.parent) throw new Error(`${kind}: a list unit without its ${parent.kind}`);
+    return parent.path(unit.parent);
+  };
   const pathOf = (object: { address: Address }) => collectionPath(unitOf(object.address));
 
   return defineProvider((forms) => {
@@ -81,10 +97,7 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
     const list = async (ctx: ProviderContext, unit: ListUnit, query: Record<string, string> = {}) => {
       const path = collectionPath(unit);
       const resources = config.unpaged
-        ? await listUnpaged(ctx.client, path, {
-            signal: ctx.signal,
-            ...(config.missingIsEmpty && { missingIsEmpty: true }),
-          })
+        ? await listUnpaged(ctx.client, path, { signal: ctx.signal })
         : await listResources(ctx.client, path, query, { signal: ctx.signal });
       return resources.map((resource) => toLive(unit, resource)).filter((live) => live !== undefined);
     };
