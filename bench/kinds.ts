@@ -20,7 +20,8 @@ import {
 import { MEMORY_DIRECTORY_URL } from '../src/emulator/secrets/seed.ts';
 import type { SeedData } from '../src/emulator/server.ts';
 import { providerFor, providerMap } from '../src/providers/index.ts';
-import { modulePath, orgPath, testsPath } from '../src/providers/registry-module/api.ts';
+import { orgPath, testsPath } from '../src/providers/registry-module/api.ts';
+import { moduleAddress, modulePathOf } from '../src/providers/registry-module/names.ts';
 import { secretsPath } from '../src/providers/shared/secrets-api.ts';
 import type { Provider } from '../src/reconcile/provider.ts';
 import type { Fields } from '../src/reconcile/types.ts';
@@ -465,6 +466,12 @@ const FIXTURE_MODULE = join(ROOT, 'examples/modules/storage');
 const MODULE_PROVIDER = 'aws';
 const modulesPath = () => `${orgPath(ORG)}/registry-modules`;
 
+/** The API path of one of the organization's private modules. */
+const privateModulePath = (name: string) =>
+  modulePathOf(
+    moduleAddress({ organization: ORG, registry: 'private', namespace: ORG, name, provider: MODULE_PROVIDER }),
+  );
+
 /** Writes `count` chains of requests, all of them in flight as the client's window allows. */
 const each = (count: number, chain: (i: number) => Promise<unknown>) =>
   Promise.all(Array.from({ length: count }, (_, i) => chain(i)));
@@ -479,7 +486,7 @@ export async function createModule(platform: HttpClient, name: string, testsEnab
   if (testsEnabled === undefined) return;
   await platform.request({
     method: 'PATCH',
-    path: modulePath(ORG, 'private', ORG, name, MODULE_PROVIDER),
+    path: privateModulePath(name),
     body: resourceBody('registry-modules', { 'test-config': { 'tests-enabled': testsEnabled } }),
   });
 }
@@ -491,7 +498,7 @@ export async function publishVersion(
   version: string,
   bytes: Buffer,
 ): Promise<void> {
-  const path = `${modulePath(ORG, 'private', ORG, module, MODULE_PROVIDER)}/versions`;
+  const path = `${privateModulePath(module)}/versions`;
   const created = await platform.request({
     method: 'POST',
     path,

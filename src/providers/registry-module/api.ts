@@ -11,17 +11,6 @@ import type { ProviderContext } from '../../reconcile/provider.ts';
 
 export const orgPath = (organization: string) => `/api/v2/organizations/${encodeURIComponent(organization)}`;
 
-/** `/api/v2/organizations/<org>/registry-modules/<registry>/<namespace>/<name>/<provider>`. */
-export function modulePath(
-  organization: string,
-  registry: string,
-  namespace: string,
-  name: string,
-  provider: string,
-): string {
-  return `${orgPath(organization)}/registry-modules/${[registry, namespace, name, provider].map(encodeURIComponent).join('/')}`;
-}
-
 /** The module of a module's tests API: `/organizations/<org>/tests/registry-modules/private/<ns>/<name>/<provider>`. */
 export function testsPath(organization: string, name: string, provider: string): string {
   return `${orgPath(organization)}/tests/registry-modules/private/${[organization, name, provider].map(encodeURIComponent).join('/')}`;

@@ -17,7 +17,7 @@ import {
   parseIdentity,
 } from '../../reconcile/address.ts';
 import type { Fields } from '../../reconcile/types.ts';
-import { modulePath } from './api.ts';
+import { orgPath } from './api.ts';
 
 export const MODULE_KIND = 'RegistryModule';
 
@@ -80,7 +80,8 @@ export function listedModule(organization: string, attributes: Fields): Address 
 /** `/api/v2/organizations/<org>/registry-modules/<registry>/<namespace>/<name>/<provider>` of a module's address. */
 export function modulePathOf(module: Address): string {
   const { organization, registry, namespace, name, provider } = moduleParts(module);
-  return modulePath(organization, registry, namespace, name, provider);
+  const parts = [registry, namespace, name, provider].map(encodeURIComponent);
+  return `${orgPath(organization)}/registry-modules/${parts.join('/')}`;
 }
 
 /** The module a version (or a test variable) belongs to. */

@@ -18,6 +18,7 @@ import type { PackedModule } from '../../registry/pack.ts';
 import { versionOf } from './names.ts';
 import {
   FAILED_STATUSES,
+  inModule,
   moduleVersions,
   removeVersion,
   versionEntry,
@@ -73,7 +74,7 @@ async function publishOnce(ctx: ProviderContext, address: Address, content: Pack
 /** Deletes the contentless version and publishes it anew, once, when another version keeps the module. */
 function republish(ctx: ProviderContext, address: Address, content: PackedModule, why: string): Promise<void> {
   // alone in its module, with the version prunes (./version-status.ts)
-  return ctx.serial(versionModulePath(address), async () => {
+  return inModule(ctx, address, async () => {
     const version = versionOf(address);
     const statuses = (await moduleVersions(ctx, address)) ?? [];
     const self = statuses.find((s) => s.version === version);

@@ -27,6 +27,14 @@ export function versionModulePath(address: Address): string {
 }
 
 /**
+ * Work on a version that no other delete or repair in its module runs alongside (the engine's
+ * one-at-a-time work, keyed by the module): see pruneVersion.
+ */
+export function inModule<T>(ctx: ProviderContext, address: Address, work: () => Promise<T>): Promise<T> {
+  return ctx.serial(versionModulePath(address), work);
+}
+
+/**
  * Every `version-statuses` entry of the version's module; undefined when the
  * module does not exist, unless `moduleMustExist` (then its 404 is the error).
  */
@@ -65,7 +73,7 @@ export async function versionEntry(
  * no two deletes or repairs count on the same version to remain.
  */
 export function pruneVersion(ctx: ProviderContext, address: Address, ref: string): Promise<void> {
-  return ctx.serial(versionModulePath(address), async () => {
+  return inModule(ctx, address, async () => {
     const versions = await moduleVersions(ctx, address);
     if (versions === undefined) return; // the module is gone, and the version with it
     if (versions.length === 1 && versions[0]?.version === ref) throw lastVersion(address);
