@@ -61,14 +61,13 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
     });
     const headers = flattenHeaders(response.headers);
     context.onHeaders?.(response.statusCode, headers);
-    if (context.maxBodyBytes !== undefined) {
-      const { text, truncated } = await readCapped(response.body, context.maxBodyBytes);
-      // a cut body is text whatever its type says: the start of a JSON document is no JSON
-      const body = truncated ? text : decodeBody(text, headers['content-type']);
-      return { kind: 'response', status: response.statusCode, headers, body, ...(truncated && { truncated }) };
-    }
-    const text = await response.body.text();
-    return { kind: 'response', status: response.statusCode, headers, body: decodeBody(text, headers['content-type']) };
+    const { text, truncated } =
+      context.maxBodyBytes === undefined
+        ? { text: await response.body.text(), truncated: false }
+        : await readCapped(response.body, context.maxBodyBytes);
+    // a cut body is text whatever its type says: the start of a JSON document is no JSON
+    const body = truncated ? text : decodeBody(text, headers['content-type']);
+    return { kind: 'response', status: response.statusCode, headers, body, ...(truncated && { truncated }) };
   } catch (error) {
     if (outer?.aborted) throw outer.reason;
     if (deadline.signal.aborted) return { kind: 'network', failure: timeoutFailure(context.origin, context.timeoutMs) };
