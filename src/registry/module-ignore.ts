@@ -15,8 +15,9 @@
  *   case-insensitive), so macOS and Linux pack the same files.
  * A `.terraformignore` negation cannot bring back `.git` or `.terraform`.
  */
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import ignore from 'ignore';
+import type Ignore from 'ignore';
 import { ConvergeError } from '../errors.ts';
 import { readRegularFile } from '../manifest/regular-file.ts';
 
@@ -29,11 +30,18 @@ export interface ModuleIgnore {
   skips(path: string, isDirectory: boolean): boolean;
 }
 
+/**
+ * The `ignore` package is loaded on the first module directory listed, not by every command that
+ * loads the providers (the module kinds reach this file through ./module-source.ts).
+ */
+let ignore: typeof Ignore | undefined;
+
 const ALWAYS_SKIPPED = new Set(['.git']);
 const ALWAYS_SKIPPED_DIRECTORIES = new Set(['.terraform']);
 
 /** `shown` is how messages name `dir`. */
 export function loadModuleIgnore(dir: string, shown = dir): ModuleIgnore {
+  ignore ??= createRequire(import.meta.url)('ignore') as typeof Ignore;
   const rules = ignore({ ignorecase: false });
   const text = readIgnoreFile(join(dir, IGNORE_FILE), join(shown, IGNORE_FILE));
   if (text !== undefined) rules.add(text);
