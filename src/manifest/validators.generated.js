@@ -3,9 +3,10 @@
 // One export per kind: the schema's validator, as ajv compiles it (src/manifest/ajv-setup.ts).
 import { createRequire } from 'node:module';
 const requireRuntime = createRequire(import.meta.url);
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/AdminUser.schema.json","title":"AdminUser","description":"Administrator rights and suspension of an existing user account. Users are not created by this API: a declared user must exist. Deleted only by `ensure: absent`. API: `/api/v2/admin/users`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"AdminUser","description":"The kind of object: `AdminUser`."},"metadata":{"type":"object","description":"Which user this is: `name` is the username.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The username.","minLength":1},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the user, changed through the grant/revoke-admin and suspend/unsuspend actions. An attribute left out is not managed.","properties":{"is-admin":{"type":"boolean","description":"Whether the user is a site administrator."},"is-suspended":{"type":"boolean","description":"Whether the user is suspended (a suspended user cannot authenticate)."}},"x-reserved-fields":{"username":"the username is metadata.name","email":"it cannot be changed through the admin API","avatar-url":"it cannot be changed through the admin API","is-service-account":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the user exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/AdminUser.schema.json","title":"AdminUser","description":"Administrator rights and suspension of an existing user account. Users are not created by this API: a declared user must exist. Deleted only by `ensure: absent`. API: `/api/v2/admin/users`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"AdminUser","description":"The kind of object: `AdminUser`."},"metadata":{"type":"object","description":"Which user this is: `name` is the username.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The username.","minLength":1},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the user, changed through the grant/revoke-admin and suspend/unsuspend actions. An attribute left out is not managed.","properties":{"is-admin":{"type":"boolean","description":"Whether the user is a site administrator."},"is-suspended":{"type":"boolean","description":"Whether the user is suspended (a suspended user cannot authenticate)."}},"x-reserved-fields":{"username":"the username is metadata.name","email":"it cannot be changed through the admin API","avatar-url":"it cannot be changed through the admin API","is-service-account":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the user exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema12 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const func2 = requireRuntime("ajv/dist/runtime/ucs2length").default;
+const pattern0 = new RegExp("^\\S+$", "u");
 
 const validate10 = (function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/AdminUser.schema.json" */;
@@ -36,7 +37,7 @@ vErrors.push(err1);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema11,data};
 if(vErrors === null){
 vErrors = [err2];
@@ -234,9 +235,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.patch !== undefined){
+let data9 = data.patch;
+if(typeof data9 !== "boolean"){
+const err18 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.patch.type,parentSchema:schema11.properties.patch,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -245,11 +247,173 @@ vErrors.push(err18);
 }
 errors++;
 }
+}
+if(data.ignore !== undefined){
+let data10 = data.ignore;
+if(Array.isArray(data10)){
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+let data11 = data10[i0];
+if(typeof data11 === "string"){
+if(func2(data11) < 1){
+const err19 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.ignore.items,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!pattern0.test(data11)){
+const err20 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema11.properties.ignore.items,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.ignore.items.type,parentSchema:schema11.properties.ignore.items,data:data11};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+let i1 = data10.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data10[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err22 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema11.properties.ignore,data:data10};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ignore.type,parentSchema:schema11.properties.ignore,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data12 = data.sensitive;
+if(Array.isArray(data12)){
+const len1 = data12.length;
+for(let i2=0; i2<len1; i2++){
+let data13 = data12[i2];
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err24 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.sensitive.items,data:data13};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!pattern0.test(data13)){
+const err25 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema11.properties.sensitive.items,data:data13};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.sensitive.items.type,parentSchema:schema11.properties.sensitive.items,data:data13};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+let i3 = data12.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data12[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err27 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema11.properties.sensitive,data:data12};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.sensitive.type,parentSchema:schema11.properties.sensitive,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 });
 
-const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/CostEstimationSettings.schema.json","title":"CostEstimationSettings","description":"Cost estimation settings. Cloud-a, cloud-b and cloud-c are three different cloud pricing providers; when `enabled` is true at least one complete credential set is required by the API. Singleton (identity `cost-estimation-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/cost-estimation-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"CostEstimationSettings","description":"The kind of object: `CostEstimationSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether cost estimation is enabled.","default":false},"cloud-a-access-key-id":{"type":"string","description":"Access key id for the cloud-a pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-a-secret-key":{"type":"string","description":"Secret key for the cloud-a pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-b-credentials":{"type":"string","description":"The content of a cloud-b service-account JSON key. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-client-id":{"type":"string","description":"Client id for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-client-secret":{"type":"string","description":"Client secret for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-subscription-id":{"type":"string","description":"Subscription id for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-tenant-id":{"type":"string","description":"Tenant id for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema13 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/CostEstimationSettings.schema.json","title":"CostEstimationSettings","description":"Cost estimation settings. Cloud-a, cloud-b and cloud-c are three different cloud pricing providers; when `enabled` is true at least one complete credential set is required by the API. Singleton (identity `cost-estimation-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/cost-estimation-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"CostEstimationSettings","description":"The kind of object: `CostEstimationSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether cost estimation is enabled.","default":false},"cloud-a-access-key-id":{"type":"string","description":"Access key id for the cloud-a pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-a-secret-key":{"type":"string","description":"Secret key for the cloud-a pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-b-credentials":{"type":"string","description":"The content of a cloud-b service-account JSON key. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-client-id":{"type":"string","description":"Client id for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-client-secret":{"type":"string","description":"Client secret for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-subscription-id":{"type":"string","description":"Subscription id for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"cloud-c-tenant-id":{"type":"string","description":"Tenant id for the cloud-c pricing provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema14 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
 const validate11 = (function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -271,7 +435,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema13,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -513,9 +677,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema13.type,parentSchema:schema13,data};
+if(data.patch !== undefined){
+let data14 = data.patch;
+if(typeof data14 !== "boolean"){
+const err20 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema13.properties.patch.type,parentSchema:schema13.properties.patch,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -524,11 +689,173 @@ vErrors.push(err20);
 }
 errors++;
 }
+}
+if(data.ignore !== undefined){
+let data15 = data.ignore;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err21 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema13.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!pattern0.test(data16)){
+const err22 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema13.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.properties.ignore.items.type,parentSchema:schema13.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+let i1 = data15.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data15[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err24 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema13.properties.ignore,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema13.properties.ignore.type,parentSchema:schema13.properties.ignore,data:data15};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data17 = data.sensitive;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i2=0; i2<len1; i2++){
+let data18 = data17[i2];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err26 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema13.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err27 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema13.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema13.properties.sensitive.items.type,parentSchema:schema13.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+let i3 = data17.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data17[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err29 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema13.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema13.properties.sensitive.type,parentSchema:schema13.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema13.type,parentSchema:schema13,data};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
 validate11.errors = vErrors;
 return errors === 0;
 });
 
-const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/CustomizationSettings.schema.json","title":"CustomizationSettings","description":"Customization settings: texts shown to users. Singleton (identity `customization-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/customization-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"CustomizationSettings","description":"The kind of object: `CustomizationSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"support-email-address":{"type":"string","description":"Deprecated: support address for outgoing mail. Managed only when written.","format":"email","deprecationMessage":"Deprecated by the API."},"login-help":{"type":"string","description":"Text on the login page.","default":""},"footer":{"type":"string","description":"Footer content.","default":""},"error":{"type":"string","description":"Instructions shown on unexpected errors.","default":""},"new-user":{"type":"string","description":"Instructions for users not yet in an organization.","default":""}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema15 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/CustomizationSettings.schema.json","title":"CustomizationSettings","description":"Customization settings: texts shown to users. Singleton (identity `customization-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/customization-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"CustomizationSettings","description":"The kind of object: `CustomizationSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"support-email-address":{"type":"string","description":"Deprecated: support address for outgoing mail. Managed only when written.","format":"email","deprecationMessage":"Deprecated by the API."},"login-help":{"type":"string","description":"Text on the login page.","default":""},"footer":{"type":"string","description":"Footer content.","default":""},"error":{"type":"string","description":"Instructions shown on unexpected errors.","default":""},"new-user":{"type":"string","description":"Instructions for users not yet in an organization.","default":""}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema16 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const formats0 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
@@ -551,7 +878,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema15,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -769,9 +1096,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema15.type,parentSchema:schema15,data};
+if(data.patch !== undefined){
+let data11 = data.patch;
+if(typeof data11 !== "boolean"){
+const err18 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema15.properties.patch.type,parentSchema:schema15.properties.patch,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -780,15 +1108,177 @@ vErrors.push(err18);
 }
 errors++;
 }
+}
+if(data.ignore !== undefined){
+let data12 = data.ignore;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err19 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema15.properties.ignore.items,data:data13};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!pattern0.test(data13)){
+const err20 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema15.properties.ignore.items,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.properties.ignore.items.type,parentSchema:schema15.properties.ignore.items,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+let i1 = data12.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data12[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err22 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema15.properties.ignore,data:data12};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.ignore.type,parentSchema:schema15.properties.ignore,data:data12};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data14 = data.sensitive;
+if(Array.isArray(data14)){
+const len1 = data14.length;
+for(let i2=0; i2<len1; i2++){
+let data15 = data14[i2];
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err24 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema15.properties.sensitive.items,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(!pattern0.test(data15)){
+const err25 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema15.properties.sensitive.items,data:data15};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema15.properties.sensitive.items.type,parentSchema:schema15.properties.sensitive.items,data:data15};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+let i3 = data14.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data14[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err27 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema15.properties.sensitive,data:data14};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema15.properties.sensitive.type,parentSchema:schema15.properties.sensitive,data:data14};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema15.type,parentSchema:schema15,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
 validate12.errors = vErrors;
 return errors === 0;
 });
 
-const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/GeneralSettings.schema.json","title":"GeneralSettings","description":"Site-wide general settings of a self-managed installation. Singleton (identity `general-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/general-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"GeneralSettings","description":"The kind of object: `GeneralSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"limit-user-organization-creation":{"type":"boolean","description":"When true, only users with the site-admin permission can create organizations.","default":true},"api-rate-limiting-enabled":{"type":"boolean","description":"Whether the API rate limit (`api-rate-limit`) applies.","default":true},"api-rate-limit":{"type":"integer","minimum":30,"default":30,"description":"API requests per second allowed for any client when `api-rate-limiting-enabled` is true; at least 30."},"plan-timeout":{"$ref":"#/definitions/duration","description":"Default maximum run time of a plan; organizations may override it.","default":"2h"},"apply-timeout":{"$ref":"#/definitions/duration","description":"Default maximum run time of an apply; organizations may override it.","default":"24h"},"send-passing-statuses-for-untriggered-speculative-plans":{"type":"boolean","description":"Send passing commit statuses for speculative plans that were not triggered by a change.","default":false},"allow-speculative-plans-on-pull-requests-from-forks":{"type":"boolean","description":"Allow speculative plans on pull requests from forked repositories.","default":false},"default-remote-state-access":{"type":"boolean","description":"Default of `global-remote-state` on new workspaces.","default":true},"engine-build-worker-plan-timeout":{"$ref":"#/definitions/duration","description":"Deprecated: use `plan-timeout`. Managed only when written.","deprecationMessage":"Deprecated: use plan-timeout."},"engine-build-worker-apply-timeout":{"$ref":"#/definitions/duration","description":"Deprecated: use `apply-timeout`. Managed only when written.","deprecationMessage":"Deprecated: use apply-timeout."}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
+const schema17 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/GeneralSettings.schema.json","title":"GeneralSettings","description":"Site-wide general settings of a self-managed installation. Singleton (identity `general-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/general-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"GeneralSettings","description":"The kind of object: `GeneralSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"limit-user-organization-creation":{"type":"boolean","description":"When true, only users with the site-admin permission can create organizations.","default":true},"api-rate-limiting-enabled":{"type":"boolean","description":"Whether the API rate limit (`api-rate-limit`) applies.","default":true},"api-rate-limit":{"type":"integer","minimum":30,"default":30,"description":"API requests per second allowed for any client when `api-rate-limiting-enabled` is true; at least 30."},"plan-timeout":{"$ref":"#/definitions/duration","description":"Default maximum run time of a plan; organizations may override it.","default":"2h"},"apply-timeout":{"$ref":"#/definitions/duration","description":"Default maximum run time of an apply; organizations may override it.","default":"24h"},"send-passing-statuses-for-untriggered-speculative-plans":{"type":"boolean","description":"Send passing commit statuses for speculative plans that were not triggered by a change.","default":false},"allow-speculative-plans-on-pull-requests-from-forks":{"type":"boolean","description":"Allow speculative plans on pull requests from forked repositories.","default":false},"default-remote-state-access":{"type":"boolean","description":"Default of `global-remote-state` on new workspaces.","default":true},"engine-build-worker-plan-timeout":{"$ref":"#/definitions/duration","description":"Deprecated: use `plan-timeout`. Managed only when written.","deprecationMessage":"Deprecated: use plan-timeout."},"engine-build-worker-apply-timeout":{"$ref":"#/definitions/duration","description":"Deprecated: use `apply-timeout`. Managed only when written.","deprecationMessage":"Deprecated: use apply-timeout."}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
 const schema18 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema19 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"};
-const func3 = Object.prototype.hasOwnProperty;
-const pattern0 = new RegExp("^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$", "u");
+const func9 = Object.prototype.hasOwnProperty;
+const pattern6 = new RegExp("^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$", "u");
 
 const validate13 = (function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/GeneralSettings.schema.json" */;
@@ -809,7 +1299,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema17,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -926,7 +1416,7 @@ if(data4["default-remote-state-access"] === undefined){
 data4["default-remote-state-access"] = true;
 }
 for(const key3 in data4){
-if(!(func3.call(schema17.properties.spec.properties, key3))){
+if(!(func9.call(schema17.properties.spec.properties, key3))){
 const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema17.properties.spec,data:data4};
 if(vErrors === null){
 vErrors = [err8];
@@ -1006,7 +1496,7 @@ errors++;
 }
 }
 if(typeof data8 === "string"){
-if(!pattern0.test(data8)){
+if(!pattern6.test(data8)){
 const err15 = {instancePath:instancePath+"/spec/plan-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema19,data:data8};
 if(vErrors === null){
 vErrors = [err15];
@@ -1041,7 +1531,7 @@ errors++;
 }
 }
 if(typeof data9 === "string"){
-if(!pattern0.test(data9)){
+if(!pattern6.test(data9)){
 const err18 = {instancePath:instancePath+"/spec/apply-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema19,data:data9};
 if(vErrors === null){
 vErrors = [err18];
@@ -1110,7 +1600,7 @@ errors++;
 }
 }
 if(typeof data13 === "string"){
-if(!pattern0.test(data13)){
+if(!pattern6.test(data13)){
 const err24 = {instancePath:instancePath+"/spec/engine-build-worker-plan-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema19,data:data13};
 if(vErrors === null){
 vErrors = [err24];
@@ -1147,7 +1637,7 @@ errors++;
 }
 }
 if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
+if(!pattern6.test(data14)){
 const err27 = {instancePath:instancePath+"/spec/engine-build-worker-apply-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema19,data:data14};
 if(vErrors === null){
 vErrors = [err27];
@@ -1192,9 +1682,10 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+if(data.patch !== undefined){
+let data16 = data.patch;
+if(typeof data16 !== "boolean"){
+const err31 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema17.properties.patch.type,parentSchema:schema17.properties.patch,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1203,15 +1694,177 @@ vErrors.push(err31);
 }
 errors++;
 }
+}
+if(data.ignore !== undefined){
+let data17 = data.ignore;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err32 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err33 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema17.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.ignore.items.type,parentSchema:schema17.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data17[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err35 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema17.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.ignore.type,parentSchema:schema17.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data19 = data.sensitive;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err37 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!pattern0.test(data20)){
+const err38 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema17.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.sensitive.items.type,parentSchema:schema17.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data19[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err40 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema17.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema17.properties.sensitive.type,parentSchema:schema17.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
 validate13.errors = vErrors;
 return errors === 0;
 });
 
-const schema23 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPConfig.schema.json","title":"LDAPConfig","description":"The configuration of an LDAP secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPConfig","description":"The kind of object: `LDAPConfig`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"binddn":{"type":"string","description":"DN the engine binds as to manage entries.","minLength":1},"bindpass":{"type":"string","description":"Password of `binddn`, from `${env:}` or `${file:}`; write-only, and never re-sent after the engine rotated it unless changed.","writeOnly":true},"url":{"type":"string","description":"Directory URL, or a comma-separated list tried in order.","default":"ldap://127.0.0.1","pattern":"^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$","patternErrorMessage":"must be ldap:// or ldaps:// URLs separated by commas"},"schema":{"type":"string","enum":["openldap","ad","racf"],"description":"Directory schema.","default":"openldap"},"userdn":{"type":"string","description":"Base DN under which static-role and library accounts are searched.","default":""},"userattr":{"type":"string","description":"Attribute accounts are searched by; `cn` for openldap, `userPrincipalName` for ad, `racfid` for racf by default."},"upndomain":{"type":"string","description":"Domain of the UPN `<binddn>@<upndomain>` used to bind.","default":""},"password_policy":{"type":"string","description":"Name of the password policy generating passwords; not with `length`.","default":""},"length":{"type":"integer","minimum":0,"description":"Deprecated: length of generated passwords; not with `password_policy`.","default":0},"request_timeout":{"$ref":"#/definitions/duration","description":"Timeout of a directory request.","default":"90s"},"connection_timeout":{"$ref":"#/definitions/duration","description":"Deprecated: time before the next URL is tried.","default":"30s"},"starttls":{"type":"boolean","description":"Issue StartTLS after connecting unencrypted.","default":false},"insecure_tls":{"type":"boolean","description":"Skip verifying the server's certificate.","default":false},"certificate":{"type":"string","description":"CA certificate (PEM) for the server.","default":""},"client_tls_cert":{"type":"string","description":"Client certificate (PEM); write-only.","writeOnly":true},"client_tls_key":{"type":"string","description":"Client key (PEM), from `${env:}` or `${file:}`; write-only.","writeOnly":true},"skip_static_role_import_rotation":{"type":"boolean","description":"Default of `skip_import_rotation` for new static roles.","default":false},"rotation_period":{"$ref":"#/definitions/duration","description":"(commercial) Time between root rotations; 0 never; at least 10s.","default":"0s"},"rotation_schedule":{"type":"string","description":"(commercial) Cron schedule of root rotations (five fields); not with `rotation_period`.","default":""},"rotation_window":{"$ref":"#/definitions/duration","description":"(commercial) Time allowed for a scheduled rotation; at least 1h.","default":"0s"},"disable_automated_rotation":{"type":"boolean","description":"(commercial) Cancel upcoming root rotations.","default":false}},"required":["binddn","bindpass"]},"ensure":{"type":"string","description":"`present` (default) makes sure the mount is configured so; `absent` deletes the configuration.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
+const schema23 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPConfig.schema.json","title":"LDAPConfig","description":"The configuration of an LDAP secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPConfig","description":"The kind of object: `LDAPConfig`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"binddn":{"type":"string","description":"DN the engine binds as to manage entries.","minLength":1},"bindpass":{"type":"string","description":"Password of `binddn`, from `${env:}` or `${file:}`; write-only, and never re-sent after the engine rotated it unless changed.","writeOnly":true},"url":{"type":"string","description":"Directory URL, or a comma-separated list tried in order.","default":"ldap://127.0.0.1","pattern":"^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$","patternErrorMessage":"must be ldap:// or ldaps:// URLs separated by commas"},"schema":{"type":"string","enum":["openldap","ad","racf"],"description":"Directory schema.","default":"openldap"},"userdn":{"type":"string","description":"Base DN under which static-role and library accounts are searched.","default":""},"userattr":{"type":"string","description":"Attribute accounts are searched by; `cn` for openldap, `userPrincipalName` for ad, `racfid` for racf by default."},"upndomain":{"type":"string","description":"Domain of the UPN `<binddn>@<upndomain>` used to bind.","default":""},"password_policy":{"type":"string","description":"Name of the password policy generating passwords; not with `length`.","default":""},"length":{"type":"integer","minimum":0,"description":"Deprecated: length of generated passwords; not with `password_policy`.","default":0},"request_timeout":{"$ref":"#/definitions/duration","description":"Timeout of a directory request.","default":"90s"},"connection_timeout":{"$ref":"#/definitions/duration","description":"Deprecated: time before the next URL is tried.","default":"30s"},"starttls":{"type":"boolean","description":"Issue StartTLS after connecting unencrypted.","default":false},"insecure_tls":{"type":"boolean","description":"Skip verifying the server's certificate.","default":false},"certificate":{"type":"string","description":"CA certificate (PEM) for the server.","default":""},"client_tls_cert":{"type":"string","description":"Client certificate (PEM); write-only.","writeOnly":true},"client_tls_key":{"type":"string","description":"Client key (PEM), from `${env:}` or `${file:}`; write-only.","writeOnly":true},"skip_static_role_import_rotation":{"type":"boolean","description":"Default of `skip_import_rotation` for new static roles.","default":false},"rotation_period":{"$ref":"#/definitions/duration","description":"(commercial) Time between root rotations; 0 never; at least 10s.","default":"0s"},"rotation_schedule":{"type":"string","description":"(commercial) Cron schedule of root rotations (five fields); not with `rotation_period`.","default":""},"rotation_window":{"$ref":"#/definitions/duration","description":"(commercial) Time allowed for a scheduled rotation; at least 1h.","default":"0s"},"disable_automated_rotation":{"type":"boolean","description":"(commercial) Cancel upcoming root rotations.","default":false}},"required":["binddn","bindpass"]},"ensure":{"type":"string","description":"`present` (default) makes sure the mount is configured so; `absent` deletes the configuration.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
 const schema24 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema25 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"};
-const pattern4 = new RegExp("^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$", "u");
-const pattern5 = new RegExp("^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$", "u");
+const pattern12 = new RegExp("^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$", "u");
+const pattern13 = new RegExp("^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$", "u");
 
 const validate14 = (function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/LDAPConfig.schema.json" */;
@@ -1220,6 +1873,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -1247,6 +1903,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -1258,48 +1969,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema23.else.required,parentSchema:schema23.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema23.if,parentSchema:schema23,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema23.required,parentSchema:schema23,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema23.required,parentSchema:schema23,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema23.else.required,parentSchema:schema23.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1308,9 +1981,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema23,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema23.if,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1319,11 +1995,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.kind.type,parentSchema:schema23.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema23.required,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1332,8 +2009,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("LDAPConfig" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPConfig"},message:"must be equal to constant",schema:"LDAPConfig",parentSchema:schema23.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema23.required,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1342,16 +2019,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ldap";
-}
-for(const key1 in data2){
-if(!((key1 === "mount") || (key1 === "labels"))){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema23,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1361,10 +2031,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema23.properties.metadata.properties.mount,data:data3};
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.kind.type,parentSchema:schema23.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1373,9 +2043,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.metadata.properties.mount.type,parentSchema:schema23.properties.metadata.properties.mount,data:data3};
+if("LDAPConfig" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPConfig"},message:"must be equal to constant",schema:"LDAPConfig",parentSchema:schema23.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1384,13 +2053,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data2.labels !== undefined){
-let data4 = data2.labels;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-let data5 = data4[key2];
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.additionalProperties.type,parentSchema:schema24.additionalProperties,data:data5};
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ldap";
+}
+for(const key1 in data3){
+if(!((key1 === "mount") || (key1 === "labels"))){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1400,9 +2072,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data:data4};
+let data4 = data3.mount;
+if(typeof data4 === "string"){
+if(!pattern12.test(data4)){
+const err13 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema23.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1412,9 +2085,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
 else {
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.metadata.type,parentSchema:schema23.properties.metadata,data:data2};
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.metadata.properties.mount.type,parentSchema:schema23.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1423,60 +2095,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.spec !== undefined){
-let data6 = data.spec;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.url === undefined){
-data6.url = "ldap://127.0.0.1";
-}
-if(data6.schema === undefined){
-data6.schema = "openldap";
-}
-if(data6.userdn === undefined){
-data6.userdn = "";
-}
-if(data6.upndomain === undefined){
-data6.upndomain = "";
-}
-if(data6.password_policy === undefined){
-data6.password_policy = "";
-}
-if(data6.length === undefined){
-data6.length = 0;
-}
-if(data6.request_timeout === undefined){
-data6.request_timeout = "90s";
-}
-if(data6.connection_timeout === undefined){
-data6.connection_timeout = "30s";
-}
-if(data6.starttls === undefined){
-data6.starttls = false;
-}
-if(data6.insecure_tls === undefined){
-data6.insecure_tls = false;
-}
-if(data6.certificate === undefined){
-data6.certificate = "";
-}
-if(data6.skip_static_role_import_rotation === undefined){
-data6.skip_static_role_import_rotation = false;
-}
-if(data6.rotation_period === undefined){
-data6.rotation_period = "0s";
-}
-if(data6.rotation_schedule === undefined){
-data6.rotation_schedule = "";
-}
-if(data6.rotation_window === undefined){
-data6.rotation_window = "0s";
-}
-if(data6.disable_automated_rotation === undefined){
-data6.disable_automated_rotation = false;
-}
-if(data6.binddn === undefined){
-const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "binddn"},message:"must have required property '"+"binddn"+"'",schema:schema23.properties.spec.required,parentSchema:schema23.properties.spec,data:data6};
+if(data3.labels !== undefined){
+let data5 = data3.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+let data6 = data5[key2];
+if(typeof data6 !== "string"){
+const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema24.additionalProperties.type,parentSchema:schema24.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1485,8 +2110,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data6.bindpass === undefined){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "bindpass"},message:"must have required property '"+"bindpass"+"'",schema:schema23.properties.spec.required,parentSchema:schema23.properties.spec,data:data6};
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema24.type,parentSchema:schema24,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1495,9 +2122,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-for(const key3 in data6){
-if(!(func3.call(schema23.properties.spec.properties, key3))){
-const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.spec,data:data6};
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.metadata.type,parentSchema:schema23.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1507,11 +2135,59 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data6.binddn !== undefined){
-let data7 = data6.binddn;
-if(typeof data7 === "string"){
-if(func2(data7) < 1){
-const err18 = {instancePath:instancePath+"/spec/binddn",schemaPath:"#/properties/spec/properties/binddn/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.spec.properties.binddn,data:data7};
+if(data.spec !== undefined){
+let data7 = data.spec;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.url === undefined){
+data7.url = "ldap://127.0.0.1";
+}
+if(data7.schema === undefined){
+data7.schema = "openldap";
+}
+if(data7.userdn === undefined){
+data7.userdn = "";
+}
+if(data7.upndomain === undefined){
+data7.upndomain = "";
+}
+if(data7.password_policy === undefined){
+data7.password_policy = "";
+}
+if(data7.length === undefined){
+data7.length = 0;
+}
+if(data7.request_timeout === undefined){
+data7.request_timeout = "90s";
+}
+if(data7.connection_timeout === undefined){
+data7.connection_timeout = "30s";
+}
+if(data7.starttls === undefined){
+data7.starttls = false;
+}
+if(data7.insecure_tls === undefined){
+data7.insecure_tls = false;
+}
+if(data7.certificate === undefined){
+data7.certificate = "";
+}
+if(data7.skip_static_role_import_rotation === undefined){
+data7.skip_static_role_import_rotation = false;
+}
+if(data7.rotation_period === undefined){
+data7.rotation_period = "0s";
+}
+if(data7.rotation_schedule === undefined){
+data7.rotation_schedule = "";
+}
+if(data7.rotation_window === undefined){
+data7.rotation_window = "0s";
+}
+if(data7.disable_automated_rotation === undefined){
+data7.disable_automated_rotation = false;
+}
+if(data7.binddn === undefined){
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "binddn"},message:"must have required property '"+"binddn"+"'",schema:schema23.properties.spec.required,parentSchema:schema23.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1520,9 +2196,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/spec/binddn",schemaPath:"#/properties/spec/properties/binddn/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.binddn.type,parentSchema:schema23.properties.spec.properties.binddn,data:data7};
+if(data7.bindpass === undefined){
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "bindpass"},message:"must have required property '"+"bindpass"+"'",schema:schema23.properties.spec.required,parentSchema:schema23.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1531,11 +2206,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-if(data6.bindpass !== undefined){
-let data8 = data6.bindpass;
-if(typeof data8 !== "string"){
-const err20 = {instancePath:instancePath+"/spec/bindpass",schemaPath:"#/properties/spec/properties/bindpass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.bindpass.type,parentSchema:schema23.properties.spec.properties.bindpass,data:data8};
+for(const key3 in data7){
+if(!(func9.call(schema23.properties.spec.properties, key3))){
+const err20 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema23.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1545,10 +2218,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-let data9 = data6.url;
-if(typeof data9 === "string"){
-if(!pattern5.test(data9)){
-const err21 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$"},message:"must match pattern \""+"^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$"+"\"",schema:"^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$",parentSchema:schema23.properties.spec.properties.url,data:data9};
+if(data7.binddn !== undefined){
+let data8 = data7.binddn;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err21 = {instancePath:instancePath+"/spec/binddn",schemaPath:"#/properties/spec/properties/binddn/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.spec.properties.binddn,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1559,7 +2233,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.url.type,parentSchema:schema23.properties.spec.properties.url,data:data9};
+const err22 = {instancePath:instancePath+"/spec/binddn",schemaPath:"#/properties/spec/properties/binddn/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.binddn.type,parentSchema:schema23.properties.spec.properties.binddn,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1568,9 +2242,11 @@ vErrors.push(err22);
 }
 errors++;
 }
-let data10 = data6.schema;
-if(typeof data10 !== "string"){
-const err23 = {instancePath:instancePath+"/spec/schema",schemaPath:"#/properties/spec/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.schema.type,parentSchema:schema23.properties.spec.properties.schema,data:data10};
+}
+if(data7.bindpass !== undefined){
+let data9 = data7.bindpass;
+if(typeof data9 !== "string"){
+const err23 = {instancePath:instancePath+"/spec/bindpass",schemaPath:"#/properties/spec/properties/bindpass/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.bindpass.type,parentSchema:schema23.properties.spec.properties.bindpass,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1579,8 +2255,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(!(((data10 === "openldap") || (data10 === "ad")) || (data10 === "racf"))){
-const err24 = {instancePath:instancePath+"/spec/schema",schemaPath:"#/properties/spec/properties/schema/enum",keyword:"enum",params:{allowedValues: schema23.properties.spec.properties.schema.enum},message:"must be equal to one of the allowed values",schema:schema23.properties.spec.properties.schema.enum,parentSchema:schema23.properties.spec.properties.schema,data:data10};
+}
+let data10 = data7.url;
+if(typeof data10 === "string"){
+if(!pattern13.test(data10)){
+const err24 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$"},message:"must match pattern \""+"^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$"+"\"",schema:"^\\s*ldaps?://[^\\s,]+(?:\\s*,\\s*ldaps?://[^\\s,]+)*\\s*$",parentSchema:schema23.properties.spec.properties.url,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1589,9 +2268,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-let data11 = data6.userdn;
-if(typeof data11 !== "string"){
-const err25 = {instancePath:instancePath+"/spec/userdn",schemaPath:"#/properties/spec/properties/userdn/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.userdn.type,parentSchema:schema23.properties.spec.properties.userdn,data:data11};
+}
+else {
+const err25 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.url.type,parentSchema:schema23.properties.spec.properties.url,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1600,10 +2279,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data6.userattr !== undefined){
-let data12 = data6.userattr;
-if(typeof data12 !== "string"){
-const err26 = {instancePath:instancePath+"/spec/userattr",schemaPath:"#/properties/spec/properties/userattr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.userattr.type,parentSchema:schema23.properties.spec.properties.userattr,data:data12};
+let data11 = data7.schema;
+if(typeof data11 !== "string"){
+const err26 = {instancePath:instancePath+"/spec/schema",schemaPath:"#/properties/spec/properties/schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.schema.type,parentSchema:schema23.properties.spec.properties.schema,data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1612,10 +2290,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-let data13 = data6.upndomain;
-if(typeof data13 !== "string"){
-const err27 = {instancePath:instancePath+"/spec/upndomain",schemaPath:"#/properties/spec/properties/upndomain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.upndomain.type,parentSchema:schema23.properties.spec.properties.upndomain,data:data13};
+if(!(((data11 === "openldap") || (data11 === "ad")) || (data11 === "racf"))){
+const err27 = {instancePath:instancePath+"/spec/schema",schemaPath:"#/properties/spec/properties/schema/enum",keyword:"enum",params:{allowedValues: schema23.properties.spec.properties.schema.enum},message:"must be equal to one of the allowed values",schema:schema23.properties.spec.properties.schema.enum,parentSchema:schema23.properties.spec.properties.schema,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1624,9 +2300,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-let data14 = data6.password_policy;
-if(typeof data14 !== "string"){
-const err28 = {instancePath:instancePath+"/spec/password_policy",schemaPath:"#/properties/spec/properties/password_policy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.password_policy.type,parentSchema:schema23.properties.spec.properties.password_policy,data:data14};
+let data12 = data7.userdn;
+if(typeof data12 !== "string"){
+const err28 = {instancePath:instancePath+"/spec/userdn",schemaPath:"#/properties/spec/properties/userdn/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.userdn.type,parentSchema:schema23.properties.spec.properties.userdn,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1635,9 +2311,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-let data15 = data6.length;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err29 = {instancePath:instancePath+"/spec/length",schemaPath:"#/properties/spec/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.spec.properties.length.type,parentSchema:schema23.properties.spec.properties.length,data:data15};
+if(data7.userattr !== undefined){
+let data13 = data7.userattr;
+if(typeof data13 !== "string"){
+const err29 = {instancePath:instancePath+"/spec/userattr",schemaPath:"#/properties/spec/properties/userattr/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.userattr.type,parentSchema:schema23.properties.spec.properties.userattr,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1646,9 +2323,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 < 0 || isNaN(data15)){
-const err30 = {instancePath:instancePath+"/spec/length",schemaPath:"#/properties/spec/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.properties.spec.properties.length,data:data15};
+}
+let data14 = data7.upndomain;
+if(typeof data14 !== "string"){
+const err30 = {instancePath:instancePath+"/spec/upndomain",schemaPath:"#/properties/spec/properties/upndomain/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.upndomain.type,parentSchema:schema23.properties.spec.properties.upndomain,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1657,10 +2335,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-let data16 = data6.request_timeout;
-if((typeof data16 !== "string") && (!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16))))){
-const err31 = {instancePath:instancePath+"/spec/request_timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data16};
+let data15 = data7.password_policy;
+if(typeof data15 !== "string"){
+const err31 = {instancePath:instancePath+"/spec/password_policy",schemaPath:"#/properties/spec/properties/password_policy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.password_policy.type,parentSchema:schema23.properties.spec.properties.password_policy,data:data15};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1669,9 +2346,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err32 = {instancePath:instancePath+"/spec/request_timeout",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data16};
+let data16 = data7.length;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err32 = {instancePath:instancePath+"/spec/length",schemaPath:"#/properties/spec/properties/length/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema23.properties.spec.properties.length.type,parentSchema:schema23.properties.spec.properties.length,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1680,10 +2357,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(typeof data16 === "string"){
-if(!pattern0.test(data16)){
-const err33 = {instancePath:instancePath+"/spec/request_timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data16};
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err33 = {instancePath:instancePath+"/spec/length",schemaPath:"#/properties/spec/properties/length/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema23.properties.spec.properties.length,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1693,9 +2369,9 @@ vErrors.push(err33);
 errors++;
 }
 }
-let data17 = data6.connection_timeout;
+let data17 = data7.request_timeout;
 if((typeof data17 !== "string") && (!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17))))){
-const err34 = {instancePath:instancePath+"/spec/connection_timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data17};
+const err34 = {instancePath:instancePath+"/spec/request_timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data17};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1706,7 +2382,7 @@ errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err35 = {instancePath:instancePath+"/spec/connection_timeout",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data17};
+const err35 = {instancePath:instancePath+"/spec/request_timeout",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data17};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1717,8 +2393,8 @@ errors++;
 }
 }
 if(typeof data17 === "string"){
-if(!pattern0.test(data17)){
-const err36 = {instancePath:instancePath+"/spec/connection_timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data17};
+if(!pattern6.test(data17)){
+const err36 = {instancePath:instancePath+"/spec/request_timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data17};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1728,9 +2404,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-let data18 = data6.starttls;
-if(typeof data18 !== "boolean"){
-const err37 = {instancePath:instancePath+"/spec/starttls",schemaPath:"#/properties/spec/properties/starttls/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.starttls.type,parentSchema:schema23.properties.spec.properties.starttls,data:data18};
+let data18 = data7.connection_timeout;
+if((typeof data18 !== "string") && (!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18))))){
+const err37 = {instancePath:instancePath+"/spec/connection_timeout",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1739,9 +2415,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-let data19 = data6.insecure_tls;
-if(typeof data19 !== "boolean"){
-const err38 = {instancePath:instancePath+"/spec/insecure_tls",schemaPath:"#/properties/spec/properties/insecure_tls/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.insecure_tls.type,parentSchema:schema23.properties.spec.properties.insecure_tls,data:data19};
+if((typeof data18 == "number") && (isFinite(data18))){
+if(data18 < 0 || isNaN(data18)){
+const err38 = {instancePath:instancePath+"/spec/connection_timeout",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1750,9 +2426,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-let data20 = data6.certificate;
-if(typeof data20 !== "string"){
-const err39 = {instancePath:instancePath+"/spec/certificate",schemaPath:"#/properties/spec/properties/certificate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.certificate.type,parentSchema:schema23.properties.spec.properties.certificate,data:data20};
+}
+if(typeof data18 === "string"){
+if(!pattern6.test(data18)){
+const err39 = {instancePath:instancePath+"/spec/connection_timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1761,10 +2438,10 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data6.client_tls_cert !== undefined){
-let data21 = data6.client_tls_cert;
-if(typeof data21 !== "string"){
-const err40 = {instancePath:instancePath+"/spec/client_tls_cert",schemaPath:"#/properties/spec/properties/client_tls_cert/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.client_tls_cert.type,parentSchema:schema23.properties.spec.properties.client_tls_cert,data:data21};
+}
+let data19 = data7.starttls;
+if(typeof data19 !== "boolean"){
+const err40 = {instancePath:instancePath+"/spec/starttls",schemaPath:"#/properties/spec/properties/starttls/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.starttls.type,parentSchema:schema23.properties.spec.properties.starttls,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1773,11 +2450,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-if(data6.client_tls_key !== undefined){
-let data22 = data6.client_tls_key;
-if(typeof data22 !== "string"){
-const err41 = {instancePath:instancePath+"/spec/client_tls_key",schemaPath:"#/properties/spec/properties/client_tls_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.client_tls_key.type,parentSchema:schema23.properties.spec.properties.client_tls_key,data:data22};
+let data20 = data7.insecure_tls;
+if(typeof data20 !== "boolean"){
+const err41 = {instancePath:instancePath+"/spec/insecure_tls",schemaPath:"#/properties/spec/properties/insecure_tls/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.insecure_tls.type,parentSchema:schema23.properties.spec.properties.insecure_tls,data:data20};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1786,10 +2461,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-let data23 = data6.skip_static_role_import_rotation;
-if(typeof data23 !== "boolean"){
-const err42 = {instancePath:instancePath+"/spec/skip_static_role_import_rotation",schemaPath:"#/properties/spec/properties/skip_static_role_import_rotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.skip_static_role_import_rotation.type,parentSchema:schema23.properties.spec.properties.skip_static_role_import_rotation,data:data23};
+let data21 = data7.certificate;
+if(typeof data21 !== "string"){
+const err42 = {instancePath:instancePath+"/spec/certificate",schemaPath:"#/properties/spec/properties/certificate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.certificate.type,parentSchema:schema23.properties.spec.properties.certificate,data:data21};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1798,9 +2472,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-let data24 = data6.rotation_period;
-if((typeof data24 !== "string") && (!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24))))){
-const err43 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data24};
+if(data7.client_tls_cert !== undefined){
+let data22 = data7.client_tls_cert;
+if(typeof data22 !== "string"){
+const err43 = {instancePath:instancePath+"/spec/client_tls_cert",schemaPath:"#/properties/spec/properties/client_tls_cert/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.client_tls_cert.type,parentSchema:schema23.properties.spec.properties.client_tls_cert,data:data22};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1809,9 +2484,11 @@ vErrors.push(err43);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err44 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data24};
+}
+if(data7.client_tls_key !== undefined){
+let data23 = data7.client_tls_key;
+if(typeof data23 !== "string"){
+const err44 = {instancePath:instancePath+"/spec/client_tls_key",schemaPath:"#/properties/spec/properties/client_tls_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.client_tls_key.type,parentSchema:schema23.properties.spec.properties.client_tls_key,data:data23};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1821,9 +2498,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(typeof data24 === "string"){
-if(!pattern0.test(data24)){
-const err45 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data24};
+let data24 = data7.skip_static_role_import_rotation;
+if(typeof data24 !== "boolean"){
+const err45 = {instancePath:instancePath+"/spec/skip_static_role_import_rotation",schemaPath:"#/properties/spec/properties/skip_static_role_import_rotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.skip_static_role_import_rotation.type,parentSchema:schema23.properties.spec.properties.skip_static_role_import_rotation,data:data24};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1832,10 +2509,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-let data25 = data6.rotation_schedule;
-if(typeof data25 !== "string"){
-const err46 = {instancePath:instancePath+"/spec/rotation_schedule",schemaPath:"#/properties/spec/properties/rotation_schedule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.rotation_schedule.type,parentSchema:schema23.properties.spec.properties.rotation_schedule,data:data25};
+let data25 = data7.rotation_period;
+if((typeof data25 !== "string") && (!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25))))){
+const err46 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data25};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1844,9 +2520,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-let data26 = data6.rotation_window;
-if((typeof data26 !== "string") && (!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26))))){
-const err47 = {instancePath:instancePath+"/spec/rotation_window",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data26};
+if((typeof data25 == "number") && (isFinite(data25))){
+if(data25 < 0 || isNaN(data25)){
+const err47 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data25};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1855,9 +2531,10 @@ vErrors.push(err47);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 < 0 || isNaN(data26)){
-const err48 = {instancePath:instancePath+"/spec/rotation_window",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data26};
+}
+if(typeof data25 === "string"){
+if(!pattern6.test(data25)){
+const err48 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data25};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1867,9 +2544,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(typeof data26 === "string"){
-if(!pattern0.test(data26)){
-const err49 = {instancePath:instancePath+"/spec/rotation_window",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data26};
+let data26 = data7.rotation_schedule;
+if(typeof data26 !== "string"){
+const err49 = {instancePath:instancePath+"/spec/rotation_schedule",schemaPath:"#/properties/spec/properties/rotation_schedule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.spec.properties.rotation_schedule.type,parentSchema:schema23.properties.spec.properties.rotation_schedule,data:data26};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1878,10 +2555,9 @@ vErrors.push(err49);
 }
 errors++;
 }
-}
-let data27 = data6.disable_automated_rotation;
-if(typeof data27 !== "boolean"){
-const err50 = {instancePath:instancePath+"/spec/disable_automated_rotation",schemaPath:"#/properties/spec/properties/disable_automated_rotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.disable_automated_rotation.type,parentSchema:schema23.properties.spec.properties.disable_automated_rotation,data:data27};
+let data27 = data7.rotation_window;
+if((typeof data27 !== "string") && (!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27))))){
+const err50 = {instancePath:instancePath+"/spec/rotation_window",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema25.type},message:"must be string,integer",schema:schema25.type,parentSchema:schema25,data:data27};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1890,9 +2566,9 @@ vErrors.push(err50);
 }
 errors++;
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.spec.type,parentSchema:schema23.properties.spec,data:data6};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err51 = {instancePath:instancePath+"/spec/rotation_window",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema25,data:data27};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1902,9 +2578,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-let data28 = data.ensure;
-if(typeof data28 !== "string"){
-const err52 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.ensure.type,parentSchema:schema23.properties.ensure,data:data28};
+if(typeof data27 === "string"){
+if(!pattern6.test(data27)){
+const err52 = {instancePath:instancePath+"/spec/rotation_window",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema25,data:data27};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1913,8 +2589,10 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(!((data28 === "present") || (data28 === "absent"))){
-const err53 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema23.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema23.properties.ensure.enum,parentSchema:schema23.properties.ensure,data:data28};
+}
+let data28 = data7.disable_automated_rotation;
+if(typeof data28 !== "boolean"){
+const err53 = {instancePath:instancePath+"/spec/disable_automated_rotation",schemaPath:"#/properties/spec/properties/disable_automated_rotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.spec.properties.disable_automated_rotation.type,parentSchema:schema23.properties.spec.properties.disable_automated_rotation,data:data28};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1925,7 +2603,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+const err54 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.properties.spec.type,parentSchema:schema23.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1934,14 +2612,210 @@ vErrors.push(err54);
 }
 errors++;
 }
+}
+let data29 = data.ensure;
+if(typeof data29 !== "string"){
+const err55 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.ensure.type,parentSchema:schema23.properties.ensure,data:data29};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if(!((data29 === "present") || (data29 === "absent"))){
+const err56 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema23.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema23.properties.ensure.enum,parentSchema:schema23.properties.ensure,data:data29};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data30 = data.patch;
+if(typeof data30 !== "boolean"){
+const err57 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema23.properties.patch.type,parentSchema:schema23.properties.patch,data:data30};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data31 = data.ignore;
+if(Array.isArray(data31)){
+const len0 = data31.length;
+for(let i0=0; i0<len0; i0++){
+let data32 = data31[i0];
+if(typeof data32 === "string"){
+if(func2(data32) < 1){
+const err58 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.ignore.items,data:data32};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(!pattern0.test(data32)){
+const err59 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema23.properties.ignore.items,data:data32};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.ignore.items.type,parentSchema:schema23.properties.ignore.items,data:data32};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+let i1 = data31.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data31[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err61 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema23.properties.ignore,data:data31};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.ignore.type,parentSchema:schema23.properties.ignore,data:data31};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data33 = data.sensitive;
+if(Array.isArray(data33)){
+const len1 = data33.length;
+for(let i2=0; i2<len1; i2++){
+let data34 = data33[i2];
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err63 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema23.properties.sensitive.items,data:data34};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(!pattern0.test(data34)){
+const err64 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema23.properties.sensitive.items,data:data34};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema23.properties.sensitive.items.type,parentSchema:schema23.properties.sensitive.items,data:data34};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+let i3 = data33.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data33[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err66 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema23.properties.sensitive,data:data33};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema23.properties.sensitive.type,parentSchema:schema23.properties.sensitive,data:data33};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema23.type,parentSchema:schema23,data};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
 validate14.errors = vErrors;
 return errors === 0;
 });
 
-const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPDynamicRole.schema.json","title":"LDAPDynamicRole","description":"A dynamic role of an LDAP secrets engine: an account created per credential by templated LDIF and deleted when its lease ends. Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/role/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPDynamicRole","description":"The kind of object: `LDAPDynamicRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"name":{"type":"string","description":"The role name; `/` makes a hierarchy (`apps/app1`).","pattern":"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$","patternErrorMessage":"must be segments of letters, digits, _, - and . separated by /"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"creation_ldif":{"type":"string","minLength":1,"description":"Templated LDIF creating the account (plain or base64; usually `${file:...}`); runs entry by entry, stops at the first error."},"deletion_ldif":{"type":"string","minLength":1,"description":"Templated LDIF removing the account when its lease ends; goes on past errors."},"rollback_ldif":{"type":"string","description":"Templated LDIF run when the creation fails.","default":""},"username_template":{"type":"string","description":"Template of the username (`.RoleName`, `.DisplayName`); the engine's default when empty.","default":""},"default_ttl":{"$ref":"#/definitions/duration","description":"Lease of a credential; 0: the engine's default.","default":"0s"},"max_ttl":{"$ref":"#/definitions/duration","description":"Longest lease with renewals; 0: the engine's maximum.","default":"0s"}},"required":["creation_ldif","deletion_ldif"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
+const schema29 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPDynamicRole.schema.json","title":"LDAPDynamicRole","description":"A dynamic role of an LDAP secrets engine: an account created per credential by templated LDIF and deleted when its lease ends. Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/role/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPDynamicRole","description":"The kind of object: `LDAPDynamicRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"name":{"type":"string","description":"The role name; `/` makes a hierarchy (`apps/app1`).","pattern":"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$","patternErrorMessage":"must be segments of letters, digits, _, - and . separated by /"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"creation_ldif":{"type":"string","minLength":1,"description":"Templated LDIF creating the account (plain or base64; usually `${file:...}`); runs entry by entry, stops at the first error."},"deletion_ldif":{"type":"string","minLength":1,"description":"Templated LDIF removing the account when its lease ends; goes on past errors."},"rollback_ldif":{"type":"string","description":"Templated LDIF run when the creation fails.","default":""},"username_template":{"type":"string","description":"Template of the username (`.RoleName`, `.DisplayName`); the engine's default when empty.","default":""},"default_ttl":{"$ref":"#/definitions/duration","description":"Lease of a credential; 0: the engine's default.","default":"0s"},"max_ttl":{"$ref":"#/definitions/duration","description":"Longest lease with renewals; 0: the engine's maximum.","default":"0s"}},"required":["creation_ldif","deletion_ldif"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
 const schema30 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema31 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"};
-const pattern11 = new RegExp("^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$", "u");
+const pattern21 = new RegExp("^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$", "u");
 
 const validate15 = (function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/LDAPDynamicRole.schema.json" */;
@@ -1950,6 +2824,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -1977,6 +2854,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -1988,48 +2920,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema29.else.required,parentSchema:schema29.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema29.if,parentSchema:schema29,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema29.required,parentSchema:schema29,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema29.required,parentSchema:schema29,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema29.else.required,parentSchema:schema29.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2038,9 +2932,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema29,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema29.if,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2049,11 +2946,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.kind.type,parentSchema:schema29.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema29.required,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2062,8 +2960,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("LDAPDynamicRole" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPDynamicRole"},message:"must be equal to constant",schema:"LDAPDynamicRole",parentSchema:schema29.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema29.required,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2072,15 +2970,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ldap";
-}
-if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema29.properties.metadata.required,parentSchema:schema29.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema29,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2089,9 +2981,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.metadata,data:data2};
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.kind.type,parentSchema:schema29.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2100,11 +2994,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema29.properties.metadata.properties.mount,data:data3};
+if("LDAPDynamicRole" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPDynamicRole"},message:"must be equal to constant",schema:"LDAPDynamicRole",parentSchema:schema29.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2114,8 +3005,14 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.metadata.properties.mount.type,parentSchema:schema29.properties.metadata.properties.mount,data:data3};
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ldap";
+}
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema29.properties.metadata.required,parentSchema:schema29.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2124,11 +3021,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.name !== undefined){
-let data4 = data2.name;
-if(typeof data4 === "string"){
-if(!pattern11.test(data4)){
-const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$"+"\"",schema:"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$",parentSchema:schema29.properties.metadata.properties.name,data:data4};
+for(const key1 in data3){
+if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2138,8 +3033,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.metadata.properties.name.type,parentSchema:schema29.properties.metadata.properties.name,data:data4};
+let data4 = data3.mount;
+if(typeof data4 === "string"){
+if(!pattern12.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema29.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2149,13 +3046,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data2.labels !== undefined){
-let data5 = data2.labels;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key2 in data5){
-let data6 = data5[key2];
-if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.additionalProperties.type,parentSchema:schema30.additionalProperties,data:data6};
+else {
+const err15 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.metadata.properties.mount.type,parentSchema:schema29.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2164,10 +3056,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema30.type,parentSchema:schema30,data:data5};
+if(data3.name !== undefined){
+let data5 = data3.name;
+if(typeof data5 === "string"){
+if(!pattern21.test(data5)){
+const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$"+"\"",schema:"^[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*$",parentSchema:schema29.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2177,9 +3070,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
 else {
-const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.metadata.type,parentSchema:schema29.properties.metadata,data:data2};
+const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.metadata.properties.name.type,parentSchema:schema29.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2189,23 +3081,13 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.spec !== undefined){
-let data7 = data.spec;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.rollback_ldif === undefined){
-data7.rollback_ldif = "";
-}
-if(data7.username_template === undefined){
-data7.username_template = "";
-}
-if(data7.default_ttl === undefined){
-data7.default_ttl = "0s";
-}
-if(data7.max_ttl === undefined){
-data7.max_ttl = "0s";
-}
-if(data7.creation_ldif === undefined){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "creation_ldif"},message:"must have required property '"+"creation_ldif"+"'",schema:schema29.properties.spec.required,parentSchema:schema29.properties.spec,data:data7};
+if(data3.labels !== undefined){
+let data6 = data3.labels;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+let data7 = data6[key2];
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema30.additionalProperties.type,parentSchema:schema30.additionalProperties,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2214,8 +3096,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data7.deletion_ldif === undefined){
-const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "deletion_ldif"},message:"must have required property '"+"deletion_ldif"+"'",schema:schema29.properties.spec.required,parentSchema:schema29.properties.spec,data:data7};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema30.type,parentSchema:schema30,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2224,9 +3108,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-for(const key3 in data7){
-if(!((((((key3 === "creation_ldif") || (key3 === "deletion_ldif")) || (key3 === "rollback_ldif")) || (key3 === "username_template")) || (key3 === "default_ttl")) || (key3 === "max_ttl"))){
-const err20 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.spec,data:data7};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.metadata.type,parentSchema:schema29.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2236,11 +3121,23 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data7.creation_ldif !== undefined){
-let data8 = data7.creation_ldif;
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err21 = {instancePath:instancePath+"/spec/creation_ldif",schemaPath:"#/properties/spec/properties/creation_ldif/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.spec.properties.creation_ldif,data:data8};
+if(data.spec !== undefined){
+let data8 = data.spec;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.rollback_ldif === undefined){
+data8.rollback_ldif = "";
+}
+if(data8.username_template === undefined){
+data8.username_template = "";
+}
+if(data8.default_ttl === undefined){
+data8.default_ttl = "0s";
+}
+if(data8.max_ttl === undefined){
+data8.max_ttl = "0s";
+}
+if(data8.creation_ldif === undefined){
+const err21 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "creation_ldif"},message:"must have required property '"+"creation_ldif"+"'",schema:schema29.properties.spec.required,parentSchema:schema29.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2249,9 +3146,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/creation_ldif",schemaPath:"#/properties/spec/properties/creation_ldif/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.creation_ldif.type,parentSchema:schema29.properties.spec.properties.creation_ldif,data:data8};
+if(data8.deletion_ldif === undefined){
+const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "deletion_ldif"},message:"must have required property '"+"deletion_ldif"+"'",schema:schema29.properties.spec.required,parentSchema:schema29.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2260,12 +3156,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data7.deletion_ldif !== undefined){
-let data9 = data7.deletion_ldif;
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err23 = {instancePath:instancePath+"/spec/deletion_ldif",schemaPath:"#/properties/spec/properties/deletion_ldif/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.spec.properties.deletion_ldif,data:data9};
+for(const key3 in data8){
+if(!((((((key3 === "creation_ldif") || (key3 === "deletion_ldif")) || (key3 === "rollback_ldif")) || (key3 === "username_template")) || (key3 === "default_ttl")) || (key3 === "max_ttl"))){
+const err23 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema29.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2275,8 +3168,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/spec/deletion_ldif",schemaPath:"#/properties/spec/properties/deletion_ldif/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.deletion_ldif.type,parentSchema:schema29.properties.spec.properties.deletion_ldif,data:data9};
+if(data8.creation_ldif !== undefined){
+let data9 = data8.creation_ldif;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err24 = {instancePath:instancePath+"/spec/creation_ldif",schemaPath:"#/properties/spec/properties/creation_ldif/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.spec.properties.creation_ldif,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2286,9 +3182,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-let data10 = data7.rollback_ldif;
-if(typeof data10 !== "string"){
-const err25 = {instancePath:instancePath+"/spec/rollback_ldif",schemaPath:"#/properties/spec/properties/rollback_ldif/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.rollback_ldif.type,parentSchema:schema29.properties.spec.properties.rollback_ldif,data:data10};
+else {
+const err25 = {instancePath:instancePath+"/spec/creation_ldif",schemaPath:"#/properties/spec/properties/creation_ldif/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.creation_ldif.type,parentSchema:schema29.properties.spec.properties.creation_ldif,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2297,9 +3192,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-let data11 = data7.username_template;
-if(typeof data11 !== "string"){
-const err26 = {instancePath:instancePath+"/spec/username_template",schemaPath:"#/properties/spec/properties/username_template/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.username_template.type,parentSchema:schema29.properties.spec.properties.username_template,data:data11};
+}
+if(data8.deletion_ldif !== undefined){
+let data10 = data8.deletion_ldif;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err26 = {instancePath:instancePath+"/spec/deletion_ldif",schemaPath:"#/properties/spec/properties/deletion_ldif/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.spec.properties.deletion_ldif,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2308,9 +3206,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-let data12 = data7.default_ttl;
-if((typeof data12 !== "string") && (!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12))))){
-const err27 = {instancePath:instancePath+"/spec/default_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema31.type},message:"must be string,integer",schema:schema31.type,parentSchema:schema31,data:data12};
+}
+else {
+const err27 = {instancePath:instancePath+"/spec/deletion_ldif",schemaPath:"#/properties/spec/properties/deletion_ldif/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.deletion_ldif.type,parentSchema:schema29.properties.spec.properties.deletion_ldif,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2319,9 +3217,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err28 = {instancePath:instancePath+"/spec/default_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31,data:data12};
+}
+let data11 = data8.rollback_ldif;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/spec/rollback_ldif",schemaPath:"#/properties/spec/properties/rollback_ldif/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.rollback_ldif.type,parentSchema:schema29.properties.spec.properties.rollback_ldif,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2330,10 +3229,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-if(typeof data12 === "string"){
-if(!pattern0.test(data12)){
-const err29 = {instancePath:instancePath+"/spec/default_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema31,data:data12};
+let data12 = data8.username_template;
+if(typeof data12 !== "string"){
+const err29 = {instancePath:instancePath+"/spec/username_template",schemaPath:"#/properties/spec/properties/username_template/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.spec.properties.username_template.type,parentSchema:schema29.properties.spec.properties.username_template,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2342,10 +3240,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-let data13 = data7.max_ttl;
+let data13 = data8.default_ttl;
 if((typeof data13 !== "string") && (!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13))))){
-const err30 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema31.type},message:"must be string,integer",schema:schema31.type,parentSchema:schema31,data:data13};
+const err30 = {instancePath:instancePath+"/spec/default_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema31.type},message:"must be string,integer",schema:schema31.type,parentSchema:schema31,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2356,7 +3253,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err31 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31,data:data13};
+const err31 = {instancePath:instancePath+"/spec/default_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2367,8 +3264,8 @@ errors++;
 }
 }
 if(typeof data13 === "string"){
-if(!pattern0.test(data13)){
-const err32 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema31,data:data13};
+if(!pattern6.test(data13)){
+const err32 = {instancePath:instancePath+"/spec/default_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema31,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2378,9 +3275,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.spec.type,parentSchema:schema29.properties.spec,data:data7};
+let data14 = data8.max_ttl;
+if((typeof data14 !== "string") && (!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14))))){
+const err33 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema31.type},message:"must be string,integer",schema:schema31.type,parentSchema:schema31,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2389,10 +3286,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-let data14 = data.ensure;
-if(typeof data14 !== "string"){
-const err34 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.ensure.type,parentSchema:schema29.properties.ensure,data:data14};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+const err34 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2401,8 +3297,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!((data14 === "present") || (data14 === "absent"))){
-const err35 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema29.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema29.properties.ensure.enum,parentSchema:schema29.properties.ensure,data:data14};
+}
+if(typeof data14 === "string"){
+if(!pattern6.test(data14)){
+const err35 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema31,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2412,8 +3310,9 @@ vErrors.push(err35);
 errors++;
 }
 }
+}
 else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
+const err36 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.properties.spec.type,parentSchema:schema29.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2422,14 +3321,210 @@ vErrors.push(err36);
 }
 errors++;
 }
+}
+let data15 = data.ensure;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.ensure.type,parentSchema:schema29.properties.ensure,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!((data15 === "present") || (data15 === "absent"))){
+const err38 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema29.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema29.properties.ensure.enum,parentSchema:schema29.properties.ensure,data:data15};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data16 = data.patch;
+if(typeof data16 !== "boolean"){
+const err39 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema29.properties.patch.type,parentSchema:schema29.properties.patch,data:data16};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data17 = data.ignore;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err40 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err41 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema29.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.ignore.items.type,parentSchema:schema29.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data17[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err43 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema29.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema29.properties.ignore.type,parentSchema:schema29.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data19 = data.sensitive;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err45 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema29.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(!pattern0.test(data20)){
+const err46 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema29.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema29.properties.sensitive.items.type,parentSchema:schema29.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data19[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err48 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema29.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema29.properties.sensitive.type,parentSchema:schema29.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema29.type,parentSchema:schema29,data};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
 validate15.errors = vErrors;
 return errors === 0;
 });
 
-const schema33 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPLibrarySet.schema.json","title":"LDAPLibrarySet","description":"A library set of an LDAP secrets engine: service accounts callers check out and in. Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/library/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPLibrarySet","description":"The kind of object: `LDAPLibrarySet`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"name":{"type":"string","description":"The set name; `/` makes a hierarchy (`apps/app1`).","pattern":"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$","patternErrorMessage":"must be lower-case segments of letters, digits, _, - and . separated by / (the engine lower-cases set names)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"service_account_names":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1},"description":"Existing accounts callers may check out; each belongs to one set only."},"ttl":{"$ref":"#/definitions/duration","description":"Longest single check-out before automatic check-in; 0 unlimited.","default":"24h"},"max_ttl":{"$ref":"#/definitions/duration","description":"Longest check-out with renewals; 0 unlimited.","default":"24h"},"disable_check_in_enforcement":{"type":"boolean","description":"Let any caller check an account in, not only its borrower.","default":false}},"required":["service_account_names"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
+const schema33 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPLibrarySet.schema.json","title":"LDAPLibrarySet","description":"A library set of an LDAP secrets engine: service accounts callers check out and in. Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/library/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPLibrarySet","description":"The kind of object: `LDAPLibrarySet`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"name":{"type":"string","description":"The set name; `/` makes a hierarchy (`apps/app1`).","pattern":"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$","patternErrorMessage":"must be lower-case segments of letters, digits, _, - and . separated by / (the engine lower-cases set names)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"service_account_names":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1},"description":"Existing accounts callers may check out; each belongs to one set only."},"ttl":{"$ref":"#/definitions/duration","description":"Longest single check-out before automatic check-in; 0 unlimited.","default":"24h"},"max_ttl":{"$ref":"#/definitions/duration","description":"Longest check-out with renewals; 0 unlimited.","default":"24h"},"disable_check_in_enforcement":{"type":"boolean","description":"Let any caller check an account in, not only its borrower.","default":false}},"required":["service_account_names"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
 const schema34 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema35 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"};
-const pattern15 = new RegExp("^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$", "u");
+const pattern27 = new RegExp("^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$", "u");
 
 const validate16 = (function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/LDAPLibrarySet.schema.json" */;
@@ -2438,6 +3533,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -2465,6 +3563,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -2476,48 +3629,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema33.else.required,parentSchema:schema33.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema33.if,parentSchema:schema33,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema33.required,parentSchema:schema33,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema33.required,parentSchema:schema33,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema33.else.required,parentSchema:schema33.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2526,9 +3641,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema33.if,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2537,11 +3655,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.kind.type,parentSchema:schema33.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema33.required,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2550,8 +3669,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("LDAPLibrarySet" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPLibrarySet"},message:"must be equal to constant",schema:"LDAPLibrarySet",parentSchema:schema33.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema33.required,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2560,15 +3679,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ldap";
-}
-if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.properties.metadata.required,parentSchema:schema33.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema33,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2577,9 +3690,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema33.properties.metadata,data:data2};
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.kind.type,parentSchema:schema33.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2588,11 +3703,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema33.properties.metadata.properties.mount,data:data3};
+if("LDAPLibrarySet" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPLibrarySet"},message:"must be equal to constant",schema:"LDAPLibrarySet",parentSchema:schema33.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2602,8 +3714,14 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.metadata.properties.mount.type,parentSchema:schema33.properties.metadata.properties.mount,data:data3};
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ldap";
+}
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema33.properties.metadata.required,parentSchema:schema33.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2612,11 +3730,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.name !== undefined){
-let data4 = data2.name;
-if(typeof data4 === "string"){
-if(!pattern15.test(data4)){
-const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"},message:"must match pattern \""+"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"+"\"",schema:"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$",parentSchema:schema33.properties.metadata.properties.name,data:data4};
+for(const key1 in data3){
+if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema33.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2626,8 +3742,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.metadata.properties.name.type,parentSchema:schema33.properties.metadata.properties.name,data:data4};
+let data4 = data3.mount;
+if(typeof data4 === "string"){
+if(!pattern12.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema33.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2637,13 +3755,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data2.labels !== undefined){
-let data5 = data2.labels;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key2 in data5){
-let data6 = data5[key2];
-if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.additionalProperties.type,parentSchema:schema34.additionalProperties,data:data6};
+else {
+const err15 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.metadata.properties.mount.type,parentSchema:schema33.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2652,10 +3765,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data:data5};
+if(data3.name !== undefined){
+let data5 = data3.name;
+if(typeof data5 === "string"){
+if(!pattern27.test(data5)){
+const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"},message:"must match pattern \""+"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"+"\"",schema:"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$",parentSchema:schema33.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2665,9 +3779,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
 else {
-const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.properties.metadata.type,parentSchema:schema33.properties.metadata,data:data2};
+const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.metadata.properties.name.type,parentSchema:schema33.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2677,20 +3790,13 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.spec !== undefined){
-let data7 = data.spec;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.ttl === undefined){
-data7.ttl = "24h";
-}
-if(data7.max_ttl === undefined){
-data7.max_ttl = "24h";
-}
-if(data7.disable_check_in_enforcement === undefined){
-data7.disable_check_in_enforcement = false;
-}
-if(data7.service_account_names === undefined){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "service_account_names"},message:"must have required property '"+"service_account_names"+"'",schema:schema33.properties.spec.required,parentSchema:schema33.properties.spec,data:data7};
+if(data3.labels !== undefined){
+let data6 = data3.labels;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+let data7 = data6[key2];
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.additionalProperties.type,parentSchema:schema34.additionalProperties,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2699,9 +3805,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-for(const key3 in data7){
-if(!((((key3 === "service_account_names") || (key3 === "ttl")) || (key3 === "max_ttl")) || (key3 === "disable_check_in_enforcement"))){
-const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema33.properties.spec,data:data7};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2711,11 +3818,9 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data7.service_account_names !== undefined){
-let data8 = data7.service_account_names;
-if(Array.isArray(data8)){
-if(data8.length < 1){
-const err20 = {instancePath:instancePath+"/spec/service_account_names",schemaPath:"#/properties/spec/properties/service_account_names/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema33.properties.spec.properties.service_account_names,data:data8};
+}
+else {
+const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.properties.metadata.type,parentSchema:schema33.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2724,12 +3829,21 @@ vErrors.push(err20);
 }
 errors++;
 }
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-let data9 = data8[i0];
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err21 = {instancePath:instancePath+"/spec/service_account_names/" + i0,schemaPath:"#/properties/spec/properties/service_account_names/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.spec.properties.service_account_names.items,data:data9};
+}
+if(data.spec !== undefined){
+let data8 = data.spec;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.ttl === undefined){
+data8.ttl = "24h";
+}
+if(data8.max_ttl === undefined){
+data8.max_ttl = "24h";
+}
+if(data8.disable_check_in_enforcement === undefined){
+data8.disable_check_in_enforcement = false;
+}
+if(data8.service_account_names === undefined){
+const err21 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "service_account_names"},message:"must have required property '"+"service_account_names"+"'",schema:schema33.properties.spec.required,parentSchema:schema33.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2738,9 +3852,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/service_account_names/" + i0,schemaPath:"#/properties/spec/properties/service_account_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.spec.properties.service_account_names.items.type,parentSchema:schema33.properties.spec.properties.service_account_names.items,data:data9};
+for(const key3 in data8){
+if(!((((key3 === "service_account_names") || (key3 === "ttl")) || (key3 === "max_ttl")) || (key3 === "disable_check_in_enforcement"))){
+const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema33.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2750,18 +3864,11 @@ vErrors.push(err22);
 errors++;
 }
 }
-let i1 = data8.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data8[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err23 = {instancePath:instancePath+"/spec/service_account_names",schemaPath:"#/properties/spec/properties/service_account_names/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema33.properties.spec.properties.service_account_names,data:data8};
+if(data8.service_account_names !== undefined){
+let data9 = data8.service_account_names;
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err23 = {instancePath:instancePath+"/spec/service_account_names",schemaPath:"#/properties/spec/properties/service_account_names/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema33.properties.spec.properties.service_account_names,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2769,14 +3876,13 @@ else {
 vErrors.push(err23);
 }
 errors++;
-break;
 }
-indices0[item0] = i1;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/spec/service_account_names",schemaPath:"#/properties/spec/properties/service_account_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema33.properties.spec.properties.service_account_names.type,parentSchema:schema33.properties.spec.properties.service_account_names,data:data8};
+const len0 = data9.length;
+for(let i0=0; i0<len0; i0++){
+let data10 = data9[i0];
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err24 = {instancePath:instancePath+"/spec/service_account_names/" + i0,schemaPath:"#/properties/spec/properties/service_account_names/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.spec.properties.service_account_names.items,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2786,9 +3892,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-let data10 = data7.ttl;
-if((typeof data10 !== "string") && (!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10))))){
-const err25 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema35.type},message:"must be string,integer",schema:schema35.type,parentSchema:schema35,data:data10};
+else {
+const err25 = {instancePath:instancePath+"/spec/service_account_names/" + i0,schemaPath:"#/properties/spec/properties/service_account_names/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.spec.properties.service_account_names.items.type,parentSchema:schema33.properties.spec.properties.service_account_names.items,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2797,9 +3902,19 @@ vErrors.push(err25);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err26 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35,data:data10};
+}
+let i1 = data9.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data9[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err26 = {instancePath:instancePath+"/spec/service_account_names",schemaPath:"#/properties/spec/properties/service_account_names/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema33.properties.spec.properties.service_account_names,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2807,11 +3922,14 @@ else {
 vErrors.push(err26);
 }
 errors++;
+break;
+}
+indices0[item0] = i1;
 }
 }
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-const err27 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema35,data:data10};
+}
+else {
+const err27 = {instancePath:instancePath+"/spec/service_account_names",schemaPath:"#/properties/spec/properties/service_account_names/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema33.properties.spec.properties.service_account_names.type,parentSchema:schema33.properties.spec.properties.service_account_names,data:data9};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2821,9 +3939,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-let data11 = data7.max_ttl;
+let data11 = data8.ttl;
 if((typeof data11 !== "string") && (!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11))))){
-const err28 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema35.type},message:"must be string,integer",schema:schema35.type,parentSchema:schema35,data:data11};
+const err28 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema35.type},message:"must be string,integer",schema:schema35.type,parentSchema:schema35,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2834,7 +3952,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35,data:data11};
+const err29 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2845,8 +3963,8 @@ errors++;
 }
 }
 if(typeof data11 === "string"){
-if(!pattern0.test(data11)){
-const err30 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema35,data:data11};
+if(!pattern6.test(data11)){
+const err30 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema35,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2856,9 +3974,9 @@ vErrors.push(err30);
 errors++;
 }
 }
-let data12 = data7.disable_check_in_enforcement;
-if(typeof data12 !== "boolean"){
-const err31 = {instancePath:instancePath+"/spec/disable_check_in_enforcement",schemaPath:"#/properties/spec/properties/disable_check_in_enforcement/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.spec.properties.disable_check_in_enforcement.type,parentSchema:schema33.properties.spec.properties.disable_check_in_enforcement,data:data12};
+let data12 = data8.max_ttl;
+if((typeof data12 !== "string") && (!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12))))){
+const err31 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema35.type},message:"must be string,integer",schema:schema35.type,parentSchema:schema35,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2867,9 +3985,9 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.properties.spec.type,parentSchema:schema33.properties.spec,data:data7};
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35,data:data12};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2879,9 +3997,9 @@ vErrors.push(err32);
 errors++;
 }
 }
-let data13 = data.ensure;
-if(typeof data13 !== "string"){
-const err33 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.ensure.type,parentSchema:schema33.properties.ensure,data:data13};
+if(typeof data12 === "string"){
+if(!pattern6.test(data12)){
+const err33 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema35,data:data12};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2890,8 +4008,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(!((data13 === "present") || (data13 === "absent"))){
-const err34 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema33.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema33.properties.ensure.enum,parentSchema:schema33.properties.ensure,data:data13};
+}
+let data13 = data8.disable_check_in_enforcement;
+if(typeof data13 !== "boolean"){
+const err34 = {instancePath:instancePath+"/spec/disable_check_in_enforcement",schemaPath:"#/properties/spec/properties/disable_check_in_enforcement/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.spec.properties.disable_check_in_enforcement.type,parentSchema:schema33.properties.spec.properties.disable_check_in_enforcement,data:data13};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2902,7 +4022,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+const err35 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.properties.spec.type,parentSchema:schema33.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2911,11 +4031,207 @@ vErrors.push(err35);
 }
 errors++;
 }
+}
+let data14 = data.ensure;
+if(typeof data14 !== "string"){
+const err36 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.ensure.type,parentSchema:schema33.properties.ensure,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!((data14 === "present") || (data14 === "absent"))){
+const err37 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema33.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema33.properties.ensure.enum,parentSchema:schema33.properties.ensure,data:data14};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data15 = data.patch;
+if(typeof data15 !== "boolean"){
+const err38 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema33.properties.patch.type,parentSchema:schema33.properties.patch,data:data15};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data16 = data.ignore;
+if(Array.isArray(data16)){
+const len1 = data16.length;
+for(let i2=0; i2<len1; i2++){
+let data17 = data16[i2];
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err39 = {instancePath:instancePath+"/ignore/" + i2,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.ignore.items,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!pattern0.test(data17)){
+const err40 = {instancePath:instancePath+"/ignore/" + i2,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema33.properties.ignore.items,data:data17};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/ignore/" + i2,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.ignore.items.type,parentSchema:schema33.properties.ignore.items,data:data17};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+let i3 = data16.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data16[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err42 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema33.properties.ignore,data:data16};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema33.properties.ignore.type,parentSchema:schema33.properties.ignore,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data18 = data.sensitive;
+if(Array.isArray(data18)){
+const len2 = data18.length;
+for(let i4=0; i4<len2; i4++){
+let data19 = data18[i4];
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err44 = {instancePath:instancePath+"/sensitive/" + i4,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema33.properties.sensitive.items,data:data19};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(!pattern0.test(data19)){
+const err45 = {instancePath:instancePath+"/sensitive/" + i4,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema33.properties.sensitive.items,data:data19};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/sensitive/" + i4,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.sensitive.items.type,parentSchema:schema33.properties.sensitive.items,data:data19};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+let i5 = data18.length;
+let j2;
+if(i5 > 1){
+const indices2 = {};
+for(;i5--;){
+let item2 = data18[i5];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err47 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)",schema:true,parentSchema:schema33.properties.sensitive,data:data18};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+break;
+}
+indices2[item2] = i5;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema33.properties.sensitive.type,parentSchema:schema33.properties.sensitive,data:data18};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
 validate16.errors = vErrors;
 return errors === 0;
 });
 
-const schema37 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPStaticRole.schema.json","title":"LDAPStaticRole","description":"A static role of an LDAP secrets engine: an existing account whose password the engine rotates. Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/static-role/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPStaticRole","description":"The kind of object: `LDAPStaticRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"name":{"type":"string","description":"The static role name; `/` makes a hierarchy (`apps/app1`).","pattern":"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$","patternErrorMessage":"must be lower-case segments of letters, digits, _, - and . separated by / (the engine lower-cases static role names)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"username":{"type":"string","minLength":1,"description":"The existing account, searched under `userdn` by `userattr`; cannot change (a change replaces the role)."},"dn":{"type":"string","description":"The account's DN; searched instead of `username`; cannot change (a change replaces the role)."},"rotation_period":{"$ref":"#/definitions/duration","description":"How often the engine rotates the password; at least 5s."},"skip_import_rotation":{"type":"boolean","description":"On creation, keep the current password until the first rotation; counts on creation only.","default":false}},"required":["username","rotation_period"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
+const schema37 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/LDAPStaticRole.schema.json","title":"LDAPStaticRole","description":"A static role of an LDAP secrets engine: an existing account whose password the engine rotates. Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/static-role/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"LDAPStaticRole","description":"The kind of object: `LDAPStaticRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the LDAP engine is mounted (`ldap` unless said).","default":"ldap","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ldap\" or \"teams/ldap-prod\""},"name":{"type":"string","description":"The static role name; `/` makes a hierarchy (`apps/app1`).","pattern":"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$","patternErrorMessage":"must be lower-case segments of letters, digits, _, - and . separated by / (the engine lower-cases static role names)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"username":{"type":"string","minLength":1,"description":"The existing account, searched under `userdn` by `userattr`; cannot change (a change replaces the role)."},"dn":{"type":"string","description":"The account's DN; searched instead of `username`; cannot change (a change replaces the role)."},"rotation_period":{"$ref":"#/definitions/duration","description":"How often the engine rotates the password; at least 5s."},"skip_import_rotation":{"type":"boolean","description":"On creation, keep the current password until the first rotation; counts on creation only.","default":false}},"required":["username","rotation_period"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"}}};
 const schema38 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema39 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `24h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"24h\", \"1h30m\" or a whole number of seconds"};
 
@@ -2926,6 +4242,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -2953,6 +4272,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -2964,48 +4338,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema37.else.required,parentSchema:schema37.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema37.if,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema37.required,parentSchema:schema37,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema37.required,parentSchema:schema37,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema37.else.required,parentSchema:schema37.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3014,9 +4350,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema37.if,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3025,11 +4364,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.kind.type,parentSchema:schema37.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema37.required,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3038,8 +4378,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("LDAPStaticRole" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPStaticRole"},message:"must be equal to constant",schema:"LDAPStaticRole",parentSchema:schema37.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema37.required,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3048,15 +4388,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ldap";
-}
-if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema37.properties.metadata.required,parentSchema:schema37.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3065,9 +4399,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.metadata,data:data2};
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.kind.type,parentSchema:schema37.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3076,11 +4412,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema37.properties.metadata.properties.mount,data:data3};
+if("LDAPStaticRole" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "LDAPStaticRole"},message:"must be equal to constant",schema:"LDAPStaticRole",parentSchema:schema37.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3090,8 +4423,14 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.mount.type,parentSchema:schema37.properties.metadata.properties.mount,data:data3};
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ldap";
+}
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema37.properties.metadata.required,parentSchema:schema37.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3100,11 +4439,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.name !== undefined){
-let data4 = data2.name;
-if(typeof data4 === "string"){
-if(!pattern15.test(data4)){
-const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"},message:"must match pattern \""+"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"+"\"",schema:"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$",parentSchema:schema37.properties.metadata.properties.name,data:data4};
+for(const key1 in data3){
+if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3114,8 +4451,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.name.type,parentSchema:schema37.properties.metadata.properties.name,data:data4};
+let data4 = data3.mount;
+if(typeof data4 === "string"){
+if(!pattern12.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema37.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3125,13 +4464,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data2.labels !== undefined){
-let data5 = data2.labels;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key2 in data5){
-let data6 = data5[key2];
-if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.additionalProperties.type,parentSchema:schema38.additionalProperties,data:data6};
+else {
+const err15 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.mount.type,parentSchema:schema37.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3140,10 +4474,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data5};
+if(data3.name !== undefined){
+let data5 = data3.name;
+if(typeof data5 === "string"){
+if(!pattern27.test(data5)){
+const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"},message:"must match pattern \""+"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$"+"\"",schema:"^[a-z0-9_.-]+(?:/[a-z0-9_.-]+)*$",parentSchema:schema37.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3153,9 +4488,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
 else {
-const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.metadata.type,parentSchema:schema37.properties.metadata,data:data2};
+const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.metadata.properties.name.type,parentSchema:schema37.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3165,14 +4499,13 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.spec !== undefined){
-let data7 = data.spec;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.skip_import_rotation === undefined){
-data7.skip_import_rotation = false;
-}
-if(data7.username === undefined){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'",schema:schema37.properties.spec.required,parentSchema:schema37.properties.spec,data:data7};
+if(data3.labels !== undefined){
+let data6 = data3.labels;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+let data7 = data6[key2];
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.additionalProperties.type,parentSchema:schema38.additionalProperties,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3181,8 +4514,10 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data7.rotation_period === undefined){
-const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rotation_period"},message:"must have required property '"+"rotation_period"+"'",schema:schema37.properties.spec.required,parentSchema:schema37.properties.spec,data:data7};
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3191,9 +4526,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-for(const key3 in data7){
-if(!((((key3 === "username") || (key3 === "dn")) || (key3 === "rotation_period")) || (key3 === "skip_import_rotation"))){
-const err20 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec,data:data7};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.metadata.type,parentSchema:schema37.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3203,11 +4539,14 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data7.username !== undefined){
-let data8 = data7.username;
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err21 = {instancePath:instancePath+"/spec/username",schemaPath:"#/properties/spec/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.username,data:data8};
+if(data.spec !== undefined){
+let data8 = data.spec;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.skip_import_rotation === undefined){
+data8.skip_import_rotation = false;
+}
+if(data8.username === undefined){
+const err21 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "username"},message:"must have required property '"+"username"+"'",schema:schema37.properties.spec.required,parentSchema:schema37.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3216,9 +4555,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/username",schemaPath:"#/properties/spec/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.username.type,parentSchema:schema37.properties.spec.properties.username,data:data8};
+if(data8.rotation_period === undefined){
+const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rotation_period"},message:"must have required property '"+"rotation_period"+"'",schema:schema37.properties.spec.required,parentSchema:schema37.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3227,11 +4565,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data7.dn !== undefined){
-let data9 = data7.dn;
-if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/spec/dn",schemaPath:"#/properties/spec/properties/dn/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.dn.type,parentSchema:schema37.properties.spec.properties.dn,data:data9};
+for(const key3 in data8){
+if(!((((key3 === "username") || (key3 === "dn")) || (key3 === "rotation_period")) || (key3 === "skip_import_rotation"))){
+const err23 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3241,10 +4577,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data7.rotation_period !== undefined){
-let data10 = data7.rotation_period;
-if((typeof data10 !== "string") && (!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10))))){
-const err24 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema39.type},message:"must be string,integer",schema:schema39.type,parentSchema:schema39,data:data10};
+if(data8.username !== undefined){
+let data9 = data8.username;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err24 = {instancePath:instancePath+"/spec/username",schemaPath:"#/properties/spec/properties/username/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.spec.properties.username,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3253,9 +4590,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err25 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39,data:data10};
+}
+else {
+const err25 = {instancePath:instancePath+"/spec/username",schemaPath:"#/properties/spec/properties/username/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.username.type,parentSchema:schema37.properties.spec.properties.username,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3265,9 +4602,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(typeof data10 === "string"){
-if(!pattern0.test(data10)){
-const err26 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema39,data:data10};
+if(data8.dn !== undefined){
+let data10 = data8.dn;
+if(typeof data10 !== "string"){
+const err26 = {instancePath:instancePath+"/spec/dn",schemaPath:"#/properties/spec/properties/dn/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.spec.properties.dn.type,parentSchema:schema37.properties.spec.properties.dn,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3277,10 +4615,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-let data11 = data7.skip_import_rotation;
-if(typeof data11 !== "boolean"){
-const err27 = {instancePath:instancePath+"/spec/skip_import_rotation",schemaPath:"#/properties/spec/properties/skip_import_rotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties.spec.properties.skip_import_rotation.type,parentSchema:schema37.properties.spec.properties.skip_import_rotation,data:data11};
+if(data8.rotation_period !== undefined){
+let data11 = data8.rotation_period;
+if((typeof data11 !== "string") && (!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11))))){
+const err27 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema39.type},message:"must be string,integer",schema:schema39.type,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3289,9 +4627,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.type,parentSchema:schema37.properties.spec,data:data7};
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err28 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3301,9 +4639,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-let data12 = data.ensure;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.ensure.type,parentSchema:schema37.properties.ensure,data:data12};
+if(typeof data11 === "string"){
+if(!pattern6.test(data11)){
+const err29 = {instancePath:instancePath+"/spec/rotation_period",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema39,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3312,8 +4650,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data12 === "present") || (data12 === "absent"))){
-const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema37.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.ensure.enum,parentSchema:schema37.properties.ensure,data:data12};
+}
+}
+let data12 = data8.skip_import_rotation;
+if(typeof data12 !== "boolean"){
+const err30 = {instancePath:instancePath+"/spec/skip_import_rotation",schemaPath:"#/properties/spec/properties/skip_import_rotation/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties.spec.properties.skip_import_rotation.type,parentSchema:schema37.properties.spec.properties.skip_import_rotation,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3324,7 +4665,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+const err31 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.spec.type,parentSchema:schema37.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3333,15 +4674,211 @@ vErrors.push(err31);
 }
 errors++;
 }
+}
+let data13 = data.ensure;
+if(typeof data13 !== "string"){
+const err32 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.ensure.type,parentSchema:schema37.properties.ensure,data:data13};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((data13 === "present") || (data13 === "absent"))){
+const err33 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema37.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.ensure.enum,parentSchema:schema37.properties.ensure,data:data13};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data14 = data.patch;
+if(typeof data14 !== "boolean"){
+const err34 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties.patch.type,parentSchema:schema37.properties.patch,data:data14};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data15 = data.ignore;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err35 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!pattern0.test(data16)){
+const err36 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema37.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.ignore.items.type,parentSchema:schema37.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+let i1 = data15.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data15[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err38 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema37.properties.ignore,data:data15};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.ignore.type,parentSchema:schema37.properties.ignore,data:data15};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data17 = data.sensitive;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i2=0; i2<len1; i2++){
+let data18 = data17[i2];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err40 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err41 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema37.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.sensitive.items.type,parentSchema:schema37.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let i3 = data17.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data17[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err43 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema37.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.sensitive.type,parentSchema:schema37.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
 validate17.errors = vErrors;
 return errors === 0;
 });
 
-const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/ModuleTestVariable.schema.json","title":"ModuleTestVariable","description":"An environment variable of a private module's test runs. Identity: `metadata.organization`, `module` and `name` (the key). API: `/api/v2/organizations/<org>/tests/registry-modules/private/<org>/<name>/<provider>/vars` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"ModuleTestVariable","description":"The kind of object: `ModuleTestVariable`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","module","name"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"module":{"type":"string","description":"The private module: `<name>/<provider>`.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$","patternErrorMessage":"must be <name>/<provider> of a private module"},"name":{"type":"string","description":"The variable's key: a letter or `_` first, then letters, digits and `_`.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","patternErrorMessage":"must start with a letter or _ and hold only letters, digits and _"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"value":{"type":"string","description":"The value (a sensitive one from `${env:}` or `${file:}`; write-only when sensitive).","default":""},"description":{"type":"string","default":"","description":"What the variable is for."},"category":{"type":"string","enum":["env"],"default":"env","description":"Always `env`: test variables are environment variables."},"sensitive":{"type":"boolean","default":false,"description":"Written once and never shown again; cannot be turned off (a change replaces the variable)."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema40 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/ModuleTestVariable.schema.json","title":"ModuleTestVariable","description":"An environment variable of a private module's test runs. Identity: `metadata.organization`, `module` and `name` (the key). API: `/api/v2/organizations/<org>/tests/registry-modules/private/<org>/<name>/<provider>/vars` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"ModuleTestVariable","description":"The kind of object: `ModuleTestVariable`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","module","name"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"module":{"type":"string","description":"The private module: `<name>/<provider>`.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$","patternErrorMessage":"must be <name>/<provider> of a private module"},"name":{"type":"string","description":"The variable's key: a letter or `_` first, then letters, digits and `_`.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","patternErrorMessage":"must start with a letter or _ and hold only letters, digits and _"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"value":{"type":"string","description":"The value (a sensitive one from `${env:}` or `${file:}`; write-only when sensitive).","default":""},"description":{"type":"string","default":"","description":"What the variable is for."},"category":{"type":"string","enum":["env"],"default":"env","description":"Always `env`: test variables are environment variables."},"sensitive":{"type":"boolean","default":false,"description":"Written once and never shown again; cannot be turned off (a change replaces the variable)."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema41 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern21 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-const pattern22 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$", "u");
-const pattern23 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern37 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+const pattern38 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$", "u");
+const pattern39 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 
 const validate18 = (function validate18(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/ModuleTestVariable.schema.json" */;
@@ -3350,6 +4887,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -3377,6 +4917,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -3388,48 +4983,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema40.else.required,parentSchema:schema40.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema40.if,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema40.required,parentSchema:schema40,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema40.required,parentSchema:schema40,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema40.else.required,parentSchema:schema40.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3438,9 +4995,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema40.if,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3449,11 +5009,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.kind.type,parentSchema:schema40.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema40.required,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3462,8 +5023,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("ModuleTestVariable" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "ModuleTestVariable"},message:"must be equal to constant",schema:"ModuleTestVariable",parentSchema:schema40.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema40.required,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3472,12 +5033,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.organization === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'",schema:schema40.properties.metadata.required,parentSchema:schema40.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema40,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3486,8 +5044,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(data2.module === undefined){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'",schema:schema40.properties.metadata.required,parentSchema:schema40.properties.metadata,data:data2};
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.kind.type,parentSchema:schema40.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3496,8 +5057,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data2.name === undefined){
-const err11 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.metadata.required,parentSchema:schema40.properties.metadata,data:data2};
+if("ModuleTestVariable" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "ModuleTestVariable"},message:"must be equal to constant",schema:"ModuleTestVariable",parentSchema:schema40.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3506,9 +5067,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!((((key1 === "organization") || (key1 === "module")) || (key1 === "name")) || (key1 === "labels"))){
-const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.metadata,data:data2};
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.organization === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'",schema:schema40.properties.metadata.required,parentSchema:schema40.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3517,12 +5081,8 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data2.organization !== undefined){
-let data3 = data2.organization;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.metadata.properties.organization,data:data3};
+if(data3.module === undefined){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "module"},message:"must have required property '"+"module"+"'",schema:schema40.properties.metadata.required,parentSchema:schema40.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3531,8 +5091,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern21.test(data3)){
-const err14 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema40.properties.metadata.properties.organization,data:data3};
+if(data3.name === undefined){
+const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.metadata.required,parentSchema:schema40.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3541,9 +5101,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.metadata.properties.organization.type,parentSchema:schema40.properties.metadata.properties.organization,data:data3};
+for(const key1 in data3){
+if(!((((key1 === "organization") || (key1 === "module")) || (key1 === "name")) || (key1 === "labels"))){
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3553,11 +5113,11 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data2.module !== undefined){
-let data4 = data2.module;
+if(data3.organization !== undefined){
+let data4 = data3.organization;
 if(typeof data4 === "string"){
-if(!pattern22.test(data4)){
-const err16 = {instancePath:instancePath+"/metadata/module",schemaPath:"#/properties/metadata/properties/module/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$",parentSchema:schema40.properties.metadata.properties.module,data:data4};
+if(func2(data4) < 1){
+const err16 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.metadata.properties.organization,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3566,9 +5126,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/metadata/module",schemaPath:"#/properties/metadata/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.metadata.properties.module.type,parentSchema:schema40.properties.metadata.properties.module,data:data4};
+if(!pattern37.test(data4)){
+const err17 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema40.properties.metadata.properties.organization,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3578,11 +5137,8 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data2.name !== undefined){
-let data5 = data2.name;
-if(typeof data5 === "string"){
-if(!pattern23.test(data5)){
-const err18 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema40.properties.metadata.properties.name,data:data5};
+else {
+const err18 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.metadata.properties.organization.type,parentSchema:schema40.properties.metadata.properties.organization,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3592,8 +5148,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.metadata.properties.name.type,parentSchema:schema40.properties.metadata.properties.name,data:data5};
+if(data3.module !== undefined){
+let data5 = data3.module;
+if(typeof data5 === "string"){
+if(!pattern38.test(data5)){
+const err19 = {instancePath:instancePath+"/metadata/module",schemaPath:"#/properties/metadata/properties/module/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?/[a-z0-9]{1,64}$",parentSchema:schema40.properties.metadata.properties.module,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3603,13 +5162,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data2.labels !== undefined){
-let data6 = data2.labels;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key2 in data6){
-let data7 = data6[key2];
-if(typeof data7 !== "string"){
-const err20 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.additionalProperties.type,parentSchema:schema41.additionalProperties,data:data7};
+else {
+const err20 = {instancePath:instancePath+"/metadata/module",schemaPath:"#/properties/metadata/properties/module/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.metadata.properties.module.type,parentSchema:schema40.properties.metadata.properties.module,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3619,9 +5173,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data6};
+if(data3.name !== undefined){
+let data6 = data3.name;
+if(typeof data6 === "string"){
+if(!pattern39.test(data6)){
+const err21 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema40.properties.metadata.properties.name,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3631,9 +5187,8 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
 else {
-const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.metadata.type,parentSchema:schema40.properties.metadata,data:data2};
+const err22 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.metadata.properties.name.type,parentSchema:schema40.properties.metadata.properties.name,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3643,24 +5198,13 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.spec !== undefined){
-let data8 = data.spec;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.value === undefined){
-data8.value = "";
-}
-if(data8.description === undefined){
-data8.description = "";
-}
-if(data8.category === undefined){
-data8.category = "env";
-}
-if(data8.sensitive === undefined){
-data8.sensitive = false;
-}
-for(const key3 in data8){
-if(!((((key3 === "value") || (key3 === "description")) || (key3 === "category")) || (key3 === "sensitive"))){
-const err23 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.spec,data:data8};
+if(data3.labels !== undefined){
+let data7 = data3.labels;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+for(const key2 in data7){
+let data8 = data7[key2];
+if(typeof data8 !== "string"){
+const err23 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.additionalProperties.type,parentSchema:schema41.additionalProperties,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3670,9 +5214,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-let data9 = data8.value;
-if(typeof data9 !== "string"){
-const err24 = {instancePath:instancePath+"/spec/value",schemaPath:"#/properties/spec/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.spec.properties.value.type,parentSchema:schema40.properties.spec.properties.value,data:data9};
+}
+else {
+const err24 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data:data7};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3681,9 +5225,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-let data10 = data8.description;
-if(typeof data10 !== "string"){
-const err25 = {instancePath:instancePath+"/spec/description",schemaPath:"#/properties/spec/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.spec.properties.description.type,parentSchema:schema40.properties.spec.properties.description,data:data10};
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.metadata.type,parentSchema:schema40.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3692,9 +5237,25 @@ vErrors.push(err25);
 }
 errors++;
 }
-let data11 = data8.category;
-if(typeof data11 !== "string"){
-const err26 = {instancePath:instancePath+"/spec/category",schemaPath:"#/properties/spec/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.spec.properties.category.type,parentSchema:schema40.properties.spec.properties.category,data:data11};
+}
+if(data.spec !== undefined){
+let data9 = data.spec;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.value === undefined){
+data9.value = "";
+}
+if(data9.description === undefined){
+data9.description = "";
+}
+if(data9.category === undefined){
+data9.category = "env";
+}
+if(data9.sensitive === undefined){
+data9.sensitive = false;
+}
+for(const key3 in data9){
+if(!((((key3 === "value") || (key3 === "description")) || (key3 === "category")) || (key3 === "sensitive"))){
+const err26 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema40.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3703,8 +5264,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-if(!(data11 === "env")){
-const err27 = {instancePath:instancePath+"/spec/category",schemaPath:"#/properties/spec/properties/category/enum",keyword:"enum",params:{allowedValues: schema40.properties.spec.properties.category.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.spec.properties.category.enum,parentSchema:schema40.properties.spec.properties.category,data:data11};
+}
+let data10 = data9.value;
+if(typeof data10 !== "string"){
+const err27 = {instancePath:instancePath+"/spec/value",schemaPath:"#/properties/spec/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.spec.properties.value.type,parentSchema:schema40.properties.spec.properties.value,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3713,9 +5276,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-let data12 = data8.sensitive;
-if(typeof data12 !== "boolean"){
-const err28 = {instancePath:instancePath+"/spec/sensitive",schemaPath:"#/properties/spec/properties/sensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.spec.properties.sensitive.type,parentSchema:schema40.properties.spec.properties.sensitive,data:data12};
+let data11 = data9.description;
+if(typeof data11 !== "string"){
+const err28 = {instancePath:instancePath+"/spec/description",schemaPath:"#/properties/spec/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.spec.properties.description.type,parentSchema:schema40.properties.spec.properties.description,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3724,9 +5287,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.spec.type,parentSchema:schema40.properties.spec,data:data8};
+let data12 = data9.category;
+if(typeof data12 !== "string"){
+const err29 = {instancePath:instancePath+"/spec/category",schemaPath:"#/properties/spec/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.spec.properties.category.type,parentSchema:schema40.properties.spec.properties.category,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3735,10 +5298,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-let data13 = data.ensure;
-if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.ensure.type,parentSchema:schema40.properties.ensure,data:data13};
+if(!(data12 === "env")){
+const err30 = {instancePath:instancePath+"/spec/category",schemaPath:"#/properties/spec/properties/category/enum",keyword:"enum",params:{allowedValues: schema40.properties.spec.properties.category.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.spec.properties.category.enum,parentSchema:schema40.properties.spec.properties.category,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3747,8 +5308,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(!((data13 === "present") || (data13 === "absent"))){
-const err31 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema40.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.ensure.enum,parentSchema:schema40.properties.ensure,data:data13};
+let data13 = data9.sensitive;
+if(typeof data13 !== "boolean"){
+const err31 = {instancePath:instancePath+"/spec/sensitive",schemaPath:"#/properties/spec/properties/sensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.spec.properties.sensitive.type,parentSchema:schema40.properties.spec.properties.sensitive,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3759,12 +5321,208 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err32 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.spec.type,parentSchema:schema40.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+let data14 = data.ensure;
+if(typeof data14 !== "string"){
+const err33 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.ensure.type,parentSchema:schema40.properties.ensure,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(!((data14 === "present") || (data14 === "absent"))){
+const err34 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema40.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema40.properties.ensure.enum,parentSchema:schema40.properties.ensure,data:data14};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data15 = data.patch;
+if(typeof data15 !== "boolean"){
+const err35 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema40.properties.patch.type,parentSchema:schema40.properties.patch,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data16 = data.ignore;
+if(Array.isArray(data16)){
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err36 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.ignore.items,data:data17};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(!pattern0.test(data17)){
+const err37 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema40.properties.ignore.items,data:data17};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.ignore.items.type,parentSchema:schema40.properties.ignore.items,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+let i1 = data16.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data16[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err39 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema40.properties.ignore,data:data16};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.ignore.type,parentSchema:schema40.properties.ignore,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data18 = data.sensitive;
+if(Array.isArray(data18)){
+const len1 = data18.length;
+for(let i2=0; i2<len1; i2++){
+let data19 = data18[i2];
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err41 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema40.properties.sensitive.items,data:data19};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(!pattern0.test(data19)){
+const err42 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema40.properties.sensitive.items,data:data19};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.sensitive.items.type,parentSchema:schema40.properties.sensitive.items,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+let i3 = data18.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data18[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err44 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema40.properties.sensitive,data:data18};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.sensitive.type,parentSchema:schema40.properties.sensitive,data:data18};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }
@@ -3774,7 +5532,7 @@ return errors === 0;
 
 const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/Policy.schema.json","title":"Policy","description":"A guardrail over the other manifests: a CEL rule every matching object must satisfy, checked by validate, plan and apply before anything is sent. Part of the manifests, not an object of any API (docs/policies.md).","type":"object","additionalProperties":false,"required":["kind","metadata","spec"],"properties":{"kind":{"type":"string","const":"Policy","description":"The kind of document: `Policy`."},"metadata":{"type":"object","description":"Which policy this is: `name` appears in every result.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The policy's name, unique among the manifests: letters, digits, `.`, `_` and `-`.","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$","patternErrorMessage":"must be a name like \"ssh-ttl-cap\" (letters, digits, '.', '_' and '-')"},"labels":{"$ref":"#/definitions/labels","description":"Local labels; a policy ignores `--selector`."}}},"spec":{"type":"object","additionalProperties":false,"description":"What the policy checks, and what a failure does.","required":["match","rule","message"],"properties":{"match":{"type":"object","additionalProperties":false,"description":"The objects the rule applies to: every condition given must hold.","required":["kinds"],"properties":{"kinds":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Kinds the rule applies to (`SSHRole`, `RegistryModuleVersion`); `*` for every kind."},"scopes":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Scopes (an organization, a mount) the rule applies to; a glob as in `--target` (`ssh-*`)."},"labels":{"$ref":"#/definitions/labels","description":"Labels an object's metadata must carry, each with this value."}}},"rule":{"type":"string","minLength":1,"description":"A CEL expression that is true when the object is allowed. It sees `object` (kind, metadata, spec), and at plan time `live` (null when absent) and `change` (`action`, `paths`)."},"message":{"type":"string","minLength":1,"description":"What a violation says to the reviewer."},"enforcement":{"type":"string","enum":["deny","warn"],"default":"deny","description":"`deny`: a violation stops the run, nothing is sent (exit 1); `warn`: it is shown and counted, the run goes on."}}}},"definitions":{"labels":{"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema43 = {"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern24 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "u");
+const pattern42 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "u");
 
 const validate19 = (function validate19(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/Policy.schema.json" */;
@@ -3874,7 +5632,7 @@ errors++;
 if(data1.name !== undefined){
 let data2 = data1.name;
 if(typeof data2 === "string"){
-if(!pattern24.test(data2)){
+if(!pattern42.test(data2)){
 const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]*$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9._-]*$",parentSchema:schema42.properties.metadata.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
@@ -4249,11 +6007,11 @@ validate19.errors = vErrors;
 return errors === 0;
 });
 
-const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/PolicyVersion.schema.json","title":"PolicyVersion","description":"A policy-engine version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/policy-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"PolicyVersion","description":"The kind of object: `PolicyVersion`."},"metadata":{"type":"object","description":"Which policy-engine version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema45 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/PolicyVersion.schema.json","title":"PolicyVersion","description":"A policy-engine version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/policy-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"PolicyVersion","description":"The kind of object: `PolicyVersion`."},"metadata":{"type":"object","description":"Which policy-engine version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema46 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern25 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$", "u");
-const pattern26 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$", "u");
-const pattern27 = new RegExp("^[0-9a-fA-F]{64}$", "u");
+const pattern43 = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$", "u");
+const pattern44 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$", "u");
+const pattern45 = new RegExp("^[0-9a-fA-F]{64}$", "u");
 
 const validate20 = (function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/PolicyVersion.schema.json" */;
@@ -4262,6 +6020,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -4289,6 +6050,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -4300,48 +6116,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema45.else.required,parentSchema:schema45.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema45.if,parentSchema:schema45,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema45.required,parentSchema:schema45,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema45.required,parentSchema:schema45,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema45.else.required,parentSchema:schema45.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4350,9 +6128,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema45.if,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4361,11 +6142,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.kind.type,parentSchema:schema45.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4374,8 +6156,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("PolicyVersion" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "PolicyVersion"},message:"must be equal to constant",schema:"PolicyVersion",parentSchema:schema45.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema45.required,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4384,12 +6166,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema45.properties.metadata.required,parentSchema:schema45.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4398,50 +6177,46 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.kind.type,parentSchema:schema45.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if("PolicyVersion" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "PolicyVersion"},message:"must be equal to constant",schema:"PolicyVersion",parentSchema:schema45.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema45.properties.metadata.required,parentSchema:schema45.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data3){
 if(!((key1 === "name") || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data2.name !== undefined){
-let data3 = data2.name;
-if(typeof data3 === "string"){
-if(!pattern25.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema45.properties.metadata.properties.name,data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.metadata.properties.name.type,parentSchema:schema45.properties.metadata.properties.name,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data2.labels !== undefined){
-let data4 = data2.labels;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-let data5 = data4[key2];
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.additionalProperties.type,parentSchema:schema46.additionalProperties,data:data5};
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4451,458 +6226,38 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.metadata.type,parentSchema:schema45.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.spec !== undefined){
-let data6 = data.spec;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.deprecated === undefined){
-data6.deprecated = false;
-}
-if(data6["deprecated-reason"] === undefined){
-data6["deprecated-reason"] = null;
-}
-if(data6.official === undefined){
-data6.official = false;
-}
-if(data6.enabled === undefined){
-data6.enabled = true;
-}
-if(data6.beta === undefined){
-data6.beta = false;
-}
-if(data6.url === undefined){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema45.properties.spec.required,parentSchema:schema45.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6.sha === undefined){
-const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema45.properties.spec.required,parentSchema:schema45.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-for(const key3 in data6){
-if(!(((((((key3 === "url") || (key3 === "sha")) || (key3 === "deprecated")) || (key3 === "deprecated-reason")) || (key3 === "official")) || (key3 === "enabled")) || (key3 === "beta"))){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.url !== undefined){
-let data7 = data6.url;
-if(typeof data7 === "string"){
-if(!pattern26.test(data7)){
-const err19 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema45.properties.spec.properties.url,data:data7};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.spec.properties.url.type,parentSchema:schema45.properties.spec.properties.url,data:data7};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data6.sha !== undefined){
-let data8 = data6.sha;
-if(typeof data8 === "string"){
-if(!pattern27.test(data8)){
-const err21 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema45.properties.spec.properties.sha,data:data8};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.spec.properties.sha.type,parentSchema:schema45.properties.spec.properties.sha,data:data8};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-let data9 = data6.deprecated;
-if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.deprecated.type,parentSchema:schema45.properties.spec.properties.deprecated,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-let data10 = data6["deprecated-reason"];
-if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema45.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema45.properties.spec.properties["deprecated-reason"].type,parentSchema:schema45.properties.spec.properties["deprecated-reason"],data:data10};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-let data11 = data6.official;
-if(typeof data11 !== "boolean"){
-const err25 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.official.type,parentSchema:schema45.properties.spec.properties.official,data:data11};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-let data12 = data6.enabled;
-if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.enabled.type,parentSchema:schema45.properties.spec.properties.enabled,data:data12};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-let data13 = data6.beta;
-if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.beta.type,parentSchema:schema45.properties.spec.properties.beta,data:data13};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.spec.type,parentSchema:schema45.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-let data14 = data.ensure;
-if(typeof data14 !== "string"){
-const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.ensure.type,parentSchema:schema45.properties.ensure,data:data14};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(!((data14 === "present") || (data14 === "absent"))){
-const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema45.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.ensure.enum,parentSchema:schema45.properties.ensure,data:data14};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-validate20.errors = vErrors;
-return errors === 0;
-});
-
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
-const schema48 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern29 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$", "u");
-const pattern30 = new RegExp("^[a-z0-9]{1,64}$", "u");
-const pattern32 = new RegExp("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$", "u");
-const pattern33 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
-
-const validate21 = (function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/RegistryModule.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const _errs1 = errors;
-let valid0 = true;
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.ensure === undefined) && (missing0 = "ensure")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.ensure !== undefined){
-if("absent" !== data.ensure){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs2 === errors;
-errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
-}
-else {
-vErrors = null;
-}
-}
-if(!_valid0){
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema47.else.required,parentSchema:schema47.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema47.if,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema47.required,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema47.required,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.kind.type,parentSchema:schema47.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if("RegistryModule" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "RegistryModule"},message:"must be equal to constant",schema:"RegistryModule",parentSchema:schema47.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.registry === undefined){
-data2.registry = "private";
-}
-if(data2.organization === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data2.name === undefined){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2.provider === undefined){
-const err11 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-for(const key1 in data2){
-if(!((((((key1 === "organization") || (key1 === "name")) || (key1 === "provider")) || (key1 === "registry")) || (key1 === "namespace")) || (key1 === "labels"))){
-const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data2.organization !== undefined){
-let data3 = data2.organization;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.metadata.properties.organization,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(!pattern21.test(data3)){
-const err14 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema47.properties.metadata.properties.organization,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.organization.type,parentSchema:schema47.properties.metadata.properties.organization,data:data3};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data2.name !== undefined){
-let data4 = data2.name;
+if(data3.name !== undefined){
+let data4 = data3.name;
 if(typeof data4 === "string"){
-if(!pattern29.test(data4)){
-const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema47.properties.metadata.properties.name,data:data4};
+if(!pattern43.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema45.properties.metadata.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.metadata.properties.name.type,parentSchema:schema45.properties.metadata.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.labels !== undefined){
+let data5 = data3.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+let data6 = data5[key2];
+if(typeof data6 !== "string"){
+const err16 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.additionalProperties.type,parentSchema:schema46.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4912,8 +6267,9 @@ vErrors.push(err16);
 errors++;
 }
 }
+}
 else {
-const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.name.type,parentSchema:schema47.properties.metadata.properties.name,data:data4};
+const err17 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4923,11 +6279,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data2.provider !== undefined){
-let data5 = data2.provider;
-if(typeof data5 === "string"){
-if(!pattern30.test(data5)){
-const err18 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,64}$"},message:"must match pattern \""+"^[a-z0-9]{1,64}$"+"\"",schema:"^[a-z0-9]{1,64}$",parentSchema:schema47.properties.metadata.properties.provider,data:data5};
+}
+else {
+const err18 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.metadata.type,parentSchema:schema45.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4937,8 +6291,26 @@ vErrors.push(err18);
 errors++;
 }
 }
-else {
-const err19 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.provider.type,parentSchema:schema47.properties.metadata.properties.provider,data:data5};
+if(data.spec !== undefined){
+let data7 = data.spec;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.deprecated === undefined){
+data7.deprecated = false;
+}
+if(data7["deprecated-reason"] === undefined){
+data7["deprecated-reason"] = null;
+}
+if(data7.official === undefined){
+data7.official = false;
+}
+if(data7.enabled === undefined){
+data7.enabled = true;
+}
+if(data7.beta === undefined){
+data7.beta = false;
+}
+if(data7.url === undefined){
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema45.properties.spec.required,parentSchema:schema45.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4947,10 +6319,8 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-let data6 = data2.registry;
-if(typeof data6 !== "string"){
-const err20 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.registry.type,parentSchema:schema47.properties.metadata.properties.registry,data:data6};
+if(data7.sha === undefined){
+const err20 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema45.properties.spec.required,parentSchema:schema45.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4959,8 +6329,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data6 === "private") || (data6 === "public"))){
-const err21 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/enum",keyword:"enum",params:{allowedValues: schema47.properties.metadata.properties.registry.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.metadata.properties.registry.enum,parentSchema:schema47.properties.metadata.properties.registry,data:data6};
+for(const key3 in data7){
+if(!(((((((key3 === "url") || (key3 === "sha")) || (key3 === "deprecated")) || (key3 === "deprecated-reason")) || (key3 === "official")) || (key3 === "enabled")) || (key3 === "beta"))){
+const err21 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema45.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4969,11 +6340,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data2.namespace !== undefined){
-let data7 = data2.namespace;
-if(typeof data7 === "string"){
-if(!pattern29.test(data7)){
-const err22 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema47.properties.metadata.properties.namespace,data:data7};
+}
+if(data7.url !== undefined){
+let data8 = data7.url;
+if(typeof data8 === "string"){
+if(!pattern44.test(data8)){
+const err22 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema45.properties.spec.properties.url,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4984,7 +6356,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.namespace.type,parentSchema:schema47.properties.metadata.properties.namespace,data:data7};
+const err23 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.spec.properties.url.type,parentSchema:schema45.properties.spec.properties.url,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4994,13 +6366,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data2.labels !== undefined){
-let data8 = data2.labels;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-for(const key2 in data8){
-let data9 = data8[key2];
-if(typeof data9 !== "string"){
-const err24 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.additionalProperties.type,parentSchema:schema48.additionalProperties,data:data9};
+if(data7.sha !== undefined){
+let data9 = data7.sha;
+if(typeof data9 === "string"){
+if(!pattern45.test(data9)){
+const err24 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema45.properties.spec.properties.sha,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5010,9 +6380,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-}
 else {
-const err25 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data8};
+const err25 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.spec.properties.sha.type,parentSchema:schema45.properties.spec.properties.sha,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5022,9 +6391,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.metadata.type,parentSchema:schema47.properties.metadata,data:data2};
+let data10 = data7.deprecated;
+if(typeof data10 !== "boolean"){
+const err26 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.deprecated.type,parentSchema:schema45.properties.spec.properties.deprecated,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5033,13 +6402,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data.spec !== undefined){
-let data10 = data.spec;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key3 in data10){
-if(!((((key3 === "versions") || (key3 === "test-config")) || (key3 === "vcs-repo")) || (key3 === "no-code"))){
-const err27 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec,data:data10};
+let data11 = data7["deprecated-reason"];
+if((typeof data11 !== "string") && (data11 !== null)){
+const err27 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema45.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema45.properties.spec.properties["deprecated-reason"].type,parentSchema:schema45.properties.spec.properties["deprecated-reason"],data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5048,16 +6413,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data10.versions !== undefined){
-let data11 = data10.versions;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-let data12 = data11[i0];
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.version === undefined){
-const err28 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema47.properties.spec.properties.versions.items.required,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
+let data12 = data7.official;
+if(typeof data12 !== "boolean"){
+const err28 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.official.type,parentSchema:schema45.properties.spec.properties.official,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5066,9 +6424,9 @@ vErrors.push(err28);
 }
 errors++;
 }
-for(const key4 in data12){
-if(!(((key4 === "version") || (key4 === "source")) || (key4 === "archive"))){
-const err29 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
+let data13 = data7.enabled;
+if(typeof data13 !== "boolean"){
+const err29 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.enabled.type,parentSchema:schema45.properties.spec.properties.enabled,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5077,12 +6435,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data12.version !== undefined){
-let data13 = data12.version;
-if(typeof data13 === "string"){
-if(!pattern32.test(data13)){
-const err30 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"},message:"must match pattern \""+"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"+"\"",schema:"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$",parentSchema:schema47.properties.spec.properties.versions.items.properties.version,data:data13};
+let data14 = data7.beta;
+if(typeof data14 !== "boolean"){
+const err30 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.spec.properties.beta.type,parentSchema:schema45.properties.spec.properties.beta,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5093,7 +6448,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.version.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.version,data:data13};
+const err31 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.properties.spec.type,parentSchema:schema45.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5103,11 +6458,9 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data12.source !== undefined){
-let data14 = data12.source;
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err32 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.spec.properties.versions.items.properties.source,data:data14};
+let data15 = data.ensure;
+if(typeof data15 !== "string"){
+const err32 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.ensure.type,parentSchema:schema45.properties.ensure,data:data15};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5116,9 +6469,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.source.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.source,data:data14};
+if(!((data15 === "present") || (data15 === "absent"))){
+const err33 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema45.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.ensure.enum,parentSchema:schema45.properties.ensure,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5127,12 +6479,10 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data12.archive !== undefined){
-let data15 = data12.archive;
-if(typeof data15 === "string"){
-if(func2(data15) < 1){
-const err34 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.spec.properties.versions.items.properties.archive,data:data15};
+if(data.patch !== undefined){
+let data16 = data.patch;
+if(typeof data16 !== "boolean"){
+const err34 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.patch.type,parentSchema:schema45.properties.patch,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5142,8 +6492,15 @@ vErrors.push(err34);
 errors++;
 }
 }
-else {
-const err35 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.archive.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.archive,data:data15};
+if(data.ignore !== undefined){
+let data17 = data.ignore;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err35 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.ignore.items,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5152,10 +6509,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
+if(!pattern0.test(data18)){
+const err36 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema45.properties.ignore.items,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5165,9 +6520,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
 else {
-const err37 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data11};
+const err37 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.ignore.items.type,parentSchema:schema45.properties.ignore.items,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5177,12 +6531,656 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data10["test-config"] !== undefined){
-let data16 = data10["test-config"];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key5 in data16){
-if(!(key5 === "tests-enabled")){
-const err38 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data16};
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data17[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err38 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema45.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.ignore.type,parentSchema:schema45.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data19 = data.sensitive;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err40 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema45.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!pattern0.test(data20)){
+const err41 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema45.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema45.properties.sensitive.items.type,parentSchema:schema45.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data19[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err43 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema45.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema45.properties.sensitive.type,parentSchema:schema45.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+validate20.errors = vErrors;
+return errors === 0;
+});
+
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema48 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const pattern49 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$", "u");
+const pattern50 = new RegExp("^[a-z0-9]{1,64}$", "u");
+const pattern52 = new RegExp("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$", "u");
+const pattern53 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
+
+const validate21 = (function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/RegistryModule.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.ensure === undefined) && (missing0 = "ensure")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.ensure !== undefined){
+if("absent" !== data.ensure){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(!_valid0){
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.spec === undefined){
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema47.else.required,parentSchema:schema47.else,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema47.if,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
+}
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema47.required,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema47.required,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.kind.type,parentSchema:schema47.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if("RegistryModule" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "RegistryModule"},message:"must be equal to constant",schema:"RegistryModule",parentSchema:schema47.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.registry === undefined){
+data3.registry = "private";
+}
+if(data3.organization === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "organization"},message:"must have required property '"+"organization"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data3.name === undefined){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(data3.provider === undefined){
+const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema47.properties.metadata.required,parentSchema:schema47.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((((((key1 === "organization") || (key1 === "name")) || (key1 === "provider")) || (key1 === "registry")) || (key1 === "namespace")) || (key1 === "labels"))){
+const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.organization !== undefined){
+let data4 = data3.organization;
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err16 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.metadata.properties.organization,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(!pattern37.test(data4)){
+const err17 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+$",parentSchema:schema47.properties.metadata.properties.organization,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/metadata/organization",schemaPath:"#/properties/metadata/properties/organization/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.organization.type,parentSchema:schema47.properties.metadata.properties.organization,data:data4};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data3.name !== undefined){
+let data5 = data3.name;
+if(typeof data5 === "string"){
+if(!pattern49.test(data5)){
+const err19 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema47.properties.metadata.properties.name,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.name.type,parentSchema:schema47.properties.metadata.properties.name,data:data5};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data3.provider !== undefined){
+let data6 = data3.provider;
+if(typeof data6 === "string"){
+if(!pattern50.test(data6)){
+const err21 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,64}$"},message:"must match pattern \""+"^[a-z0-9]{1,64}$"+"\"",schema:"^[a-z0-9]{1,64}$",parentSchema:schema47.properties.metadata.properties.provider,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/metadata/provider",schemaPath:"#/properties/metadata/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.provider.type,parentSchema:schema47.properties.metadata.properties.provider,data:data6};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+let data7 = data3.registry;
+if(typeof data7 !== "string"){
+const err23 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.registry.type,parentSchema:schema47.properties.metadata.properties.registry,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!((data7 === "private") || (data7 === "public"))){
+const err24 = {instancePath:instancePath+"/metadata/registry",schemaPath:"#/properties/metadata/properties/registry/enum",keyword:"enum",params:{allowedValues: schema47.properties.metadata.properties.registry.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.metadata.properties.registry.enum,parentSchema:schema47.properties.metadata.properties.registry,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data3.namespace !== undefined){
+let data8 = data3.namespace;
+if(typeof data8 === "string"){
+if(!pattern49.test(data8)){
+const err25 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"},message:"must match pattern \""+"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$"+"\"",schema:"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$",parentSchema:schema47.properties.metadata.properties.namespace,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/metadata/namespace",schemaPath:"#/properties/metadata/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.metadata.properties.namespace.type,parentSchema:schema47.properties.metadata.properties.namespace,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data3.labels !== undefined){
+let data9 = data3.labels;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key2 in data9){
+let data10 = data9[key2];
+if(typeof data10 !== "string"){
+const err27 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.additionalProperties.type,parentSchema:schema48.additionalProperties,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data:data9};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.metadata.type,parentSchema:schema47.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data11 = data.spec;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key3 in data11){
+if(!((((key3 === "versions") || (key3 === "test-config")) || (key3 === "vcs-repo")) || (key3 === "no-code"))){
+const err30 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data11.versions !== undefined){
+let data12 = data11.versions;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.version === undefined){
+const err31 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema47.properties.spec.properties.versions.items.required,parentSchema:schema47.properties.spec.properties.versions.items,data:data13};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+for(const key4 in data13){
+if(!(((key4 === "version") || (key4 === "source")) || (key4 === "archive"))){
+const err32 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties.versions.items,data:data13};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data13.version !== undefined){
+let data14 = data13.version;
+if(typeof data14 === "string"){
+if(!pattern52.test(data14)){
+const err33 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"},message:"must match pattern \""+"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$"+"\"",schema:"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$",parentSchema:schema47.properties.spec.properties.versions.items.properties.version,data:data14};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/spec/versions/" + i0+"/version",schemaPath:"#/properties/spec/properties/versions/items/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.version.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.version,data:data14};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data13.source !== undefined){
+let data15 = data13.source;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err35 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.spec.properties.versions.items.properties.source,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/spec/versions/" + i0+"/source",schemaPath:"#/properties/spec/properties/versions/items/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.source.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.source,data:data15};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data13.archive !== undefined){
+let data16 = data13.archive;
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err37 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.spec.properties.versions.items.properties.archive,data:data16};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/spec/versions/" + i0+"/archive",schemaPath:"#/properties/spec/properties/versions/items/properties/archive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.archive.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.archive,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5192,10 +7190,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data16["tests-enabled"] !== undefined){
-let data17 = data16["tests-enabled"];
-if(typeof data17 !== "boolean"){
-const err39 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data17};
+}
+else {
+const err39 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data13};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5207,7 +7204,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data16};
+const err40 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data12};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5217,11 +7214,12 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data10["vcs-repo"] !== undefined){
-let data18 = data10["vcs-repo"];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.identifier === undefined){
-const err41 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
+if(data11["test-config"] !== undefined){
+let data17 = data11["test-config"];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key5 in data17){
+if(!(key5 === "tests-enabled")){
+const err41 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5230,9 +7228,11 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key6 in data18){
-if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
-const err42 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
+}
+if(data17["tests-enabled"] !== undefined){
+let data18 = data17["tests-enabled"];
+if(typeof data18 !== "boolean"){
+const err42 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5242,11 +7242,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data18.identifier !== undefined){
-let data19 = data18.identifier;
-if(typeof data19 === "string"){
-if(!pattern33.test(data19)){
-const err43 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
+}
+else {
+const err43 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data17};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5256,8 +7254,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
+if(data11["vcs-repo"] !== undefined){
+let data19 = data11["vcs-repo"];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.identifier === undefined){
+const err44 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5266,11 +7267,9 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-if(data18["oauth-token-id"] !== undefined){
-let data20 = data18["oauth-token-id"];
-if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data20};
+for(const key6 in data19){
+if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
+const err45 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5280,10 +7279,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data18.branch !== undefined){
-let data21 = data18.branch;
-if(typeof data21 !== "string"){
-const err46 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data21};
+if(data19.identifier !== undefined){
+let data20 = data19.identifier;
+if(typeof data20 === "string"){
+if(!pattern53.test(data20)){
+const err46 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5293,9 +7293,8 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
 else {
-const err47 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
+const err47 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5305,10 +7304,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data10["no-code"] !== undefined){
-let data22 = data10["no-code"];
-if(typeof data22 !== "boolean"){
-const err48 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data22};
+if(data19["oauth-token-id"] !== undefined){
+let data21 = data19["oauth-token-id"];
+if(typeof data21 !== "string"){
+const err48 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5318,9 +7317,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-}
-else {
-const err49 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data10};
+if(data19.branch !== undefined){
+let data22 = data19.branch;
+if(typeof data22 !== "string"){
+const err49 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5330,9 +7330,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-let data23 = data.ensure;
-if(typeof data23 !== "string"){
-const err50 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data23};
+}
+else {
+const err50 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5341,8 +7341,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(!((data23 === "present") || (data23 === "absent"))){
-const err51 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data23};
+}
+if(data11["no-code"] !== undefined){
+let data23 = data11["no-code"];
+if(typeof data23 !== "boolean"){
+const err51 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5352,8 +7355,9 @@ vErrors.push(err51);
 errors++;
 }
 }
+}
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+const err52 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data11};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -5362,15 +7366,211 @@ vErrors.push(err52);
 }
 errors++;
 }
+}
+let data24 = data.ensure;
+if(typeof data24 !== "string"){
+const err53 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data24};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+if(!((data24 === "present") || (data24 === "absent"))){
+const err54 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data24};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data25 = data.patch;
+if(typeof data25 !== "boolean"){
+const err55 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.patch.type,parentSchema:schema47.properties.patch,data:data25};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data26 = data.ignore;
+if(Array.isArray(data26)){
+const len1 = data26.length;
+for(let i1=0; i1<len1; i1++){
+let data27 = data26[i1];
+if(typeof data27 === "string"){
+if(func2(data27) < 1){
+const err56 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.ignore.items,data:data27};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+if(!pattern0.test(data27)){
+const err57 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema47.properties.ignore.items,data:data27};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ignore.items.type,parentSchema:schema47.properties.ignore.items,data:data27};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+let i2 = data26.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data26[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err59 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema47.properties.ignore,data:data26};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.ignore.type,parentSchema:schema47.properties.ignore,data:data26};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data28 = data.sensitive;
+if(Array.isArray(data28)){
+const len2 = data28.length;
+for(let i3=0; i3<len2; i3++){
+let data29 = data28[i3];
+if(typeof data29 === "string"){
+if(func2(data29) < 1){
+const err61 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.sensitive.items,data:data29};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+if(!pattern0.test(data29)){
+const err62 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema47.properties.sensitive.items,data:data29};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.sensitive.items.type,parentSchema:schema47.properties.sensitive.items,data:data29};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+let i4 = data28.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data28[i4];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err64 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema47.properties.sensitive,data:data28};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+break;
+}
+indices1[item1] = i4;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.sensitive.type,parentSchema:schema47.properties.sensitive,data:data28};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
 validate21.errors = vErrors;
 return errors === 0;
 });
 
-const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SAMLSettings.schema.json","title":"SAMLSettings","description":"SAML single sign-on settings. When `enabled` is true all remaining attributes must have valid values; omitted attributes keep their previous values or defaults. Singleton (identity `saml-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/saml-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SAMLSettings","description":"The kind of object: `SAMLSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SAML single sign-on is enabled.","default":false},"debug":{"type":"boolean","description":"Shows an administrator the SAML response XML and processed values during login.","default":false},"idp-cert":{"type":"string","description":"PEM-encoded X.509 certificate from the identity provider (for example `${file:idp.pem}`). Changing it rotates the certificate: the API keeps the previous one as `old-idp-cert`.","pattern":"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$","patternErrorMessage":"must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)"},"slo-endpoint-url":{"type":"string","description":"HTTPS single log-out URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"sso-endpoint-url":{"type":"string","description":"HTTPS single sign-on URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"attr-username":{"type":"string","description":"SAML attribute holding the username.","default":"Username"},"attr-groups":{"type":"string","description":"SAML attribute holding team membership.","default":"MemberOf"},"attr-site-admin":{"type":"string","description":"Attribute granting site-admin access; overrides the site-admin-role method.","default":"SiteAdmin"},"site-admin-role":{"type":"string","description":"Role, within the team attribute list, that grants site-admin access.","default":"site-admins"},"sso-api-token-session-timeout":{"$ref":"#/definitions/duration","description":"Session timeout of API tokens created through SAML single sign-on (seconds on the wire; default 14 days).","default":1209600}},"x-reserved-fields":{"old-idp-cert":"it is read-only (the API keeps the previous certificate there during a rotation)","acs-consumer-url":"it is read-only (the API sets it)","metadata-url":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
+const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SAMLSettings.schema.json","title":"SAMLSettings","description":"SAML single sign-on settings. When `enabled` is true all remaining attributes must have valid values; omitted attributes keep their previous values or defaults. Singleton (identity `saml-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/saml-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SAMLSettings","description":"The kind of object: `SAMLSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SAML single sign-on is enabled.","default":false},"debug":{"type":"boolean","description":"Shows an administrator the SAML response XML and processed values during login.","default":false},"idp-cert":{"type":"string","description":"PEM-encoded X.509 certificate from the identity provider (for example `${file:idp.pem}`). Changing it rotates the certificate: the API keeps the previous one as `old-idp-cert`.","pattern":"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$","patternErrorMessage":"must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)"},"slo-endpoint-url":{"type":"string","description":"HTTPS single log-out URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"sso-endpoint-url":{"type":"string","description":"HTTPS single sign-on URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"attr-username":{"type":"string","description":"SAML attribute holding the username.","default":"Username"},"attr-groups":{"type":"string","description":"SAML attribute holding team membership.","default":"MemberOf"},"attr-site-admin":{"type":"string","description":"Attribute granting site-admin access; overrides the site-admin-role method.","default":"SiteAdmin"},"site-admin-role":{"type":"string","description":"Role, within the team attribute list, that grants site-admin access.","default":"site-admins"},"sso-api-token-session-timeout":{"$ref":"#/definitions/duration","description":"Session timeout of API tokens created through SAML single sign-on (seconds on the wire; default 14 days).","default":1209600}},"x-reserved-fields":{"old-idp-cert":"it is read-only (the API keeps the previous certificate there during a rotation)","acs-consumer-url":"it is read-only (the API sets it)","metadata-url":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
 const schema50 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema51 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"};
-const pattern34 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
-const pattern35 = new RegExp("^https://", "u");
+const pattern56 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
+const pattern57 = new RegExp("^https://", "u");
 const formats2 = requireRuntime("ajv-formats/dist/formats").fullFormats.uri;
 
 const validate22 = (function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5392,7 +7592,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -5506,7 +7706,7 @@ if(data4["sso-api-token-session-timeout"] === undefined){
 data4["sso-api-token-session-timeout"] = 1209600;
 }
 for(const key3 in data4){
-if(!(func3.call(schema49.properties.spec.properties, key3))){
+if(!(func9.call(schema49.properties.spec.properties, key3))){
 const err8 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema49.properties.spec,data:data4};
 if(vErrors === null){
 vErrors = [err8];
@@ -5542,7 +7742,7 @@ errors++;
 if(data4["idp-cert"] !== undefined){
 let data7 = data4["idp-cert"];
 if(typeof data7 === "string"){
-if(!pattern34.test(data7)){
+if(!pattern56.test(data7)){
 const err11 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/pattern",keyword:"pattern",params:{pattern: "^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"},message:"must match pattern \""+"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"+"\"",schema:"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$",parentSchema:schema49.properties.spec.properties["idp-cert"],data:data7};
 if(vErrors === null){
 vErrors = [err11];
@@ -5567,7 +7767,7 @@ errors++;
 if(data4["slo-endpoint-url"] !== undefined){
 let data8 = data4["slo-endpoint-url"];
 if(typeof data8 === "string"){
-if(!pattern35.test(data8)){
+if(!pattern57.test(data8)){
 const err13 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["slo-endpoint-url"],data:data8};
 if(vErrors === null){
 vErrors = [err13];
@@ -5602,7 +7802,7 @@ errors++;
 if(data4["sso-endpoint-url"] !== undefined){
 let data9 = data4["sso-endpoint-url"];
 if(typeof data9 === "string"){
-if(!pattern35.test(data9)){
+if(!pattern57.test(data9)){
 const err16 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["sso-endpoint-url"],data:data9};
 if(vErrors === null){
 vErrors = [err16];
@@ -5702,7 +7902,7 @@ errors++;
 }
 }
 if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
+if(!pattern6.test(data14)){
 const err25 = {instancePath:instancePath+"/spec/sso-api-token-session-timeout",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema51,data:data14};
 if(vErrors === null){
 vErrors = [err25];
@@ -5746,9 +7946,10 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(data.patch !== undefined){
+let data16 = data.patch;
+if(typeof data16 !== "boolean"){
+const err29 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema49.properties.patch.type,parentSchema:schema49.properties.patch,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5757,11 +7958,173 @@ vErrors.push(err29);
 }
 errors++;
 }
+}
+if(data.ignore !== undefined){
+let data17 = data.ignore;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err30 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err31 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema49.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.ignore.items.type,parentSchema:schema49.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data17[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err33 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema49.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.ignore.type,parentSchema:schema49.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data19 = data.sensitive;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err35 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!pattern0.test(data20)){
+const err36 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema49.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.sensitive.items.type,parentSchema:schema49.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data19[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err38 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema49.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema49.properties.sensitive.type,parentSchema:schema49.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
 validate22.errors = vErrors;
 return errors === 0;
 });
 
-const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMSSettings.schema.json","title":"SMSSettings","description":"SMS settings. When `enabled` is true all attributes must be valid; omitted ones keep their previous values. Singleton (identity `sms-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/sms-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMSSettings","description":"The kind of object: `SMSSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SMS is enabled.","default":false},"account-sid":{"type":"string","description":"Account id at the SMS provider."},"auth-token":{"type":"string","description":"Auth token at the SMS provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"from-number":{"type":"string","description":"Registered sending phone number."}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema52 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMSSettings.schema.json","title":"SMSSettings","description":"SMS settings. When `enabled` is true all attributes must be valid; omitted ones keep their previous values. Singleton (identity `sms-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/sms-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMSSettings","description":"The kind of object: `SMSSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SMS is enabled.","default":false},"account-sid":{"type":"string","description":"Account id at the SMS provider."},"auth-token":{"type":"string","description":"Auth token at the SMS provider. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"from-number":{"type":"string","description":"Registered sending phone number."}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema53 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
 const validate23 = (function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5783,7 +8146,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -5973,9 +8336,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(data.patch !== undefined){
+let data10 = data.patch;
+if(typeof data10 !== "boolean"){
+const err16 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema52.properties.patch.type,parentSchema:schema52.properties.patch,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5984,11 +8348,173 @@ vErrors.push(err16);
 }
 errors++;
 }
+}
+if(data.ignore !== undefined){
+let data11 = data.ignore;
+if(Array.isArray(data11)){
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(typeof data12 === "string"){
+if(func2(data12) < 1){
+const err17 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.ignore.items,data:data12};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(!pattern0.test(data12)){
+const err18 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema52.properties.ignore.items,data:data12};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.ignore.items.type,parentSchema:schema52.properties.ignore.items,data:data12};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+let i1 = data11.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data11[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err20 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema52.properties.ignore,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.ignore.type,parentSchema:schema52.properties.ignore,data:data11};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data13 = data.sensitive;
+if(Array.isArray(data13)){
+const len1 = data13.length;
+for(let i2=0; i2<len1; i2++){
+let data14 = data13[i2];
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err22 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.sensitive.items,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!pattern0.test(data14)){
+const err23 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema52.properties.sensitive.items,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.sensitive.items.type,parentSchema:schema52.properties.sensitive.items,data:data14};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+let i3 = data13.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data13[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err25 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema52.properties.sensitive,data:data13};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.sensitive.type,parentSchema:schema52.properties.sensitive,data:data13};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
 validate23.errors = vErrors;
 return errors === 0;
 });
 
-const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMTPSettings.schema.json","title":"SMTPSettings","description":"SMTP settings for outgoing mail. When `enabled` is true all remaining attributes must be valid; omitted ones keep their previous values. Singleton (identity `smtp-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/smtp-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMTPSettings","description":"The kind of object: `SMTPSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether outgoing mail through SMTP is enabled.","default":false},"host":{"type":"string","description":"SMTP server host.","minLength":1},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"SMTP server port (1-65535)."},"sender":{"type":"string","description":"Sender address.","minLength":1},"auth":{"type":"string","description":"Authentication method: `none`, `plain` or `login`.","enum":["none","plain","login"],"default":"none"},"username":{"type":"string","description":"SMTP username; required by the API when auth is `login` or `plain`."},"password":{"type":"string","description":"SMTP password; required by the API when auth is `login` or `plain`. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"test-email-address":{"type":"string","description":"Receives a test message on every update; not persisted. Write-only.","format":"email","writeOnly":true}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema54 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SMTPSettings.schema.json","title":"SMTPSettings","description":"SMTP settings for outgoing mail. When `enabled` is true all remaining attributes must be valid; omitted ones keep their previous values. Singleton (identity `smtp-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/smtp-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SMTPSettings","description":"The kind of object: `SMTPSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether outgoing mail through SMTP is enabled.","default":false},"host":{"type":"string","description":"SMTP server host.","minLength":1},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"SMTP server port (1-65535)."},"sender":{"type":"string","description":"Sender address.","minLength":1},"auth":{"type":"string","description":"Authentication method: `none`, `plain` or `login`.","enum":["none","plain","login"],"default":"none"},"username":{"type":"string","description":"SMTP username; required by the API when auth is `login` or `plain`."},"password":{"type":"string","description":"SMTP password; required by the API when auth is `login` or `plain`. Write-only: never read back; use `${env:NAME}` or `${file:path}`.","writeOnly":true},"test-email-address":{"type":"string","description":"Receives a test message on every update; not persisted. Write-only.","format":"email","writeOnly":true}}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema55 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
 const validate24 = (function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6010,7 +8536,7 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
 const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema54,data};
 if(vErrors === null){
 vErrors = [err1];
@@ -6321,373 +8847,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-validate24.errors = vErrors;
-return errors === 0;
-});
-
-const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHCertificateAuthority.schema.json","title":"SSHCertificateAuthority","description":"The certificate authority of an SSH secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/ca` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHCertificateAuthority","description":"The kind of object: `SSHCertificateAuthority`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"generate_signing_key":{"type":"boolean","description":"Generate the key pair in the service (the default when no keys are given). A generated CA that exists is left alone."},"key_type":{"type":"string","enum":["ssh-rsa","ecdsa-sha2-nistp256","ecdsa-sha2-nistp384","ecdsa-sha2-nistp521","ssh-ed25519","rsa","ec","ed25519"],"description":"Type of a generated key (default `ssh-rsa`); sent on create only."},"key_bits":{"type":"integer","enum":[0,2048,3072,4096,256,384,521],"description":"Size of a generated key: RSA 2048, 3072 or 4096 (0: 4096), EC 256, 384 or 521 (0: 256); sent on create only."},"private_key":{"type":"string","description":"The CA's private key, only from `${file:path}` or `${env:NAME}`; sent on create, never read nor shown.","writeOnly":true},"public_key":{"type":"string","description":"The CA's public key (`ssh-ed25519 AAAA…`), with `private_key`. The live CA is compared by it: a different key replaces the CA (`--allow-replace SSHCertificateAuthority`).","pattern":"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$","patternErrorMessage":"must be an OpenSSH public key line like \"ssh-ed25519 AAAA...\""}}},"ensure":{"type":"string","description":"`present` (default) makes sure the mount has this CA; `absent` deletes it, which stops all signing.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
-const schema57 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern39 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
-
-const validate25 = (function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/SSHCertificateAuthority.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const _errs1 = errors;
-let valid0 = true;
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.ensure === undefined) && (missing0 = "ensure")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.ensure !== undefined){
-if("absent" !== data.ensure){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs2 === errors;
-errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
-}
-else {
-vErrors = null;
-}
-}
-if(!_valid0){
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema56.else.required,parentSchema:schema56.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema56.if,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema56.required,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema56.required,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.kind.type,parentSchema:schema56.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if("SSHCertificateAuthority" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHCertificateAuthority"},message:"must be equal to constant",schema:"SSHCertificateAuthority",parentSchema:schema56.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ssh";
-}
-for(const key1 in data2){
-if(!((key1 === "mount") || (key1 === "labels"))){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema56.properties.metadata.properties.mount,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.metadata.properties.mount.type,parentSchema:schema56.properties.metadata.properties.mount,data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2.labels !== undefined){
-let data4 = data2.labels;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-let data5 = data4[key2];
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.additionalProperties.type,parentSchema:schema57.additionalProperties,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data4};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.metadata.type,parentSchema:schema56.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.spec !== undefined){
-let data6 = data.spec;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key3 in data6){
-if(!(((((key3 === "generate_signing_key") || (key3 === "key_type")) || (key3 === "key_bits")) || (key3 === "private_key")) || (key3 === "public_key"))){
-const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data6.generate_signing_key !== undefined){
-let data7 = data6.generate_signing_key;
-if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/spec/generate_signing_key",schemaPath:"#/properties/spec/properties/generate_signing_key/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.spec.properties.generate_signing_key.type,parentSchema:schema56.properties.spec.properties.generate_signing_key,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data6.key_type !== undefined){
-let data8 = data6.key_type;
-if(typeof data8 !== "string"){
-const err17 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.key_type.type,parentSchema:schema56.properties.spec.properties.key_type,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!((((((((data8 === "ssh-rsa") || (data8 === "ecdsa-sha2-nistp256")) || (data8 === "ecdsa-sha2-nistp384")) || (data8 === "ecdsa-sha2-nistp521")) || (data8 === "ssh-ed25519")) || (data8 === "rsa")) || (data8 === "ec")) || (data8 === "ed25519"))){
-const err18 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema56.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.spec.properties.key_type.enum,parentSchema:schema56.properties.spec.properties.key_type,data:data8};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.key_bits !== undefined){
-let data9 = data6.key_bits;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err19 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.spec.properties.key_bits.type,parentSchema:schema56.properties.spec.properties.key_bits,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(!(((((((data9 === 0) || (data9 === 2048)) || (data9 === 3072)) || (data9 === 4096)) || (data9 === 256)) || (data9 === 384)) || (data9 === 521))){
-const err20 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/enum",keyword:"enum",params:{allowedValues: schema56.properties.spec.properties.key_bits.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.spec.properties.key_bits.enum,parentSchema:schema56.properties.spec.properties.key_bits,data:data9};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data6.private_key !== undefined){
-let data10 = data6.private_key;
-if(typeof data10 !== "string"){
-const err21 = {instancePath:instancePath+"/spec/private_key",schemaPath:"#/properties/spec/properties/private_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.private_key.type,parentSchema:schema56.properties.spec.properties.private_key,data:data10};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data6.public_key !== undefined){
-let data11 = data6.public_key;
-if(typeof data11 === "string"){
-if(!pattern39.test(data11)){
-const err22 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/pattern",keyword:"pattern",params:{pattern: "^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"},message:"must match pattern \""+"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"+"\"",schema:"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$",parentSchema:schema56.properties.spec.properties.public_key,data:data11};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.public_key.type,parentSchema:schema56.properties.spec.properties.public_key,data:data11};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.spec.type,parentSchema:schema56.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-let data12 = data.ensure;
-if(typeof data12 !== "string"){
-const err25 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.ensure.type,parentSchema:schema56.properties.ensure,data:data12};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(!((data12 === "present") || (data12 === "absent"))){
-const err26 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema56.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.ensure.enum,parentSchema:schema56.properties.ensure,data:data12};
+if(data.patch !== undefined){
+let data14 = data.patch;
+if(typeof data14 !== "boolean"){
+const err26 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema54.properties.patch.type,parentSchema:schema54.properties.patch,data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6697,8 +8860,15 @@ vErrors.push(err26);
 errors++;
 }
 }
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(data.ignore !== undefined){
+let data15 = data.ignore;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err27 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.ignore.items,data:data16};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6707,26 +8877,168 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate25.errors = vErrors;
+if(!pattern0.test(data16)){
+const err28 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema54.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.ignore.items.type,parentSchema:schema54.properties.ignore.items,data:data16};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+let i1 = data15.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data15[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err30 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema54.properties.ignore,data:data15};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.ignore.type,parentSchema:schema54.properties.ignore,data:data15};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data17 = data.sensitive;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i2=0; i2<len1; i2++){
+let data18 = data17[i2];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err32 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err33 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema54.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.sensitive.items.type,parentSchema:schema54.properties.sensitive.items,data:data18};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+let i3 = data17.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data17[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err35 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema54.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.sensitive.type,parentSchema:schema54.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+else {
+const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+validate24.errors = vErrors;
 return errors === 0;
 });
 
-const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHRole.schema.json","title":"SSHRole","description":"A role of the SSH secrets engine: one-time passwords (`otp`) or certificates (`ca`). Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/roles/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHRole","description":"The kind of object: `SSHRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"name":{"type":"string","description":"The role name, as in `/v1/<mount>/roles/<name>`.","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be letters, digits, _, - and ., starting and ending with a letter, digit or _"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"key_type":{"type":"string","enum":["otp","ca"],"description":"`otp` (one-time passwords) or `ca` (certificates signed by the mount's CA)."},"default_user":{"type":"string","description":"Default user name. Required for `otp`; for `ca` a valid principal only if also in `allowed_users`.","default":""},"default_user_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_user`.","default":false},"cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks the role applies to (required unless the role is on the zero-address list)."},"exclude_cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks whose addresses are refused."},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"`otp`: SSH port returned with an OTP.","default":22},"allowed_users":{"$ref":"#/definitions/commaSet","description":"Users credentials may be asked for; `*` allows any. For `ca` an empty list allows no user."},"allowed_users_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_users`.","default":false},"allowed_domains":{"$ref":"#/definitions/commaSet","description":"`ca`: domains host certificates may name; `*` allows any."},"allowed_domains_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_domains`.","default":false},"ttl":{"$ref":"#/definitions/duration","description":"`ca`: certificate lifetime when the request names none; at most `max_ttl`."},"max_ttl":{"$ref":"#/definitions/duration","description":"`ca`: longest certificate lifetime."},"allowed_critical_options":{"$ref":"#/definitions/commaSet","description":"`ca`: critical options a request may set; empty allows any."},"allowed_extensions":{"$ref":"#/definitions/commaSet","description":"`ca`: extensions a request may set (`permit-pty`, …); `*` allows any; empty: only `default_extensions`."},"default_critical_options":{"$ref":"#/definitions/stringMap","description":"`ca`: critical options of a certificate whose request names none."},"default_extensions":{"$ref":"#/definitions/stringMap","description":"`ca`: extensions of a certificate whose request names none (`permit-pty: \"\"`)."},"default_extensions_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_extensions` values.","default":false},"allow_user_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `user`.","default":false},"allow_host_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `host`.","default":false},"allow_bare_domains":{"type":"boolean","description":"`ca`: host certificates may name the domains of `allowed_domains` themselves.","default":false},"allow_subdomains":{"type":"boolean","description":"`ca`: host certificates may name subdomains of `allowed_domains`.","default":false},"allow_user_key_ids":{"type":"boolean","description":"`ca`: a request may set the key ID.","default":false},"key_id_format":{"type":"string","description":"`ca`: key ID format; variables `{{token_display_name}}`, `{{role_name}}`, `{{public_key_hash}}`.","default":""},"allowed_user_key_lengths":{"type":"object","description":"`ca`: key sizes allowed per key type (`rsa: [2048, 4096]`, `ed25519: 0`): a size, a list, or a comma-separated string.","additionalProperties":{"oneOf":[{"type":"integer","minimum":0},{"type":"array","items":{"type":"integer","minimum":0}},{"type":"string","pattern":"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"}],"errorMessage":"must be a size, a list of sizes or a comma-separated string of sizes"}},"allow_empty_principals":{"type":"boolean","description":"`ca`: allow certificates with no principals.","default":false},"algorithm_signer":{"type":"string","enum":["","default","ssh-rsa","rsa-sha2-256","rsa-sha2-512"],"description":"`ca`: signature algorithm of an RSA CA; `default` (rsa-sha2-256) for other CA keys.","default":"default"},"not_before_duration":{"$ref":"#/definitions/duration","description":"`ca`: how far back a certificate's validity starts.","default":"30s"}},"required":["key_type"],"x-reserved-fields":{"name":"the name is metadata.name"}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
-const schema59 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const schema60 = {"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"};
-const schema64 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"};
-const schema68 = {"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}};
-const pattern41 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
-const pattern42 = new RegExp("^[^,]*$", "u");
-const pattern50 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
+const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHCertificateAuthority.schema.json","title":"SSHCertificateAuthority","description":"The certificate authority of an SSH secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/ca` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHCertificateAuthority","description":"The kind of object: `SSHCertificateAuthority`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"generate_signing_key":{"type":"boolean","description":"Generate the key pair in the service (the default when no keys are given). A generated CA that exists is left alone."},"key_type":{"type":"string","enum":["ssh-rsa","ecdsa-sha2-nistp256","ecdsa-sha2-nistp384","ecdsa-sha2-nistp521","ssh-ed25519","rsa","ec","ed25519"],"description":"Type of a generated key (default `ssh-rsa`); sent on create only."},"key_bits":{"type":"integer","enum":[0,2048,3072,4096,256,384,521],"description":"Size of a generated key: RSA 2048, 3072 or 4096 (0: 4096), EC 256, 384 or 521 (0: 256); sent on create only."},"private_key":{"type":"string","description":"The CA's private key, only from `${file:path}` or `${env:NAME}`; sent on create, never read nor shown.","writeOnly":true},"public_key":{"type":"string","description":"The CA's public key (`ssh-ed25519 AAAA…`), with `private_key`. The live CA is compared by it: a different key replaces the CA (`--allow-replace SSHCertificateAuthority`).","pattern":"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$","patternErrorMessage":"must be an OpenSSH public key line like \"ssh-ed25519 AAAA...\""}}},"ensure":{"type":"string","description":"`present` (default) makes sure the mount has this CA; `absent` deletes it, which stops all signing.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
+const schema57 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const pattern67 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
 
-const validate26 = (function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/SSHRole.schema.json" */;
+const validate25 = (function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/SSHCertificateAuthority.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -6754,6 +9066,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -6765,48 +9132,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema58.else.required,parentSchema:schema58.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema58.if,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema58.required,parentSchema:schema58,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema58.required,parentSchema:schema58,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema56.else.required,parentSchema:schema56.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -6815,9 +9144,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema56.if,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -6826,11 +9158,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.kind.type,parentSchema:schema58.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6839,8 +9172,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("SSHRole" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHRole"},message:"must be equal to constant",schema:"SSHRole",parentSchema:schema58.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6849,15 +9182,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ssh";
-}
-if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.properties.metadata.required,parentSchema:schema58.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6866,9 +9193,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-for(const key1 in data2){
-if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.metadata,data:data2};
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.kind.type,parentSchema:schema56.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6877,11 +9206,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema58.properties.metadata.properties.mount,data:data3};
+if("SSHCertificateAuthority" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHCertificateAuthority"},message:"must be equal to constant",schema:"SSHCertificateAuthority",parentSchema:schema56.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6891,8 +9217,15 @@ vErrors.push(err11);
 errors++;
 }
 }
-else {
-const err12 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.metadata.properties.mount.type,parentSchema:schema58.properties.metadata.properties.mount,data:data3};
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ssh";
+}
+for(const key1 in data3){
+if(!((key1 === "mount") || (key1 === "labels"))){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6901,11 +9234,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.name !== undefined){
-let data4 = data2.name;
+}
+let data4 = data3.mount;
 if(typeof data4 === "string"){
-if(!pattern41.test(data4)){
-const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema58.properties.metadata.properties.name,data:data4};
+if(!pattern12.test(data4)){
+const err13 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema56.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6916,7 +9249,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.metadata.properties.name.type,parentSchema:schema58.properties.metadata.properties.name,data:data4};
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.metadata.properties.mount.type,parentSchema:schema56.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -6925,14 +9258,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data2.labels !== undefined){
-let data5 = data2.labels;
+if(data3.labels !== undefined){
+let data5 = data3.labels;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key2 in data5){
 let data6 = data5[key2];
 if(typeof data6 !== "string"){
-const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.additionalProperties.type,parentSchema:schema59.additionalProperties,data:data6};
+const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.additionalProperties.type,parentSchema:schema57.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -6944,7 +9276,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data5};
+const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -6956,7 +9288,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.metadata.type,parentSchema:schema58.properties.metadata,data:data2};
+const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.metadata.type,parentSchema:schema56.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6969,53 +9301,9 @@ errors++;
 if(data.spec !== undefined){
 let data7 = data.spec;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.default_user === undefined){
-data7.default_user = "";
-}
-if(data7.default_user_template === undefined){
-data7.default_user_template = false;
-}
-if(data7.port === undefined){
-data7.port = 22;
-}
-if(data7.allowed_users_template === undefined){
-data7.allowed_users_template = false;
-}
-if(data7.allowed_domains_template === undefined){
-data7.allowed_domains_template = false;
-}
-if(data7.default_extensions_template === undefined){
-data7.default_extensions_template = false;
-}
-if(data7.allow_user_certificates === undefined){
-data7.allow_user_certificates = false;
-}
-if(data7.allow_host_certificates === undefined){
-data7.allow_host_certificates = false;
-}
-if(data7.allow_bare_domains === undefined){
-data7.allow_bare_domains = false;
-}
-if(data7.allow_subdomains === undefined){
-data7.allow_subdomains = false;
-}
-if(data7.allow_user_key_ids === undefined){
-data7.allow_user_key_ids = false;
-}
-if(data7.key_id_format === undefined){
-data7.key_id_format = "";
-}
-if(data7.allow_empty_principals === undefined){
-data7.allow_empty_principals = false;
-}
-if(data7.algorithm_signer === undefined){
-data7.algorithm_signer = "default";
-}
-if(data7.not_before_duration === undefined){
-data7.not_before_duration = "30s";
-}
-if(data7.key_type === undefined){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'",schema:schema58.properties.spec.required,parentSchema:schema58.properties.spec,data:data7};
+for(const key3 in data7){
+if(!(((((key3 === "generate_signing_key") || (key3 === "key_type")) || (key3 === "key_bits")) || (key3 === "private_key")) || (key3 === "public_key"))){
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema56.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -7024,9 +9312,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-for(const key3 in data7){
-if(!(func3.call(schema58.properties.spec.properties, key3))){
-const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.spec,data:data7};
+}
+if(data7.generate_signing_key !== undefined){
+let data8 = data7.generate_signing_key;
+if(typeof data8 !== "boolean"){
+const err19 = {instancePath:instancePath+"/spec/generate_signing_key",schemaPath:"#/properties/spec/properties/generate_signing_key/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.spec.properties.generate_signing_key.type,parentSchema:schema56.properties.spec.properties.generate_signing_key,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -7037,9 +9327,9 @@ errors++;
 }
 }
 if(data7.key_type !== undefined){
-let data8 = data7.key_type;
-if(typeof data8 !== "string"){
-const err20 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.key_type.type,parentSchema:schema58.properties.spec.properties.key_type,data:data8};
+let data9 = data7.key_type;
+if(typeof data9 !== "string"){
+const err20 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.key_type.type,parentSchema:schema56.properties.spec.properties.key_type,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -7048,8 +9338,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(!((data8 === "otp") || (data8 === "ca"))){
-const err21 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema58.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.spec.properties.key_type.enum,parentSchema:schema58.properties.spec.properties.key_type,data:data8};
+if(!((((((((data9 === "ssh-rsa") || (data9 === "ecdsa-sha2-nistp256")) || (data9 === "ecdsa-sha2-nistp384")) || (data9 === "ecdsa-sha2-nistp521")) || (data9 === "ssh-ed25519")) || (data9 === "rsa")) || (data9 === "ec")) || (data9 === "ed25519"))){
+const err21 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema56.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.spec.properties.key_type.enum,parentSchema:schema56.properties.spec.properties.key_type,data:data9};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -7059,9 +9349,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-let data9 = data7.default_user;
-if(typeof data9 !== "string"){
-const err22 = {instancePath:instancePath+"/spec/default_user",schemaPath:"#/properties/spec/properties/default_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.default_user.type,parentSchema:schema58.properties.spec.properties.default_user,data:data9};
+if(data7.key_bits !== undefined){
+let data10 = data7.key_bits;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err22 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema56.properties.spec.properties.key_bits.type,parentSchema:schema56.properties.spec.properties.key_bits,data:data10};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -7070,9 +9361,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-let data10 = data7.default_user_template;
-if(typeof data10 !== "boolean"){
-const err23 = {instancePath:instancePath+"/spec/default_user_template",schemaPath:"#/properties/spec/properties/default_user_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.default_user_template.type,parentSchema:schema58.properties.spec.properties.default_user_template,data:data10};
+if(!(((((((data10 === 0) || (data10 === 2048)) || (data10 === 3072)) || (data10 === 4096)) || (data10 === 256)) || (data10 === 384)) || (data10 === 521))){
+const err23 = {instancePath:instancePath+"/spec/key_bits",schemaPath:"#/properties/spec/properties/key_bits/enum",keyword:"enum",params:{allowedValues: schema56.properties.spec.properties.key_bits.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.spec.properties.key_bits.enum,parentSchema:schema56.properties.spec.properties.key_bits,data:data10};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -7081,14 +9371,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-if(data7.cidr_list !== undefined){
-let data11 = data7.cidr_list;
-const _errs35 = errors;
-let valid8 = false;
-let passing0 = null;
-const _errs36 = errors;
+}
+if(data7.private_key !== undefined){
+let data11 = data7.private_key;
 if(typeof data11 !== "string"){
-const err24 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data11};
+const err24 = {instancePath:instancePath+"/spec/private_key",schemaPath:"#/properties/spec/properties/private_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.private_key.type,parentSchema:schema56.properties.spec.properties.private_key,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7097,19 +9384,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid1 = _errs36 === errors;
-if(_valid1){
-valid8 = true;
-passing0 = 0;
 }
-const _errs38 = errors;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-let data12 = data11[i0];
+if(data7.public_key !== undefined){
+let data12 = data7.public_key;
 if(typeof data12 === "string"){
-if(!pattern42.test(data12)){
-const err25 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data12};
+if(!pattern67.test(data12)){
+const err25 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/pattern",keyword:"pattern",params:{pattern: "^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"},message:"must match pattern \""+"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"+"\"",schema:"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$",parentSchema:schema56.properties.spec.properties.public_key,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7120,7 +9400,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data12};
+const err26 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.spec.properties.public_key.type,parentSchema:schema56.properties.spec.properties.public_key,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -7132,7 +9412,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data11};
+const err27 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.spec.type,parentSchema:schema56.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7141,19 +9421,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid1 = _errs38 === errors;
-if(_valid1 && valid8){
-valid8 = false;
-passing0 = [passing0, 1];
 }
-else {
-if(_valid1){
-valid8 = true;
-passing0 = 1;
-}
-}
-if(!valid8){
-const err28 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data11};
+let data13 = data.ensure;
+if(typeof data13 !== "string"){
+const err28 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.ensure.type,parentSchema:schema56.properties.ensure,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -7162,26 +9433,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-else {
-errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data7.exclude_cidr_list !== undefined){
-let data13 = data7.exclude_cidr_list;
-const _errs46 = errors;
-let valid12 = false;
-let passing1 = null;
-const _errs47 = errors;
-if(typeof data13 !== "string"){
-const err29 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data13};
+if(!((data13 === "present") || (data13 === "absent"))){
+const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema56.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.ensure.enum,parentSchema:schema56.properties.ensure,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7190,19 +9443,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-var _valid2 = _errs47 === errors;
-if(_valid2){
-valid12 = true;
-passing1 = 0;
-}
-const _errs49 = errors;
-if(Array.isArray(data13)){
-const len1 = data13.length;
-for(let i1=0; i1<len1; i1++){
-let data14 = data13[i1];
-if(typeof data14 === "string"){
-if(!pattern42.test(data14)){
-const err30 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data14};
+if(data.patch !== undefined){
+let data14 = data.patch;
+if(typeof data14 !== "boolean"){
+const err30 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema56.properties.patch.type,parentSchema:schema56.properties.patch,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7212,8 +9456,15 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data14};
+if(data.ignore !== undefined){
+let data15 = data.ignore;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err31 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.ignore.items,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7222,10 +9473,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-}
-else {
-const err32 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data13};
+if(!pattern0.test(data16)){
+const err32 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema56.properties.ignore.items,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7234,19 +9483,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-var _valid2 = _errs49 === errors;
-if(_valid2 && valid12){
-valid12 = false;
-passing1 = [passing1, 1];
 }
 else {
-if(_valid2){
-valid12 = true;
-passing1 = 1;
-}
-}
-if(!valid12){
-const err33 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data13};
+const err33 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.ignore.items.type,parentSchema:schema56.properties.ignore.items,data:data16};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7255,21 +9494,19 @@ vErrors.push(err33);
 }
 errors++;
 }
-else {
-errors = _errs46;
-if(vErrors !== null){
-if(_errs46){
-vErrors.length = _errs46;
 }
-else {
-vErrors = null;
+let i1 = data15.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data15[i1];
+if(typeof item0 !== "string"){
+continue;
 }
-}
-}
-}
-let data15 = data7.port;
-if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err34 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.port.type,parentSchema:schema58.properties.spec.properties.port,data:data15};
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err34 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema56.properties.ignore,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -7277,10 +9514,14 @@ else {
 vErrors.push(err34);
 }
 errors++;
+break;
 }
-if((typeof data15 == "number") && (isFinite(data15))){
-if(data15 > 65535 || isNaN(data15)){
-const err35 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema58.properties.spec.properties.port,data:data15};
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.ignore.type,parentSchema:schema56.properties.ignore,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -7289,8 +9530,16 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data15 < 1 || isNaN(data15)){
-const err36 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.spec.properties.port,data:data15};
+}
+if(data.sensitive !== undefined){
+let data17 = data.sensitive;
+if(Array.isArray(data17)){
+const len1 = data17.length;
+for(let i2=0; i2<len1; i2++){
+let data18 = data17[i2];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err36 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema56.properties.sensitive.items,data:data18};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -7299,15 +9548,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data7.allowed_users !== undefined){
-let data16 = data7.allowed_users;
-const _errs59 = errors;
-let valid16 = false;
-let passing2 = null;
-const _errs60 = errors;
-if(typeof data16 !== "string"){
-const err37 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data16};
+if(!pattern0.test(data18)){
+const err37 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema56.properties.sensitive.items,data:data18};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -7316,19 +9558,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-var _valid3 = _errs60 === errors;
-if(_valid3){
-valid16 = true;
-passing2 = 0;
 }
-const _errs62 = errors;
-if(Array.isArray(data16)){
-const len2 = data16.length;
-for(let i2=0; i2<len2; i2++){
-let data17 = data16[i2];
-if(typeof data17 === "string"){
-if(!pattern42.test(data17)){
-const err38 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data17};
+else {
+const err38 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.sensitive.items.type,parentSchema:schema56.properties.sensitive.items,data:data18};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -7338,8 +9570,695 @@ vErrors.push(err38);
 errors++;
 }
 }
+let i3 = data17.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data17[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err39 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema56.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
 else {
-const err39 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data17};
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.sensitive.type,parentSchema:schema56.properties.sensitive,data:data17};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+});
+
+const schema58 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHRole.schema.json","title":"SSHRole","description":"A role of the SSH secrets engine: one-time passwords (`otp`) or certificates (`ca`). Identity: `metadata.mount` and `metadata.name`. API: `/v1/<mount>/roles/<name>` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHRole","description":"The kind of object: `SSHRole`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["name"],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"name":{"type":"string","description":"The role name, as in `/v1/<mount>/roles/<name>`.","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be letters, digits, _, - and ., starting and ending with a letter, digit or _"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"key_type":{"type":"string","enum":["otp","ca"],"description":"`otp` (one-time passwords) or `ca` (certificates signed by the mount's CA)."},"default_user":{"type":"string","description":"Default user name. Required for `otp`; for `ca` a valid principal only if also in `allowed_users`.","default":""},"default_user_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_user`.","default":false},"cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks the role applies to (required unless the role is on the zero-address list)."},"exclude_cidr_list":{"$ref":"#/definitions/commaSet","description":"`otp`: CIDR blocks whose addresses are refused."},"port":{"type":"integer","minimum":1,"maximum":65535,"description":"`otp`: SSH port returned with an OTP.","default":22},"allowed_users":{"$ref":"#/definitions/commaSet","description":"Users credentials may be asked for; `*` allows any. For `ca` an empty list allows no user."},"allowed_users_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_users`.","default":false},"allowed_domains":{"$ref":"#/definitions/commaSet","description":"`ca`: domains host certificates may name; `*` allows any."},"allowed_domains_template":{"type":"boolean","description":"`ca`: allow identity templates in `allowed_domains`.","default":false},"ttl":{"$ref":"#/definitions/duration","description":"`ca`: certificate lifetime when the request names none; at most `max_ttl`."},"max_ttl":{"$ref":"#/definitions/duration","description":"`ca`: longest certificate lifetime."},"allowed_critical_options":{"$ref":"#/definitions/commaSet","description":"`ca`: critical options a request may set; empty allows any."},"allowed_extensions":{"$ref":"#/definitions/commaSet","description":"`ca`: extensions a request may set (`permit-pty`, …); `*` allows any; empty: only `default_extensions`."},"default_critical_options":{"$ref":"#/definitions/stringMap","description":"`ca`: critical options of a certificate whose request names none."},"default_extensions":{"$ref":"#/definitions/stringMap","description":"`ca`: extensions of a certificate whose request names none (`permit-pty: \"\"`)."},"default_extensions_template":{"type":"boolean","description":"`ca`: allow identity templates in `default_extensions` values.","default":false},"allow_user_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `user`.","default":false},"allow_host_certificates":{"type":"boolean","description":"`ca`: certificates may be signed as `host`.","default":false},"allow_bare_domains":{"type":"boolean","description":"`ca`: host certificates may name the domains of `allowed_domains` themselves.","default":false},"allow_subdomains":{"type":"boolean","description":"`ca`: host certificates may name subdomains of `allowed_domains`.","default":false},"allow_user_key_ids":{"type":"boolean","description":"`ca`: a request may set the key ID.","default":false},"key_id_format":{"type":"string","description":"`ca`: key ID format; variables `{{token_display_name}}`, `{{role_name}}`, `{{public_key_hash}}`.","default":""},"allowed_user_key_lengths":{"type":"object","description":"`ca`: key sizes allowed per key type (`rsa: [2048, 4096]`, `ed25519: 0`): a size, a list, or a comma-separated string.","additionalProperties":{"oneOf":[{"type":"integer","minimum":0},{"type":"array","items":{"type":"integer","minimum":0}},{"type":"string","pattern":"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"}],"errorMessage":"must be a size, a list of sizes or a comma-separated string of sizes"}},"allow_empty_principals":{"type":"boolean","description":"`ca`: allow certificates with no principals.","default":false},"algorithm_signer":{"type":"string","enum":["","default","ssh-rsa","rsa-sha2-256","rsa-sha2-512"],"description":"`ca`: signature algorithm of an RSA CA; `default` (rsa-sha2-256) for other CA keys.","default":"default"},"not_before_duration":{"$ref":"#/definitions/duration","description":"`ca`: how far back a certificate's validity starts.","default":"30s"}},"required":["key_type"],"x-reserved-fields":{"name":"the name is metadata.name"}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
+const schema59 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+const schema60 = {"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"};
+const schema64 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"};
+const schema68 = {"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}};
+const pattern71 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
+const pattern72 = new RegExp("^[^,]*$", "u");
+const pattern80 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
+
+const validate26 = (function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/SSHRole.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.ensure === undefined) && (missing0 = "ensure")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.ensure !== undefined){
+if("absent" !== data.ensure){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(!_valid0){
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.spec === undefined){
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema58.else.required,parentSchema:schema58.else,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema58.if,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
+}
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.kind.type,parentSchema:schema58.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if("SSHRole" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHRole"},message:"must be equal to constant",schema:"SSHRole",parentSchema:schema58.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ssh";
+}
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema58.properties.metadata.required,parentSchema:schema58.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!(((key1 === "mount") || (key1 === "name")) || (key1 === "labels"))){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+let data4 = data3.mount;
+if(typeof data4 === "string"){
+if(!pattern12.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema58.properties.metadata.properties.mount,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.metadata.properties.mount.type,parentSchema:schema58.properties.metadata.properties.mount,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data3.name !== undefined){
+let data5 = data3.name;
+if(typeof data5 === "string"){
+if(!pattern71.test(data5)){
+const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema58.properties.metadata.properties.name,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.metadata.properties.name.type,parentSchema:schema58.properties.metadata.properties.name,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data3.labels !== undefined){
+let data6 = data3.labels;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+for(const key2 in data6){
+let data7 = data6[key2];
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.additionalProperties.type,parentSchema:schema59.additionalProperties,data:data7};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data6};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.metadata.type,parentSchema:schema58.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data8 = data.spec;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.default_user === undefined){
+data8.default_user = "";
+}
+if(data8.default_user_template === undefined){
+data8.default_user_template = false;
+}
+if(data8.port === undefined){
+data8.port = 22;
+}
+if(data8.allowed_users_template === undefined){
+data8.allowed_users_template = false;
+}
+if(data8.allowed_domains_template === undefined){
+data8.allowed_domains_template = false;
+}
+if(data8.default_extensions_template === undefined){
+data8.default_extensions_template = false;
+}
+if(data8.allow_user_certificates === undefined){
+data8.allow_user_certificates = false;
+}
+if(data8.allow_host_certificates === undefined){
+data8.allow_host_certificates = false;
+}
+if(data8.allow_bare_domains === undefined){
+data8.allow_bare_domains = false;
+}
+if(data8.allow_subdomains === undefined){
+data8.allow_subdomains = false;
+}
+if(data8.allow_user_key_ids === undefined){
+data8.allow_user_key_ids = false;
+}
+if(data8.key_id_format === undefined){
+data8.key_id_format = "";
+}
+if(data8.allow_empty_principals === undefined){
+data8.allow_empty_principals = false;
+}
+if(data8.algorithm_signer === undefined){
+data8.algorithm_signer = "default";
+}
+if(data8.not_before_duration === undefined){
+data8.not_before_duration = "30s";
+}
+if(data8.key_type === undefined){
+const err21 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "key_type"},message:"must have required property '"+"key_type"+"'",schema:schema58.properties.spec.required,parentSchema:schema58.properties.spec,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+for(const key3 in data8){
+if(!(func9.call(schema58.properties.spec.properties, key3))){
+const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema58.properties.spec,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data8.key_type !== undefined){
+let data9 = data8.key_type;
+if(typeof data9 !== "string"){
+const err23 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.key_type.type,parentSchema:schema58.properties.spec.properties.key_type,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!((data9 === "otp") || (data9 === "ca"))){
+const err24 = {instancePath:instancePath+"/spec/key_type",schemaPath:"#/properties/spec/properties/key_type/enum",keyword:"enum",params:{allowedValues: schema58.properties.spec.properties.key_type.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.spec.properties.key_type.enum,parentSchema:schema58.properties.spec.properties.key_type,data:data9};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+let data10 = data8.default_user;
+if(typeof data10 !== "string"){
+const err25 = {instancePath:instancePath+"/spec/default_user",schemaPath:"#/properties/spec/properties/default_user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.default_user.type,parentSchema:schema58.properties.spec.properties.default_user,data:data10};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+let data11 = data8.default_user_template;
+if(typeof data11 !== "boolean"){
+const err26 = {instancePath:instancePath+"/spec/default_user_template",schemaPath:"#/properties/spec/properties/default_user_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.default_user_template.type,parentSchema:schema58.properties.spec.properties.default_user_template,data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data8.cidr_list !== undefined){
+let data12 = data8.cidr_list;
+const _errs39 = errors;
+let valid10 = false;
+let passing0 = null;
+const _errs40 = errors;
+if(typeof data12 !== "string"){
+const err27 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data12};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+var _valid2 = _errs40 === errors;
+if(_valid2){
+valid10 = true;
+passing0 = 0;
+}
+const _errs42 = errors;
+if(Array.isArray(data12)){
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(typeof data13 === "string"){
+if(!pattern72.test(data13)){
+const err28 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data13};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data13};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data12};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+var _valid2 = _errs42 === errors;
+if(_valid2 && valid10){
+valid10 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid2){
+valid10 = true;
+passing0 = 1;
+}
+}
+if(!valid10){
+const err31 = {instancePath:instancePath+"/spec/cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
+errors = _errs39;
+if(vErrors !== null){
+if(_errs39){
+vErrors.length = _errs39;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data8.exclude_cidr_list !== undefined){
+let data14 = data8.exclude_cidr_list;
+const _errs50 = errors;
+let valid14 = false;
+let passing1 = null;
+const _errs51 = errors;
+if(typeof data14 !== "string"){
+const err32 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data14};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+var _valid3 = _errs51 === errors;
+if(_valid3){
+valid14 = true;
+passing1 = 0;
+}
+const _errs53 = errors;
+if(Array.isArray(data14)){
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+if(typeof data15 === "string"){
+if(!pattern72.test(data15)){
+const err33 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data15};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data14};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+var _valid3 = _errs53 === errors;
+if(_valid3 && valid14){
+valid14 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid3){
+valid14 = true;
+passing1 = 1;
+}
+}
+if(!valid14){
+const err36 = {instancePath:instancePath+"/spec/exclude_cidr_list",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+let data16 = data8.port;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err37 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.port.type,parentSchema:schema58.properties.spec.properties.port,data:data16};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 65535 || isNaN(data16)){
+const err38 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema58.properties.spec.properties.port,data:data16};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data16 < 1 || isNaN(data16)){
+const err39 = {instancePath:instancePath+"/spec/port",schemaPath:"#/properties/spec/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema58.properties.spec.properties.port,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -7349,9 +10268,14 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data16};
+if(data8.allowed_users !== undefined){
+let data17 = data8.allowed_users;
+const _errs63 = errors;
+let valid18 = false;
+let passing2 = null;
+const _errs64 = errors;
+if(typeof data17 !== "string"){
+const err40 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -7360,19 +10284,19 @@ vErrors.push(err40);
 }
 errors++;
 }
-var _valid3 = _errs62 === errors;
-if(_valid3 && valid16){
-valid16 = false;
-passing2 = [passing2, 1];
+var _valid4 = _errs64 === errors;
+if(_valid4){
+valid18 = true;
+passing2 = 0;
 }
-else {
-if(_valid3){
-valid16 = true;
-passing2 = 1;
-}
-}
-if(!valid16){
-const err41 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data16};
+const _errs66 = errors;
+if(Array.isArray(data17)){
+const len2 = data17.length;
+for(let i2=0; i2<len2; i2++){
+let data18 = data17[i2];
+if(typeof data18 === "string"){
+if(!pattern72.test(data18)){
+const err41 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7381,21 +10305,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-else {
-errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-let data18 = data7.allowed_users_template;
-if(typeof data18 !== "boolean"){
-const err42 = {instancePath:instancePath+"/spec/allowed_users_template",schemaPath:"#/properties/spec/properties/allowed_users_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allowed_users_template.type,parentSchema:schema58.properties.spec.properties.allowed_users_template,data:data18};
+const err42 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -7404,14 +10316,10 @@ vErrors.push(err42);
 }
 errors++;
 }
-if(data7.allowed_domains !== undefined){
-let data19 = data7.allowed_domains;
-const _errs72 = errors;
-let valid20 = false;
-let passing3 = null;
-const _errs73 = errors;
-if(typeof data19 !== "string"){
-const err43 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data19};
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data17};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7420,19 +10328,19 @@ vErrors.push(err43);
 }
 errors++;
 }
-var _valid4 = _errs73 === errors;
-if(_valid4){
-valid20 = true;
-passing3 = 0;
+var _valid4 = _errs66 === errors;
+if(_valid4 && valid18){
+valid18 = false;
+passing2 = [passing2, 1];
 }
-const _errs75 = errors;
-if(Array.isArray(data19)){
-const len3 = data19.length;
-for(let i3=0; i3<len3; i3++){
-let data20 = data19[i3];
-if(typeof data20 === "string"){
-if(!pattern42.test(data20)){
-const err44 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data20};
+else {
+if(_valid4){
+valid18 = true;
+passing2 = 1;
+}
+}
+if(!valid18){
+const err44 = {instancePath:instancePath+"/spec/allowed_users",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -7441,9 +10349,21 @@ vErrors.push(err44);
 }
 errors++;
 }
+else {
+errors = _errs63;
+if(vErrors !== null){
+if(_errs63){
+vErrors.length = _errs63;
 }
 else {
-const err45 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data20};
+vErrors = null;
+}
+}
+}
+}
+let data19 = data8.allowed_users_template;
+if(typeof data19 !== "boolean"){
+const err45 = {instancePath:instancePath+"/spec/allowed_users_template",schemaPath:"#/properties/spec/properties/allowed_users_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allowed_users_template.type,parentSchema:schema58.properties.spec.properties.allowed_users_template,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7452,10 +10372,14 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data19};
+if(data8.allowed_domains !== undefined){
+let data20 = data8.allowed_domains;
+const _errs76 = errors;
+let valid22 = false;
+let passing3 = null;
+const _errs77 = errors;
+if(typeof data20 !== "string"){
+const err46 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -7464,19 +10388,19 @@ vErrors.push(err46);
 }
 errors++;
 }
-var _valid4 = _errs75 === errors;
-if(_valid4 && valid20){
-valid20 = false;
-passing3 = [passing3, 1];
+var _valid5 = _errs77 === errors;
+if(_valid5){
+valid22 = true;
+passing3 = 0;
 }
-else {
-if(_valid4){
-valid20 = true;
-passing3 = 1;
-}
-}
-if(!valid20){
-const err47 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data19};
+const _errs79 = errors;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+let data21 = data20[i3];
+if(typeof data21 === "string"){
+if(!pattern72.test(data21)){
+const err47 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7485,21 +10409,9 @@ vErrors.push(err47);
 }
 errors++;
 }
-else {
-errors = _errs72;
-if(vErrors !== null){
-if(_errs72){
-vErrors.length = _errs72;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-let data21 = data7.allowed_domains_template;
-if(typeof data21 !== "boolean"){
-const err48 = {instancePath:instancePath+"/spec/allowed_domains_template",schemaPath:"#/properties/spec/properties/allowed_domains_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allowed_domains_template.type,parentSchema:schema58.properties.spec.properties.allowed_domains_template,data:data21};
+const err48 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -7508,10 +10420,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-if(data7.ttl !== undefined){
-let data22 = data7.ttl;
-if((typeof data22 !== "string") && (!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22))))){
-const err49 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data22};
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data20};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -7520,9 +10432,19 @@ vErrors.push(err49);
 }
 errors++;
 }
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 < 0 || isNaN(data22)){
-const err50 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data22};
+var _valid5 = _errs79 === errors;
+if(_valid5 && valid22){
+valid22 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid5){
+valid22 = true;
+passing3 = 1;
+}
+}
+if(!valid22){
+const err50 = {instancePath:instancePath+"/spec/allowed_domains",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data20};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -7531,10 +10453,21 @@ vErrors.push(err50);
 }
 errors++;
 }
+else {
+errors = _errs76;
+if(vErrors !== null){
+if(_errs76){
+vErrors.length = _errs76;
 }
-if(typeof data22 === "string"){
-if(!pattern0.test(data22)){
-const err51 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data22};
+else {
+vErrors = null;
+}
+}
+}
+}
+let data22 = data8.allowed_domains_template;
+if(typeof data22 !== "boolean"){
+const err51 = {instancePath:instancePath+"/spec/allowed_domains_template",schemaPath:"#/properties/spec/properties/allowed_domains_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allowed_domains_template.type,parentSchema:schema58.properties.spec.properties.allowed_domains_template,data:data22};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7543,12 +10476,10 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-}
-if(data7.max_ttl !== undefined){
-let data23 = data7.max_ttl;
+if(data8.ttl !== undefined){
+let data23 = data8.ttl;
 if((typeof data23 !== "string") && (!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23))))){
-const err52 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data23};
+const err52 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data23};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -7559,7 +10490,7 @@ errors++;
 }
 if((typeof data23 == "number") && (isFinite(data23))){
 if(data23 < 0 || isNaN(data23)){
-const err53 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data23};
+const err53 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data23};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7570,8 +10501,8 @@ errors++;
 }
 }
 if(typeof data23 === "string"){
-if(!pattern0.test(data23)){
-const err54 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data23};
+if(!pattern6.test(data23)){
+const err54 = {instancePath:instancePath+"/spec/ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data23};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7582,14 +10513,10 @@ errors++;
 }
 }
 }
-if(data7.allowed_critical_options !== undefined){
-let data24 = data7.allowed_critical_options;
-const _errs93 = errors;
-let valid26 = false;
-let passing4 = null;
-const _errs94 = errors;
-if(typeof data24 !== "string"){
-const err55 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data24};
+if(data8.max_ttl !== undefined){
+let data24 = data8.max_ttl;
+if((typeof data24 !== "string") && (!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24))))){
+const err55 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data24};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7598,19 +10525,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-var _valid5 = _errs94 === errors;
-if(_valid5){
-valid26 = true;
-passing4 = 0;
-}
-const _errs96 = errors;
-if(Array.isArray(data24)){
-const len4 = data24.length;
-for(let i4=0; i4<len4; i4++){
-let data25 = data24[i4];
-if(typeof data25 === "string"){
-if(!pattern42.test(data25)){
-const err56 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data25};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err56 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data24};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -7620,8 +10537,9 @@ vErrors.push(err56);
 errors++;
 }
 }
-else {
-const err57 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data25};
+if(typeof data24 === "string"){
+if(!pattern6.test(data24)){
+const err57 = {instancePath:instancePath+"/spec/max_ttl",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data24};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -7632,8 +10550,14 @@ errors++;
 }
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data24};
+if(data8.allowed_critical_options !== undefined){
+let data25 = data8.allowed_critical_options;
+const _errs97 = errors;
+let valid28 = false;
+let passing4 = null;
+const _errs98 = errors;
+if(typeof data25 !== "string"){
+const err58 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data25};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7642,19 +10566,19 @@ vErrors.push(err58);
 }
 errors++;
 }
-var _valid5 = _errs96 === errors;
-if(_valid5 && valid26){
-valid26 = false;
-passing4 = [passing4, 1];
+var _valid6 = _errs98 === errors;
+if(_valid6){
+valid28 = true;
+passing4 = 0;
 }
-else {
-if(_valid5){
-valid26 = true;
-passing4 = 1;
-}
-}
-if(!valid26){
-const err59 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data24};
+const _errs100 = errors;
+if(Array.isArray(data25)){
+const len4 = data25.length;
+for(let i4=0; i4<len4; i4++){
+let data26 = data25[i4];
+if(typeof data26 === "string"){
+if(!pattern72.test(data26)){
+const err59 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data26};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7663,26 +10587,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-else {
-errors = _errs93;
-if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data7.allowed_extensions !== undefined){
-let data26 = data7.allowed_extensions;
-const _errs104 = errors;
-let valid30 = false;
-let passing5 = null;
-const _errs105 = errors;
-if(typeof data26 !== "string"){
-const err60 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data26};
+const err60 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data26};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7691,19 +10598,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-var _valid6 = _errs105 === errors;
-if(_valid6){
-valid30 = true;
-passing5 = 0;
 }
-const _errs107 = errors;
-if(Array.isArray(data26)){
-const len5 = data26.length;
-for(let i5=0; i5<len5; i5++){
-let data27 = data26[i5];
-if(typeof data27 === "string"){
-if(!pattern42.test(data27)){
-const err61 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data27};
+}
+else {
+const err61 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data25};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7712,9 +10610,19 @@ vErrors.push(err61);
 }
 errors++;
 }
+var _valid6 = _errs100 === errors;
+if(_valid6 && valid28){
+valid28 = false;
+passing4 = [passing4, 1];
 }
 else {
-const err62 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data27};
+if(_valid6){
+valid28 = true;
+passing4 = 1;
+}
+}
+if(!valid28){
+const err62 = {instancePath:instancePath+"/spec/allowed_critical_options",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing4},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data25};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7723,10 +10631,26 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
+else {
+errors = _errs97;
+if(vErrors !== null){
+if(_errs97){
+vErrors.length = _errs97;
 }
 else {
-const err63 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data26};
+vErrors = null;
+}
+}
+}
+}
+if(data8.allowed_extensions !== undefined){
+let data27 = data8.allowed_extensions;
+const _errs108 = errors;
+let valid32 = false;
+let passing5 = null;
+const _errs109 = errors;
+if(typeof data27 !== "string"){
+const err63 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[0].type,parentSchema:schema60.oneOf[0],data:data27};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -7735,19 +10659,19 @@ vErrors.push(err63);
 }
 errors++;
 }
-var _valid6 = _errs107 === errors;
-if(_valid6 && valid30){
-valid30 = false;
-passing5 = [passing5, 1];
+var _valid7 = _errs109 === errors;
+if(_valid7){
+valid32 = true;
+passing5 = 0;
 }
-else {
-if(_valid6){
-valid30 = true;
-passing5 = 1;
-}
-}
-if(!valid30){
-const err64 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data26};
+const _errs111 = errors;
+if(Array.isArray(data27)){
+const len5 = data27.length;
+for(let i5=0; i5<len5; i5++){
+let data28 = data27[i5];
+if(typeof data28 === "string"){
+if(!pattern72.test(data28)){
+const err64 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data28};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -7756,25 +10680,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-else {
-errors = _errs104;
-if(vErrors !== null){
-if(_errs104){
-vErrors.length = _errs104;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data7.default_critical_options !== undefined){
-let data28 = data7.default_critical_options;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key4 in data28){
-let data29 = data28[key4];
-if(typeof data29 !== "string"){
-const err65 = {instancePath:instancePath+"/spec/default_critical_options/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.additionalProperties.type,parentSchema:schema68.additionalProperties,data:data29};
+const err65 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.oneOf[1].items.type,parentSchema:schema60.oneOf[1].items,data:data28};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -7786,7 +10694,7 @@ errors++;
 }
 }
 else {
-const err66 = {instancePath:instancePath+"/spec/default_critical_options",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data:data28};
+const err66 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.oneOf[1].type,parentSchema:schema60.oneOf[1],data:data27};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -7795,14 +10703,19 @@ vErrors.push(err66);
 }
 errors++;
 }
+var _valid7 = _errs111 === errors;
+if(_valid7 && valid32){
+valid32 = false;
+passing5 = [passing5, 1];
 }
-if(data7.default_extensions !== undefined){
-let data30 = data7.default_extensions;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key5 in data30){
-let data31 = data30[key5];
-if(typeof data31 !== "string"){
-const err67 = {instancePath:instancePath+"/spec/default_extensions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.additionalProperties.type,parentSchema:schema68.additionalProperties,data:data31};
+else {
+if(_valid7){
+valid32 = true;
+passing5 = 1;
+}
+}
+if(!valid32){
+const err67 = {instancePath:instancePath+"/spec/allowed_extensions",schemaPath:"#/definitions/commaSet/oneOf",keyword:"oneOf",params:{passingSchemas: passing5},message:"must match exactly one schema in oneOf",schema:schema60.oneOf,parentSchema:schema60,data:data27};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -7811,10 +10724,25 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
+else {
+errors = _errs108;
+if(vErrors !== null){
+if(_errs108){
+vErrors.length = _errs108;
 }
 else {
-const err68 = {instancePath:instancePath+"/spec/default_extensions",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data:data30};
+vErrors = null;
+}
+}
+}
+}
+if(data8.default_critical_options !== undefined){
+let data29 = data8.default_critical_options;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key4 in data29){
+let data30 = data29[key4];
+if(typeof data30 !== "string"){
+const err68 = {instancePath:instancePath+"/spec/default_critical_options/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.additionalProperties.type,parentSchema:schema68.additionalProperties,data:data30};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -7824,9 +10752,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-let data32 = data7.default_extensions_template;
-if(typeof data32 !== "boolean"){
-const err69 = {instancePath:instancePath+"/spec/default_extensions_template",schemaPath:"#/properties/spec/properties/default_extensions_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.default_extensions_template.type,parentSchema:schema58.properties.spec.properties.default_extensions_template,data:data32};
+}
+else {
+const err69 = {instancePath:instancePath+"/spec/default_critical_options",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data:data29};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -7835,9 +10763,14 @@ vErrors.push(err69);
 }
 errors++;
 }
-let data33 = data7.allow_user_certificates;
-if(typeof data33 !== "boolean"){
-const err70 = {instancePath:instancePath+"/spec/allow_user_certificates",schemaPath:"#/properties/spec/properties/allow_user_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_user_certificates.type,parentSchema:schema58.properties.spec.properties.allow_user_certificates,data:data33};
+}
+if(data8.default_extensions !== undefined){
+let data31 = data8.default_extensions;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+for(const key5 in data31){
+let data32 = data31[key5];
+if(typeof data32 !== "string"){
+const err70 = {instancePath:instancePath+"/spec/default_extensions/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/stringMap/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.additionalProperties.type,parentSchema:schema68.additionalProperties,data:data32};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -7846,9 +10779,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-let data34 = data7.allow_host_certificates;
-if(typeof data34 !== "boolean"){
-const err71 = {instancePath:instancePath+"/spec/allow_host_certificates",schemaPath:"#/properties/spec/properties/allow_host_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_host_certificates.type,parentSchema:schema58.properties.spec.properties.allow_host_certificates,data:data34};
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/spec/default_extensions",schemaPath:"#/definitions/stringMap/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data:data31};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -7857,9 +10791,10 @@ vErrors.push(err71);
 }
 errors++;
 }
-let data35 = data7.allow_bare_domains;
-if(typeof data35 !== "boolean"){
-const err72 = {instancePath:instancePath+"/spec/allow_bare_domains",schemaPath:"#/properties/spec/properties/allow_bare_domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_bare_domains.type,parentSchema:schema58.properties.spec.properties.allow_bare_domains,data:data35};
+}
+let data33 = data8.default_extensions_template;
+if(typeof data33 !== "boolean"){
+const err72 = {instancePath:instancePath+"/spec/default_extensions_template",schemaPath:"#/properties/spec/properties/default_extensions_template/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.default_extensions_template.type,parentSchema:schema58.properties.spec.properties.default_extensions_template,data:data33};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -7868,9 +10803,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-let data36 = data7.allow_subdomains;
-if(typeof data36 !== "boolean"){
-const err73 = {instancePath:instancePath+"/spec/allow_subdomains",schemaPath:"#/properties/spec/properties/allow_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_subdomains.type,parentSchema:schema58.properties.spec.properties.allow_subdomains,data:data36};
+let data34 = data8.allow_user_certificates;
+if(typeof data34 !== "boolean"){
+const err73 = {instancePath:instancePath+"/spec/allow_user_certificates",schemaPath:"#/properties/spec/properties/allow_user_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_user_certificates.type,parentSchema:schema58.properties.spec.properties.allow_user_certificates,data:data34};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -7879,9 +10814,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-let data37 = data7.allow_user_key_ids;
-if(typeof data37 !== "boolean"){
-const err74 = {instancePath:instancePath+"/spec/allow_user_key_ids",schemaPath:"#/properties/spec/properties/allow_user_key_ids/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_user_key_ids.type,parentSchema:schema58.properties.spec.properties.allow_user_key_ids,data:data37};
+let data35 = data8.allow_host_certificates;
+if(typeof data35 !== "boolean"){
+const err74 = {instancePath:instancePath+"/spec/allow_host_certificates",schemaPath:"#/properties/spec/properties/allow_host_certificates/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_host_certificates.type,parentSchema:schema58.properties.spec.properties.allow_host_certificates,data:data35};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -7890,9 +10825,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-let data38 = data7.key_id_format;
-if(typeof data38 !== "string"){
-const err75 = {instancePath:instancePath+"/spec/key_id_format",schemaPath:"#/properties/spec/properties/key_id_format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.key_id_format.type,parentSchema:schema58.properties.spec.properties.key_id_format,data:data38};
+let data36 = data8.allow_bare_domains;
+if(typeof data36 !== "boolean"){
+const err75 = {instancePath:instancePath+"/spec/allow_bare_domains",schemaPath:"#/properties/spec/properties/allow_bare_domains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_bare_domains.type,parentSchema:schema58.properties.spec.properties.allow_bare_domains,data:data36};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -7901,17 +10836,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data7.allowed_user_key_lengths !== undefined){
-let data39 = data7.allowed_user_key_lengths;
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key6 in data39){
-let data40 = data39[key6];
-const _errs143 = errors;
-let valid38 = false;
-let passing6 = null;
-const _errs144 = errors;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err76 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data40};
+let data37 = data8.allow_subdomains;
+if(typeof data37 !== "boolean"){
+const err76 = {instancePath:instancePath+"/spec/allow_subdomains",schemaPath:"#/properties/spec/properties/allow_subdomains/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_subdomains.type,parentSchema:schema58.properties.spec.properties.allow_subdomains,data:data37};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -7920,9 +10847,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err77 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data40};
+let data38 = data8.allow_user_key_ids;
+if(typeof data38 !== "boolean"){
+const err77 = {instancePath:instancePath+"/spec/allow_user_key_ids",schemaPath:"#/properties/spec/properties/allow_user_key_ids/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_user_key_ids.type,parentSchema:schema58.properties.spec.properties.allow_user_key_ids,data:data38};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -7931,19 +10858,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-var _valid7 = _errs144 === errors;
-if(_valid7){
-valid38 = true;
-passing6 = 0;
-}
-const _errs146 = errors;
-if(Array.isArray(data40)){
-const len6 = data40.length;
-for(let i6=0; i6<len6; i6++){
-let data41 = data40[i6];
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err78 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items.type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data41};
+let data39 = data8.key_id_format;
+if(typeof data39 !== "string"){
+const err78 = {instancePath:instancePath+"/spec/key_id_format",schemaPath:"#/properties/spec/properties/key_id_format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.key_id_format.type,parentSchema:schema58.properties.spec.properties.key_id_format,data:data39};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -7952,9 +10869,17 @@ vErrors.push(err78);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 0 || isNaN(data41)){
-const err79 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data41};
+if(data8.allowed_user_key_lengths !== undefined){
+let data40 = data8.allowed_user_key_lengths;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key6 in data40){
+let data41 = data40[key6];
+const _errs147 = errors;
+let valid40 = false;
+let passing6 = null;
+const _errs148 = errors;
+if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
+const err79 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data41};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -7963,11 +10888,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1],data:data40};
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err80 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[0],data:data41};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -7976,20 +10899,19 @@ vErrors.push(err80);
 }
 errors++;
 }
-var _valid7 = _errs146 === errors;
-if(_valid7 && valid38){
-valid38 = false;
-passing6 = [passing6, 1];
 }
-else {
-if(_valid7){
-valid38 = true;
-passing6 = 1;
+var _valid8 = _errs148 === errors;
+if(_valid8){
+valid40 = true;
+passing6 = 0;
 }
 const _errs150 = errors;
-if(typeof data40 === "string"){
-if(!pattern50.test(data40)){
-const err81 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"},message:"must match pattern \""+"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"+"\"",schema:"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$",parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
+if(Array.isArray(data41)){
+const len6 = data41.length;
+for(let i6=0; i6<len6; i6++){
+let data42 = data41[i6];
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err81 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items.type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data42};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -7998,9 +10920,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 0 || isNaN(data42)){
+const err82 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i6,schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].items,data:data42};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -8009,20 +10931,11 @@ vErrors.push(err82);
 }
 errors++;
 }
-var _valid7 = _errs150 === errors;
-if(_valid7 && valid38){
-valid38 = false;
-passing6 = [passing6, 2];
+}
+}
 }
 else {
-if(_valid7){
-valid38 = true;
-passing6 = 2;
-}
-}
-}
-if(!valid38){
-const err83 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties,data:data40};
+const err83 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[1],data:data41};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -8031,21 +10944,20 @@ vErrors.push(err83);
 }
 errors++;
 }
-else {
-errors = _errs143;
-if(vErrors !== null){
-if(_errs143){
-vErrors.length = _errs143;
+var _valid8 = _errs150 === errors;
+if(_valid8 && valid40){
+valid40 = false;
+passing6 = [passing6, 1];
 }
 else {
-vErrors = null;
+if(_valid8){
+valid40 = true;
+passing6 = 1;
 }
-}
-}
-}
-}
-else {
-const err84 = {instancePath:instancePath+"/spec/allowed_user_key_lengths",schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.spec.properties.allowed_user_key_lengths.type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths,data:data39};
+const _errs154 = errors;
+if(typeof data41 === "string"){
+if(!pattern80.test(data41)){
+const err84 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"},message:"must match pattern \""+"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"+"\"",schema:"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$",parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data41};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -8055,9 +10967,8 @@ vErrors.push(err84);
 errors++;
 }
 }
-let data42 = data7.allow_empty_principals;
-if(typeof data42 !== "boolean"){
-const err85 = {instancePath:instancePath+"/spec/allow_empty_principals",schemaPath:"#/properties/spec/properties/allow_empty_principals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_empty_principals.type,parentSchema:schema58.properties.spec.properties.allow_empty_principals,data:data42};
+else {
+const err85 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2].type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -8066,9 +10977,20 @@ vErrors.push(err85);
 }
 errors++;
 }
-let data43 = data7.algorithm_signer;
-if(typeof data43 !== "string"){
-const err86 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.algorithm_signer.type,parentSchema:schema58.properties.spec.properties.algorithm_signer,data:data43};
+var _valid8 = _errs154 === errors;
+if(_valid8 && valid40){
+valid40 = false;
+passing6 = [passing6, 2];
+}
+else {
+if(_valid8){
+valid40 = true;
+passing6 = 2;
+}
+}
+}
+if(!valid40){
+const err86 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing6},message:"must match exactly one schema in oneOf",schema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -8077,8 +10999,21 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(!(((((data43 === "") || (data43 === "default")) || (data43 === "ssh-rsa")) || (data43 === "rsa-sha2-256")) || (data43 === "rsa-sha2-512"))){
-const err87 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/enum",keyword:"enum",params:{allowedValues: schema58.properties.spec.properties.algorithm_signer.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.spec.properties.algorithm_signer.enum,parentSchema:schema58.properties.spec.properties.algorithm_signer,data:data43};
+else {
+errors = _errs147;
+if(vErrors !== null){
+if(_errs147){
+vErrors.length = _errs147;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/spec/allowed_user_key_lengths",schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.spec.properties.allowed_user_key_lengths.type,parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths,data:data40};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -8087,9 +11022,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-let data44 = data7.not_before_duration;
-if((typeof data44 !== "string") && (!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44))))){
-const err88 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data44};
+}
+let data43 = data8.allow_empty_principals;
+if(typeof data43 !== "boolean"){
+const err88 = {instancePath:instancePath+"/spec/allow_empty_principals",schemaPath:"#/properties/spec/properties/allow_empty_principals/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.spec.properties.allow_empty_principals.type,parentSchema:schema58.properties.spec.properties.allow_empty_principals,data:data43};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -8098,9 +11034,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 0 || isNaN(data44)){
-const err89 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data44};
+let data44 = data8.algorithm_signer;
+if(typeof data44 !== "string"){
+const err89 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.spec.properties.algorithm_signer.type,parentSchema:schema58.properties.spec.properties.algorithm_signer,data:data44};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -8109,10 +11045,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(typeof data44 === "string"){
-if(!pattern0.test(data44)){
-const err90 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data44};
+if(!(((((data44 === "") || (data44 === "default")) || (data44 === "ssh-rsa")) || (data44 === "rsa-sha2-256")) || (data44 === "rsa-sha2-512"))){
+const err90 = {instancePath:instancePath+"/spec/algorithm_signer",schemaPath:"#/properties/spec/properties/algorithm_signer/enum",keyword:"enum",params:{allowedValues: schema58.properties.spec.properties.algorithm_signer.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.spec.properties.algorithm_signer.enum,parentSchema:schema58.properties.spec.properties.algorithm_signer,data:data44};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -8121,10 +11055,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-}
-else {
-const err91 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.spec.type,parentSchema:schema58.properties.spec,data:data7};
+let data45 = data8.not_before_duration;
+if((typeof data45 !== "string") && (!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45))))){
+const err91 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/type",keyword:"type",params:{type: schema64.type},message:"must be string,integer",schema:schema64.type,parentSchema:schema64,data:data45};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -8133,10 +11066,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-let data45 = data.ensure;
-if(typeof data45 !== "string"){
-const err92 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.ensure.type,parentSchema:schema58.properties.ensure,data:data45};
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 < 0 || isNaN(data45)){
+const err92 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64,data:data45};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -8145,8 +11077,10 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(!((data45 === "present") || (data45 === "absent"))){
-const err93 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema58.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.ensure.enum,parentSchema:schema58.properties.ensure,data:data45};
+}
+if(typeof data45 === "string"){
+if(!pattern6.test(data45)){
+const err93 = {instancePath:instancePath+"/spec/not_before_duration",schemaPath:"#/definitions/duration/pattern",keyword:"pattern",params:{pattern: "^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"},message:"must match pattern \""+"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$"+"\"",schema:"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$",parentSchema:schema64,data:data45};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -8156,8 +11090,9 @@ vErrors.push(err93);
 errors++;
 }
 }
+}
 else {
-const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err94 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.properties.spec.type,parentSchema:schema58.properties.spec,data:data8};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -8166,11 +11101,207 @@ vErrors.push(err94);
 }
 errors++;
 }
+}
+let data46 = data.ensure;
+if(typeof data46 !== "string"){
+const err95 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.ensure.type,parentSchema:schema58.properties.ensure,data:data46};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+if(!((data46 === "present") || (data46 === "absent"))){
+const err96 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema58.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.ensure.enum,parentSchema:schema58.properties.ensure,data:data46};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data47 = data.patch;
+if(typeof data47 !== "boolean"){
+const err97 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema58.properties.patch.type,parentSchema:schema58.properties.patch,data:data47};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data48 = data.ignore;
+if(Array.isArray(data48)){
+const len7 = data48.length;
+for(let i7=0; i7<len7; i7++){
+let data49 = data48[i7];
+if(typeof data49 === "string"){
+if(func2(data49) < 1){
+const err98 = {instancePath:instancePath+"/ignore/" + i7,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.ignore.items,data:data49};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(!pattern0.test(data49)){
+const err99 = {instancePath:instancePath+"/ignore/" + i7,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema58.properties.ignore.items,data:data49};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+else {
+const err100 = {instancePath:instancePath+"/ignore/" + i7,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.ignore.items.type,parentSchema:schema58.properties.ignore.items,data:data49};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+let i8 = data48.length;
+let j0;
+if(i8 > 1){
+const indices0 = {};
+for(;i8--;){
+let item0 = data48[i8];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err101 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i8, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i8+" are identical)",schema:true,parentSchema:schema58.properties.ignore,data:data48};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+break;
+}
+indices0[item0] = i8;
+}
+}
+}
+else {
+const err102 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.ignore.type,parentSchema:schema58.properties.ignore,data:data48};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data50 = data.sensitive;
+if(Array.isArray(data50)){
+const len8 = data50.length;
+for(let i9=0; i9<len8; i9++){
+let data51 = data50[i9];
+if(typeof data51 === "string"){
+if(func2(data51) < 1){
+const err103 = {instancePath:instancePath+"/sensitive/" + i9,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.sensitive.items,data:data51};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+if(!pattern0.test(data51)){
+const err104 = {instancePath:instancePath+"/sensitive/" + i9,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema58.properties.sensitive.items,data:data51};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/sensitive/" + i9,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.sensitive.items.type,parentSchema:schema58.properties.sensitive.items,data:data51};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+let i10 = data50.length;
+let j1;
+if(i10 > 1){
+const indices1 = {};
+for(;i10--;){
+let item1 = data50[i10];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err106 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i10, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i10+" are identical)",schema:true,parentSchema:schema58.properties.sensitive,data:data50};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+break;
+}
+indices1[item1] = i10;
+}
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.sensitive.type,parentSchema:schema58.properties.sensitive,data:data50};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+else {
+const err108 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
 validate26.errors = vErrors;
 return errors === 0;
 });
 
-const schema71 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHZeroAddress.schema.json","title":"SSHZeroAddress","description":"The zero-address list of an SSH secrets engine mount: OTP roles allowed for any IP. One per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/zeroaddress` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHZeroAddress","description":"The kind of object: `SSHZeroAddress`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"roles":{"type":"array","items":{"type":"string","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be a role name"},"minItems":1,"uniqueItems":true,"description":"OTP roles that accept any address (their CIDR blocks are ignored); each must be declared or live."}},"required":["roles"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
+const schema71 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHZeroAddress.schema.json","title":"SSHZeroAddress","description":"The zero-address list of an SSH secrets engine mount: OTP roles allowed for any IP. One per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/zeroaddress` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHZeroAddress","description":"The kind of object: `SSHZeroAddress`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"roles":{"type":"array","items":{"type":"string","pattern":"^\\w(?:[\\w.-]*\\w)?$","patternErrorMessage":"must be a role name"},"minItems":1,"uniqueItems":true,"description":"OTP roles that accept any address (their CIDR blocks are ignored); each must be declared or live."}},"required":["roles"]},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
 const schema72 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 
 const validate27 = (function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -8180,6 +11311,9 @@ let errors = 0;
 const _errs1 = errors;
 let valid0 = true;
 const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ensure === undefined) && (missing0 = "ensure")){
@@ -8207,6 +11341,61 @@ errors++;
 }
 }
 }
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
 var _valid0 = _errs2 === errors;
 errors = _errs1;
 if(vErrors !== null){
@@ -8218,48 +11407,10 @@ vErrors = null;
 }
 }
 if(!_valid0){
-const _errs4 = errors;
+const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema71.else.required,parentSchema:schema71.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema71.if,parentSchema:schema71,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema71.required,parentSchema:schema71,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema71.required,parentSchema:schema71,data};
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema71.else.required,parentSchema:schema71.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8268,9 +11419,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema71.if,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8279,11 +11433,12 @@ vErrors.push(err6);
 }
 errors++;
 }
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
 }
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.kind.type,parentSchema:schema71.properties.kind,data:data1};
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema71.required,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8292,8 +11447,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("SSHZeroAddress" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHZeroAddress"},message:"must be equal to constant",schema:"SSHZeroAddress",parentSchema:schema71.properties.kind,data:data1};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema71.required,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8302,16 +11457,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.mount === undefined){
-data2.mount = "ssh";
-}
-for(const key1 in data2){
-if(!((key1 === "mount") || (key1 === "labels"))){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema71.properties.metadata,data:data2};
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8321,10 +11469,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-let data3 = data2.mount;
-if(typeof data3 === "string"){
-if(!pattern4.test(data3)){
-const err10 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema71.properties.metadata.properties.mount,data:data3};
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.kind.type,parentSchema:schema71.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8333,9 +11481,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.metadata.properties.mount.type,parentSchema:schema71.properties.metadata.properties.mount,data:data3};
+if("SSHZeroAddress" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "SSHZeroAddress"},message:"must be equal to constant",schema:"SSHZeroAddress",parentSchema:schema71.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8344,13 +11491,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data2.labels !== undefined){
-let data4 = data2.labels;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-let data5 = data4[key2];
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.additionalProperties.type,parentSchema:schema72.additionalProperties,data:data5};
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.mount === undefined){
+data3.mount = "ssh";
+}
+for(const key1 in data3){
+if(!((key1 === "mount") || (key1 === "labels"))){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema71.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8360,9 +11510,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data4};
+let data4 = data3.mount;
+if(typeof data4 === "string"){
+if(!pattern12.test(data4)){
+const err13 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$"+"\"",schema:"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$",parentSchema:schema71.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8372,9 +11523,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
 else {
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.metadata.type,parentSchema:schema71.properties.metadata,data:data2};
+const err14 = {instancePath:instancePath+"/metadata/mount",schemaPath:"#/properties/metadata/properties/mount/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.metadata.properties.mount.type,parentSchema:schema71.properties.metadata.properties.mount,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -8383,12 +11533,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data.spec !== undefined){
-let data6 = data.spec;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.roles === undefined){
-const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'",schema:schema71.properties.spec.required,parentSchema:schema71.properties.spec,data:data6};
+if(data3.labels !== undefined){
+let data5 = data3.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+let data6 = data5[key2];
+if(typeof data6 !== "string"){
+const err15 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.additionalProperties.type,parentSchema:schema72.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -8397,9 +11548,10 @@ vErrors.push(err15);
 }
 errors++;
 }
-for(const key3 in data6){
-if(!(key3 === "roles")){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema71.properties.spec,data:data6};
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8409,11 +11561,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data6.roles !== undefined){
-let data7 = data6.roles;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err17 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema71.properties.spec.properties.roles,data:data7};
+}
+else {
+const err17 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.metadata.type,parentSchema:schema71.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8422,12 +11572,12 @@ vErrors.push(err17);
 }
 errors++;
 }
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(typeof data8 === "string"){
-if(!pattern41.test(data8)){
-const err18 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema71.properties.spec.properties.roles.items,data:data8};
+}
+if(data.spec !== undefined){
+let data7 = data.spec;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.roles === undefined){
+const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "roles"},message:"must have required property '"+"roles"+"'",schema:schema71.properties.spec.required,parentSchema:schema71.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8436,9 +11586,9 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-else {
-const err19 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.spec.properties.roles.items.type,parentSchema:schema71.properties.spec.properties.roles.items,data:data8};
+for(const key3 in data7){
+if(!(key3 === "roles")){
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema71.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8448,23 +11598,62 @@ vErrors.push(err19);
 errors++;
 }
 }
-let i1 = data7.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data7[i1];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err20 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema71.properties.spec.properties.roles,data:data7};
+if(data7.roles !== undefined){
+let data8 = data7.roles;
+if(Array.isArray(data8)){
+if(data8.length < 1){
+const err20 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema71.properties.spec.properties.roles,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+let data9 = data8[i0];
+if(typeof data9 === "string"){
+if(!pattern71.test(data9)){
+const err21 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema71.properties.spec.properties.roles.items,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.spec.properties.roles.items.type,parentSchema:schema71.properties.spec.properties.roles.items,data:data9};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+let i1 = data8.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data8[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err23 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema71.properties.spec.properties.roles,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 break;
@@ -8474,41 +11663,7 @@ indices0[item0] = i1;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.spec.properties.roles.type,parentSchema:schema71.properties.spec.properties.roles,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.spec.type,parentSchema:schema71.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-let data9 = data.ensure;
-if(typeof data9 !== "string"){
-const err23 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.ensure.type,parentSchema:schema71.properties.ensure,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!((data9 === "present") || (data9 === "absent"))){
-const err24 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema71.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.ensure.enum,parentSchema:schema71.properties.ensure,data:data9};
+const err24 = {instancePath:instancePath+"/spec/roles",schemaPath:"#/properties/spec/properties/roles/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.spec.properties.roles.type,parentSchema:schema71.properties.spec.properties.roles,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8518,8 +11673,9 @@ vErrors.push(err24);
 errors++;
 }
 }
+}
 else {
-const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
+const err25 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.spec.type,parentSchema:schema71.properties.spec,data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -8528,369 +11684,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-validate27.errors = vErrors;
-return errors === 0;
-});
-
-const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/ToolVersion.schema.json","title":"ToolVersion","description":"A tool version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/tool-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"ToolVersion","description":"The kind of object: `ToolVersion`."},"metadata":{"type":"object","description":"Which tool version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
-const schema74 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-
-const validate28 = (function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://converge.dev/schemas/ToolVersion.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const _errs1 = errors;
-let valid0 = true;
-const _errs2 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.ensure === undefined) && (missing0 = "ensure")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
 }
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.ensure !== undefined){
-if("absent" !== data.ensure){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs2 === errors;
-errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
-}
-else {
-vErrors = null;
-}
-}
-if(!_valid0){
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema73.else.required,parentSchema:schema73.else,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-var _valid0 = _errs4 === errors;
-valid0 = _valid0;
-}
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema73.if,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.ensure === undefined){
-data.ensure = "present";
-}
-if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema73.required,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data.metadata === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema73.required,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-for(const key0 in data){
-if(!((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.kind !== undefined){
-let data1 = data.kind;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.kind.type,parentSchema:schema73.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if("ToolVersion" !== data1){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "ToolVersion"},message:"must be equal to constant",schema:"ToolVersion",parentSchema:schema73.properties.kind,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.metadata !== undefined){
-let data2 = data.metadata;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.name === undefined){
-const err9 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.properties.metadata.required,parentSchema:schema73.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-for(const key1 in data2){
-if(!((key1 === "name") || (key1 === "labels"))){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema73.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data2.name !== undefined){
-let data3 = data2.name;
-if(typeof data3 === "string"){
-if(!pattern25.test(data3)){
-const err11 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema73.properties.metadata.properties.name,data:data3};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.metadata.properties.name.type,parentSchema:schema73.properties.metadata.properties.name,data:data3};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data2.labels !== undefined){
-let data4 = data2.labels;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-for(const key2 in data4){
-let data5 = data4[key2];
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.additionalProperties.type,parentSchema:schema74.additionalProperties,data:data5};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data:data4};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.metadata.type,parentSchema:schema73.properties.metadata,data:data2};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.spec !== undefined){
-let data6 = data.spec;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.deprecated === undefined){
-data6.deprecated = false;
-}
-if(data6["deprecated-reason"] === undefined){
-data6["deprecated-reason"] = null;
-}
-if(data6.official === undefined){
-data6.official = false;
-}
-if(data6.enabled === undefined){
-data6.enabled = true;
-}
-if(data6.beta === undefined){
-data6.beta = false;
-}
-if(data6.url === undefined){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema73.properties.spec.required,parentSchema:schema73.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data6.sha === undefined){
-const err17 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema73.properties.spec.required,parentSchema:schema73.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-for(const key3 in data6){
-if(!(((((((key3 === "url") || (key3 === "sha")) || (key3 === "deprecated")) || (key3 === "deprecated-reason")) || (key3 === "official")) || (key3 === "enabled")) || (key3 === "beta"))){
-const err18 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema73.properties.spec,data:data6};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data6.url !== undefined){
-let data7 = data6.url;
-if(typeof data7 === "string"){
-if(!pattern26.test(data7)){
-const err19 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema73.properties.spec.properties.url,data:data7};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.spec.properties.url.type,parentSchema:schema73.properties.spec.properties.url,data:data7};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data6.sha !== undefined){
-let data8 = data6.sha;
-if(typeof data8 === "string"){
-if(!pattern27.test(data8)){
-const err21 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema73.properties.spec.properties.sha,data:data8};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.spec.properties.sha.type,parentSchema:schema73.properties.spec.properties.sha,data:data8};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-let data9 = data6.deprecated;
-if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.deprecated.type,parentSchema:schema73.properties.spec.properties.deprecated,data:data9};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-let data10 = data6["deprecated-reason"];
-if((typeof data10 !== "string") && (data10 !== null)){
-const err24 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema73.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema73.properties.spec.properties["deprecated-reason"].type,parentSchema:schema73.properties.spec.properties["deprecated-reason"],data:data10};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-let data11 = data6.official;
-if(typeof data11 !== "boolean"){
-const err25 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.official.type,parentSchema:schema73.properties.spec.properties.official,data:data11};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-let data12 = data6.enabled;
-if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.enabled.type,parentSchema:schema73.properties.spec.properties.enabled,data:data12};
+let data10 = data.ensure;
+if(typeof data10 !== "string"){
+const err26 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.ensure.type,parentSchema:schema71.properties.ensure,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -8899,9 +11696,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-let data13 = data6.beta;
-if(typeof data13 !== "boolean"){
-const err27 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.beta.type,parentSchema:schema73.properties.spec.properties.beta,data:data13};
+if(!((data10 === "present") || (data10 === "absent"))){
+const err27 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema71.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.ensure.enum,parentSchema:schema71.properties.ensure,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -8910,9 +11706,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.spec.type,parentSchema:schema73.properties.spec,data:data6};
+if(data.patch !== undefined){
+let data11 = data.patch;
+if(typeof data11 !== "boolean"){
+const err28 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema71.properties.patch.type,parentSchema:schema71.properties.patch,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -8922,9 +11719,15 @@ vErrors.push(err28);
 errors++;
 }
 }
-let data14 = data.ensure;
-if(typeof data14 !== "string"){
-const err29 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.ensure.type,parentSchema:schema73.properties.ensure,data:data14};
+if(data.ignore !== undefined){
+let data12 = data.ignore;
+if(Array.isArray(data12)){
+const len1 = data12.length;
+for(let i2=0; i2<len1; i2++){
+let data13 = data12[i2];
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err29 = {instancePath:instancePath+"/ignore/" + i2,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema71.properties.ignore.items,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -8933,8 +11736,8 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!((data14 === "present") || (data14 === "absent"))){
-const err30 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema73.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.ensure.enum,parentSchema:schema73.properties.ensure,data:data14};
+if(!pattern0.test(data13)){
+const err30 = {instancePath:instancePath+"/ignore/" + i2,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema71.properties.ignore.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -8945,12 +11748,782 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+const err31 = {instancePath:instancePath+"/ignore/" + i2,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.ignore.items.type,parentSchema:schema71.properties.ignore.items,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+}
+let i3 = data12.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data12[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err32 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema71.properties.ignore,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.ignore.type,parentSchema:schema71.properties.ignore,data:data12};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data14 = data.sensitive;
+if(Array.isArray(data14)){
+const len2 = data14.length;
+for(let i4=0; i4<len2; i4++){
+let data15 = data14[i4];
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err34 = {instancePath:instancePath+"/sensitive/" + i4,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema71.properties.sensitive.items,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!pattern0.test(data15)){
+const err35 = {instancePath:instancePath+"/sensitive/" + i4,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema71.properties.sensitive.items,data:data15};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/sensitive/" + i4,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.sensitive.items.type,parentSchema:schema71.properties.sensitive.items,data:data15};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+let i5 = data14.length;
+let j2;
+if(i5 > 1){
+const indices2 = {};
+for(;i5--;){
+let item2 = data14[i5];
+if(typeof item2 !== "string"){
+continue;
+}
+if(typeof indices2[item2] == "number"){
+j2 = indices2[item2];
+const err37 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)",schema:true,parentSchema:schema71.properties.sensitive,data:data14};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+break;
+}
+indices2[item2] = i5;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.sensitive.type,parentSchema:schema71.properties.sensitive,data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+});
+
+const schema73 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/ToolVersion.schema.json","title":"ToolVersion","description":"A tool version available for runs. Identity: `metadata.name` is the version. API: `/api/v2/admin/tool-versions`.","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"ToolVersion","description":"The kind of object: `ToolVersion`."},"metadata":{"type":"object","description":"Which tool version this is: `name` is the version string.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The version: `N.N.N` or `N.N.N-bundleName`.","pattern":"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$","patternErrorMessage":"must be a version like \"1.9.8\" or \"1.11.0-beta1\" (N.N.N or N.N.N-bundleName)"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the version, with the API's own names.","required":["url","sha"],"properties":{"url":{"type":"string","description":"Where a ZIP or binary of the 64-bit Linux build can be downloaded: an http:// or https:// URL.","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$","patternErrorMessage":"must be an http:// or https:// URL like \"https://example.com/file.zip\""},"sha":{"type":"string","description":"SHA-256 checksum of the binary (64 hexadecimal characters).","pattern":"^[0-9a-fA-F]{64}$","patternErrorMessage":"must be a SHA-256 checksum: 64 hexadecimal characters"},"deprecated":{"type":"boolean","description":"Whether the version is deprecated.","default":false},"deprecated-reason":{"type":["string","null"],"default":null,"description":"Why the version is deprecated; null unless `deprecated` is true."},"official":{"type":"boolean","description":"Whether this is an official release. The API refuses to delete an official version.","default":false},"enabled":{"type":"boolean","description":"Whether the version is usable.","default":true},"beta":{"type":"boolean","description":"Whether the version is a beta pre-release.","default":false}},"x-reserved-fields":{"version":"the version is metadata.name","usage":"it is read-only (the API counts the users of the version)","created-at":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"`present` (default) makes sure the version exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema74 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
+
+const validate28 = (function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/ToolVersion.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.ensure === undefined) && (missing0 = "ensure")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.ensure !== undefined){
+if("absent" !== data.ensure){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(!_valid0){
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.spec === undefined){
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema73.else.required,parentSchema:schema73.else,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema73.if,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
+}
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema73.required,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema73.required,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec")) || (key0 === "ensure")) || (key0 === "patch")) || (key0 === "ignore")) || (key0 === "sensitive"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.kind.type,parentSchema:schema73.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if("ToolVersion" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "ToolVersion"},message:"must be equal to constant",schema:"ToolVersion",parentSchema:schema73.properties.kind,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema73.properties.metadata.required,parentSchema:schema73.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "labels"))){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema73.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data3.name !== undefined){
+let data4 = data3.name;
+if(typeof data4 === "string"){
+if(!pattern43.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$"+"\"",schema:"^[0-9]+\\.[0-9]+\\.[0-9]+(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?$",parentSchema:schema73.properties.metadata.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.metadata.properties.name.type,parentSchema:schema73.properties.metadata.properties.name,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data3.labels !== undefined){
+let data5 = data3.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+let data6 = data5[key2];
+if(typeof data6 !== "string"){
+const err16 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.additionalProperties.type,parentSchema:schema74.additionalProperties,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.metadata.type,parentSchema:schema73.properties.metadata,data:data3};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data7 = data.spec;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.deprecated === undefined){
+data7.deprecated = false;
+}
+if(data7["deprecated-reason"] === undefined){
+data7["deprecated-reason"] = null;
+}
+if(data7.official === undefined){
+data7.official = false;
+}
+if(data7.enabled === undefined){
+data7.enabled = true;
+}
+if(data7.beta === undefined){
+data7.beta = false;
+}
+if(data7.url === undefined){
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema73.properties.spec.required,parentSchema:schema73.properties.spec,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(data7.sha === undefined){
+const err20 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "sha"},message:"must have required property '"+"sha"+"'",schema:schema73.properties.spec.required,parentSchema:schema73.properties.spec,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+for(const key3 in data7){
+if(!(((((((key3 === "url") || (key3 === "sha")) || (key3 === "deprecated")) || (key3 === "deprecated-reason")) || (key3 === "official")) || (key3 === "enabled")) || (key3 === "beta"))){
+const err21 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema73.properties.spec,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data7.url !== undefined){
+let data8 = data7.url;
+if(typeof data8 === "string"){
+if(!pattern44.test(data8)){
+const err22 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$",parentSchema:schema73.properties.spec.properties.url,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/spec/url",schemaPath:"#/properties/spec/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.spec.properties.url.type,parentSchema:schema73.properties.spec.properties.url,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data7.sha !== undefined){
+let data9 = data7.sha;
+if(typeof data9 === "string"){
+if(!pattern45.test(data9)){
+const err24 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/pattern",keyword:"pattern",params:{pattern: "^[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^[0-9a-fA-F]{64}$"+"\"",schema:"^[0-9a-fA-F]{64}$",parentSchema:schema73.properties.spec.properties.sha,data:data9};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/spec/sha",schemaPath:"#/properties/spec/properties/sha/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.spec.properties.sha.type,parentSchema:schema73.properties.spec.properties.sha,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+let data10 = data7.deprecated;
+if(typeof data10 !== "boolean"){
+const err26 = {instancePath:instancePath+"/spec/deprecated",schemaPath:"#/properties/spec/properties/deprecated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.deprecated.type,parentSchema:schema73.properties.spec.properties.deprecated,data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+let data11 = data7["deprecated-reason"];
+if((typeof data11 !== "string") && (data11 !== null)){
+const err27 = {instancePath:instancePath+"/spec/deprecated-reason",schemaPath:"#/properties/spec/properties/deprecated-reason/type",keyword:"type",params:{type: schema73.properties.spec.properties["deprecated-reason"].type},message:"must be string,null",schema:schema73.properties.spec.properties["deprecated-reason"].type,parentSchema:schema73.properties.spec.properties["deprecated-reason"],data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+let data12 = data7.official;
+if(typeof data12 !== "boolean"){
+const err28 = {instancePath:instancePath+"/spec/official",schemaPath:"#/properties/spec/properties/official/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.official.type,parentSchema:schema73.properties.spec.properties.official,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+let data13 = data7.enabled;
+if(typeof data13 !== "boolean"){
+const err29 = {instancePath:instancePath+"/spec/enabled",schemaPath:"#/properties/spec/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.enabled.type,parentSchema:schema73.properties.spec.properties.enabled,data:data13};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+let data14 = data7.beta;
+if(typeof data14 !== "boolean"){
+const err30 = {instancePath:instancePath+"/spec/beta",schemaPath:"#/properties/spec/properties/beta/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.spec.properties.beta.type,parentSchema:schema73.properties.spec.properties.beta,data:data14};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.spec.type,parentSchema:schema73.properties.spec,data:data7};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+let data15 = data.ensure;
+if(typeof data15 !== "string"){
+const err32 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.ensure.type,parentSchema:schema73.properties.ensure,data:data15};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(!((data15 === "present") || (data15 === "absent"))){
+const err33 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema73.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema73.properties.ensure.enum,parentSchema:schema73.properties.ensure,data:data15};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data.patch !== undefined){
+let data16 = data.patch;
+if(typeof data16 !== "boolean"){
+const err34 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.patch.type,parentSchema:schema73.properties.patch,data:data16};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.ignore !== undefined){
+let data17 = data.ignore;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err35 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema73.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(!pattern0.test(data18)){
+const err36 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema73.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/ignore/" + i0,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.ignore.items.type,parentSchema:schema73.properties.ignore.items,data:data18};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data17[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err38 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema73.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.ignore.type,parentSchema:schema73.properties.ignore,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.sensitive !== undefined){
+let data19 = data.sensitive;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err40 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema73.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(!pattern0.test(data20)){
+const err41 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema73.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/sensitive/" + i2,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.sensitive.items.type,parentSchema:schema73.properties.sensitive.items,data:data20};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices1 = {};
+for(;i3--;){
+let item1 = data19[i3];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err43 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema73.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+break;
+}
+indices1[item1] = i3;
+}
+}
+}
+else {
+const err44 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.sensitive.type,parentSchema:schema73.properties.sensitive,data:data19};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
 }
 errors++;
 }
