@@ -83,6 +83,7 @@ function configFor(emulator: EmulatorProcess): ConvergeConfig {
     parallelism: DEFAULT_PARALLELISM,
     maxParallelism: DEFAULT_MAX_PARALLELISM,
     ownership: [],
+    ignore: [],
     maxDeletes: DEFAULT_MAX_DELETES,
     fingerprints: undefined,
     interpolation: { fileRoots: [], env: undefined, maxFileBytes: undefined },

@@ -31,6 +31,7 @@ import { matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
 import { processOutput } from '../ui/output.ts';
 import { type CommonFlags, parseSelectors } from './flags.ts';
+import { checkIgnoreRules, withIgnoreRules } from './ignore-rules.ts';
 import { resolveKind } from './kind-name.ts';
 
 export interface Inputs {
@@ -83,18 +84,20 @@ export async function loadInputs(
       );
     }
   }
+  checkIgnoreRules(config);
   if (flags.prune && Object.keys(selectors).length > 0) {
     throw new ConvergeError('INPUT_INVALID', '--prune cannot be combined with --selector', {
       hint: 'live objects carry no labels, so a selector cannot say which of them to prune',
     });
   }
   const policies: Policy[] = [];
-  const { objects: desired } = await loadManifestSet([...paths], catalog, {
+  const { objects } = await loadManifestSet([...paths], catalog, {
     env: process.env,
     cwd: process.cwd(),
     ...interpolationAccess(config, paths),
     checkDocuments: policyCompiler(policies),
   });
+  const desired = withIgnoreRules(objects, config);
   registerDesiredSecrets(desired);
   const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
   for (const [i, pattern] of targets.entries()) {

@@ -3,20 +3,22 @@
 // The configuration file's validator, as ajv compiles src/config/schema.ts.
 import { createRequire } from 'node:module';
 const requireRuntime = createRequire(import.meta.url);
-const schema0 = {"type":"object","additionalProperties":false,"properties":{"platform":{"$ref":"#/$defs/connection"},"secrets":{"$ref":"#/$defs/connection"},"parallelism":{"type":"integer","minimum":1,"maximum":256},"maxParallelism":{"type":"integer","minimum":1,"maximum":256},"ownership":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"}}}},"guard":{"type":"object","additionalProperties":false,"properties":{"maxDeletes":{"type":"integer","minimum":0}}},"interpolation":{"type":"object","additionalProperties":false,"properties":{"fileRoots":{"type":"array","items":{"type":"string","minLength":1}},"env":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*\\*?$"}},"maxFileBytes":{"type":"integer","minimum":1,"maximum":67108864}}},"fingerprints":{"oneOf":[{"const":false},{"type":"object","additionalProperties":false,"required":["path"],"properties":{"path":{"type":"string"}}}]}},"$defs":{"connection":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}}}};
+const schema0 = {"type":"object","additionalProperties":false,"properties":{"platform":{"$ref":"#/$defs/connection"},"secrets":{"$ref":"#/$defs/connection"},"parallelism":{"type":"integer","minimum":1,"maximum":256},"maxParallelism":{"type":"integer","minimum":1,"maximum":256},"ownership":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"}}}},"ignore":{"type":"array","description":"fields converge never compares nor sends, for every declared object an entry matches","items":{"type":"object","additionalProperties":false,"required":["kind","fields"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"},"fields":{"type":"array","minItems":1,"items":{"type":"string","minLength":1,"pattern":"^\\S+$"}}}}},"guard":{"type":"object","additionalProperties":false,"properties":{"maxDeletes":{"type":"integer","minimum":0}}},"interpolation":{"type":"object","additionalProperties":false,"properties":{"fileRoots":{"type":"array","items":{"type":"string","minLength":1}},"env":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*\\*?$"}},"maxFileBytes":{"type":"integer","minimum":1,"maximum":67108864}}},"fingerprints":{"oneOf":[{"const":false},{"type":"object","additionalProperties":false,"required":["path"],"properties":{"path":{"type":"string"}}}]}},"$defs":{"connection":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}}}};
 const schema1 = {"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}};
+const func0 = Object.prototype.hasOwnProperty;
+const func1 = requireRuntime("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^https?://", "u");
 const pattern1 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const pattern2 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
-const pattern6 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*\\*?$", "u");
-const func0 = requireRuntime("ajv/dist/runtime/ucs2length").default;
+const pattern6 = new RegExp("^\\S+$", "u");
+const pattern7 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*\\*?$", "u");
 
 const validate0 = (function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((((key0 === "platform") || (key0 === "secrets")) || (key0 === "parallelism")) || (key0 === "maxParallelism")) || (key0 === "ownership")) || (key0 === "guard")) || (key0 === "interpolation")) || (key0 === "fingerprints"))){
+if(!(func0.call(schema0.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -490,12 +492,15 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.guard !== undefined){
-let data19 = data.guard;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key4 in data19){
-if(!(key4 === "maxDeletes")){
-const err38 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(data.ignore !== undefined){
+let data19 = data.ignore;
+if(Array.isArray(data19)){
+const len1 = data19.length;
+for(let i1=0; i1<len1; i1++){
+let data20 = data19[i1];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.kind === undefined){
+const err38 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -504,11 +509,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data19.maxDeletes !== undefined){
-let data20 = data19.maxDeletes;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err39 = {instancePath:instancePath+"/guard/maxDeletes",schemaPath:"#/properties/guard/properties/maxDeletes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data20.fields === undefined){
+const err39 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/required",keyword:"required",params:{missingProperty: "fields"},message:"must have required property '"+"fields"+"'"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -517,9 +519,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(typeof data20 == "number"){
-if(data20 < 0 || isNaN(data20)){
-const err40 = {instancePath:instancePath+"/guard/maxDeletes",schemaPath:"#/properties/guard/properties/maxDeletes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key4 in data20){
+if(!((((key4 === "kind") || (key4 === "scope")) || (key4 === "name")) || (key4 === "fields"))){
+const err40 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -529,10 +531,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.kind !== undefined){
+if(typeof data20.kind !== "string"){
+const err41 = {instancePath:instancePath+"/ignore/" + i1+"/kind",schemaPath:"#/properties/ignore/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -542,12 +543,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data.interpolation !== undefined){
-let data21 = data.interpolation;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key5 in data21){
-if(!(((key5 === "fileRoots") || (key5 === "env")) || (key5 === "maxFileBytes"))){
-const err42 = {instancePath:instancePath+"/interpolation",schemaPath:"#/properties/interpolation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data20.scope !== undefined){
+if(typeof data20.scope !== "string"){
+const err42 = {instancePath:instancePath+"/ignore/" + i1+"/scope",schemaPath:"#/properties/ignore/items/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -557,15 +555,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data21.fileRoots !== undefined){
-let data22 = data21.fileRoots;
-if(Array.isArray(data22)){
-const len1 = data22.length;
-for(let i1=0; i1<len1; i1++){
-let data23 = data22[i1];
-if(typeof data23 === "string"){
-if(func0(data23) < 1){
-const err43 = {instancePath:instancePath+"/interpolation/fileRoots/" + i1,schemaPath:"#/properties/interpolation/properties/fileRoots/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data20.name !== undefined){
+if(typeof data20.name !== "string"){
+const err43 = {instancePath:instancePath+"/ignore/" + i1+"/name",schemaPath:"#/properties/ignore/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -575,8 +567,11 @@ vErrors.push(err43);
 errors++;
 }
 }
-else {
-const err44 = {instancePath:instancePath+"/interpolation/fileRoots/" + i1,schemaPath:"#/properties/interpolation/properties/fileRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.fields !== undefined){
+let data24 = data20.fields;
+if(Array.isArray(data24)){
+if(data24.length < 1){
+const err44 = {instancePath:instancePath+"/ignore/" + i1+"/fields",schemaPath:"#/properties/ignore/items/properties/fields/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -585,10 +580,12 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/interpolation/fileRoots",schemaPath:"#/properties/interpolation/properties/fileRoots/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const len2 = data24.length;
+for(let i2=0; i2<len2; i2++){
+let data25 = data24[i2];
+if(typeof data25 === "string"){
+if(func1(data25) < 1){
+const err45 = {instancePath:instancePath+"/ignore/" + i1+"/fields/" + i2,schemaPath:"#/properties/ignore/items/properties/fields/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -597,16 +594,8 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data21.env !== undefined){
-let data24 = data21.env;
-if(Array.isArray(data24)){
-const len2 = data24.length;
-for(let i2=0; i2<len2; i2++){
-let data25 = data24[i2];
-if(typeof data25 === "string"){
 if(!pattern6.test(data25)){
-const err46 = {instancePath:instancePath+"/interpolation/env/" + i2,schemaPath:"#/properties/interpolation/properties/env/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*\\*?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*\\*?$"+"\""};
+const err46 = {instancePath:instancePath+"/ignore/" + i1+"/fields/" + i2,schemaPath:"#/properties/ignore/items/properties/fields/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\""};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -617,7 +606,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/interpolation/env/" + i2,schemaPath:"#/properties/interpolation/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err47 = {instancePath:instancePath+"/ignore/" + i1+"/fields/" + i2,schemaPath:"#/properties/ignore/items/properties/fields/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -629,7 +618,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/interpolation/env",schemaPath:"#/properties/interpolation/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err48 = {instancePath:instancePath+"/ignore/" + i1+"/fields",schemaPath:"#/properties/ignore/items/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -639,10 +628,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data21.maxFileBytes !== undefined){
-let data26 = data21.maxFileBytes;
-if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-const err49 = {instancePath:instancePath+"/interpolation/maxFileBytes",schemaPath:"#/properties/interpolation/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err49 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -651,9 +639,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(typeof data26 == "number"){
-if(data26 > 67108864 || isNaN(data26)){
-const err50 = {instancePath:instancePath+"/interpolation/maxFileBytes",schemaPath:"#/properties/interpolation/properties/maxFileBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 67108864},message:"must be <= 67108864"};
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -662,8 +651,13 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data26 < 1 || isNaN(data26)){
-const err51 = {instancePath:instancePath+"/interpolation/maxFileBytes",schemaPath:"#/properties/interpolation/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data.guard !== undefined){
+let data26 = data.guard;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+for(const key5 in data26){
+if(!(key5 === "maxDeletes")){
+const err51 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -673,10 +667,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/interpolation",schemaPath:"#/properties/interpolation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data26.maxDeletes !== undefined){
+let data27 = data26.maxDeletes;
+if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
+const err52 = {instancePath:instancePath+"/guard/maxDeletes",schemaPath:"#/properties/guard/properties/maxDeletes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -685,15 +679,9 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-if(data.fingerprints !== undefined){
-let data27 = data.fingerprints;
-const _errs64 = errors;
-let valid14 = false;
-let passing0 = null;
-const _errs65 = errors;
-if(false !== data27){
-const err53 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)){
+const err53 = {instancePath:instancePath+"/guard/maxDeletes",schemaPath:"#/properties/guard/properties/maxDeletes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -702,15 +690,11 @@ vErrors.push(err53);
 }
 errors++;
 }
-var _valid0 = _errs65 === errors;
-if(_valid0){
-valid14 = true;
-passing0 = 0;
 }
-const _errs66 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.path === undefined){
-const err54 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/guard",schemaPath:"#/properties/guard/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -719,9 +703,13 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key6 in data27){
-if(!(key6 === "path")){
-const err55 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data.interpolation !== undefined){
+let data28 = data.interpolation;
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+for(const key6 in data28){
+if(!(((key6 === "fileRoots") || (key6 === "env")) || (key6 === "maxFileBytes"))){
+const err55 = {instancePath:instancePath+"/interpolation",schemaPath:"#/properties/interpolation/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -731,9 +719,15 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data27.path !== undefined){
-if(typeof data27.path !== "string"){
-const err56 = {instancePath:instancePath+"/fingerprints/path",schemaPath:"#/properties/fingerprints/oneOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data28.fileRoots !== undefined){
+let data29 = data28.fileRoots;
+if(Array.isArray(data29)){
+const len3 = data29.length;
+for(let i3=0; i3<len3; i3++){
+let data30 = data29[i3];
+if(typeof data30 === "string"){
+if(func1(data30) < 1){
+const err56 = {instancePath:instancePath+"/interpolation/fileRoots/" + i3,schemaPath:"#/properties/interpolation/properties/fileRoots/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -743,9 +737,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
 else {
-const err57 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err57 = {instancePath:instancePath+"/interpolation/fileRoots/" + i3,schemaPath:"#/properties/interpolation/properties/fileRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -754,19 +747,10 @@ vErrors.push(err57);
 }
 errors++;
 }
-var _valid0 = _errs66 === errors;
-if(_valid0 && valid14){
-valid14 = false;
-passing0 = [passing0, 1];
+}
 }
 else {
-if(_valid0){
-valid14 = true;
-passing0 = 1;
-}
-}
-if(!valid14){
-const err58 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err58 = {instancePath:instancePath+"/interpolation/fileRoots",schemaPath:"#/properties/interpolation/properties/fileRoots/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -775,11 +759,189 @@ vErrors.push(err58);
 }
 errors++;
 }
+}
+if(data28.env !== undefined){
+let data31 = data28.env;
+if(Array.isArray(data31)){
+const len4 = data31.length;
+for(let i4=0; i4<len4; i4++){
+let data32 = data31[i4];
+if(typeof data32 === "string"){
+if(!pattern7.test(data32)){
+const err59 = {instancePath:instancePath+"/interpolation/env/" + i4,schemaPath:"#/properties/interpolation/properties/env/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*\\*?$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*\\*?$"+"\""};
+if(vErrors === null){
+vErrors = [err59];
+}
 else {
-errors = _errs64;
+vErrors.push(err59);
+}
+errors++;
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/interpolation/env/" + i4,schemaPath:"#/properties/interpolation/properties/env/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/interpolation/env",schemaPath:"#/properties/interpolation/properties/env/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data28.maxFileBytes !== undefined){
+let data33 = data28.maxFileBytes;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err62 = {instancePath:instancePath+"/interpolation/maxFileBytes",schemaPath:"#/properties/interpolation/properties/maxFileBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+if(typeof data33 == "number"){
+if(data33 > 67108864 || isNaN(data33)){
+const err63 = {instancePath:instancePath+"/interpolation/maxFileBytes",schemaPath:"#/properties/interpolation/properties/maxFileBytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 67108864},message:"must be <= 67108864"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+if(data33 < 1 || isNaN(data33)){
+const err64 = {instancePath:instancePath+"/interpolation/maxFileBytes",schemaPath:"#/properties/interpolation/properties/maxFileBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/interpolation",schemaPath:"#/properties/interpolation/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data.fingerprints !== undefined){
+let data34 = data.fingerprints;
+const _errs79 = errors;
+let valid19 = false;
+let passing0 = null;
+const _errs80 = errors;
+if(false !== data34){
+const err66 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+var _valid0 = _errs80 === errors;
+if(_valid0){
+valid19 = true;
+passing0 = 0;
+}
+const _errs81 = errors;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.path === undefined){
+const err67 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+for(const key7 in data34){
+if(!(key7 === "path")){
+const err68 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data34.path !== undefined){
+if(typeof data34.path !== "string"){
+const err69 = {instancePath:instancePath+"/fingerprints/path",schemaPath:"#/properties/fingerprints/oneOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+var _valid0 = _errs81 === errors;
+if(_valid0 && valid19){
+valid19 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid19 = true;
+passing0 = 1;
+}
+}
+if(!valid19){
+const err71 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+else {
+errors = _errs79;
 if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
+if(_errs79){
+vErrors.length = _errs79;
 }
 else {
 vErrors = null;
@@ -789,12 +951,12 @@ vErrors = null;
 }
 }
 else {
-const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err72 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err72];
 }
 else {
-vErrors.push(err59);
+vErrors.push(err72);
 }
 errors++;
 }

@@ -9,7 +9,7 @@ import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { parse as parseYaml } from 'yaml';
 import { API_NAMES, type ApiName, type ApiProfile, PROFILES } from '../api/profiles.ts';
 import { ConvergeError } from '../errors.ts';
-import type { OwnershipRule } from '../reconcile/ownership.ts';
+import type { IgnoreRule, OwnershipRule } from '../reconcile/ownership.ts';
 import { validate as validateConfig } from './config-validator.generated.js';
 
 export interface Connection {
@@ -33,6 +33,8 @@ export interface ConvergeConfig extends Connections {
   parallelism: number;
   maxParallelism: number;
   ownership: OwnershipRule[];
+  /** Fields left to someone else, per kind or selection (docs/configuration.md, `ignore`). */
+  ignore: IgnoreRule[];
   maxDeletes: number;
   /** Absolute path of the fingerprint store, or undefined when disabled. */
   fingerprints: string | undefined;
@@ -57,6 +59,7 @@ interface ConfigFile extends Partial<Record<ApiName, ConnectionFile>> {
   parallelism?: number;
   maxParallelism?: number;
   ownership?: OwnershipRule[];
+  ignore?: IgnoreRule[];
   guard?: { maxDeletes?: number };
   fingerprints?: false | { path: string };
   interpolation?: { fileRoots?: string[]; env?: string[]; maxFileBytes?: number };
@@ -119,6 +122,7 @@ export async function loadConfig(options: {
     parallelism: raw.parallelism ?? DEFAULT_PARALLELISM,
     maxParallelism: Math.max(raw.maxParallelism ?? DEFAULT_MAX_PARALLELISM, raw.parallelism ?? DEFAULT_PARALLELISM),
     ownership: raw.ownership ?? [],
+    ignore: raw.ignore ?? [],
     maxDeletes: raw.guard?.maxDeletes ?? DEFAULT_MAX_DELETES,
     fingerprints: fingerprintsPath(raw, env, base, options.cwd),
     interpolation: {

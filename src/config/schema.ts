@@ -29,6 +29,25 @@ export const configSchema = {
         },
       },
     },
+    ignore: {
+      type: 'array',
+      description: 'fields converge never compares nor sends, for every declared object an entry matches',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['kind', 'fields'],
+        properties: {
+          kind: { type: 'string' },
+          scope: { type: 'string', description: 'organization or mount' },
+          name: { type: 'string', description: 'glob over the object identity' },
+          fields: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'string', minLength: 1, pattern: '^\\S+$' },
+          },
+        },
+      },
+    },
     guard: {
       type: 'object',
       additionalProperties: false,

@@ -18,6 +18,8 @@ export interface KindCatalog {
   readonly kinds: readonly string[];
   /** The address of an object, from validated metadata (defaults applied). */
   address(kind: string, metadata: Metadata): Address;
+  /** The rows of a kind's field table by dotted path, which `ignore` patterns must name. */
+  fieldPaths?(kind: string): readonly string[] | undefined;
   /**
    * Rules beyond the schema, over one declared object and every other one
    * (`ttl` within `max_ttl`; a role's signer against its mount's CA key).

@@ -8,6 +8,7 @@ import type { DesiredObject, Fields, Metadata } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { describeValue } from './describe.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
+import { unknownField } from './field-patterns.ts';
 import { type InterpolationContext, interpolateSpec, type PathProblem, unescapeMetadata } from './interpolate.ts';
 import { isManifestOnly, MANIFEST_ONLY_KINDS, type ManifestOnlyDocument } from './manifest-only.ts';
 import type { SchemaSet } from './schemas.ts';
@@ -62,6 +63,12 @@ export function buildObject(
   const failed = new Set(pathProblems.map((p) => p.path));
   const { validated, problems: invalid } = validateDocument(validate, candidate, interpolated.secretPaths);
   for (const p of invalid) if (!failed.has(p.path)) report(p.path, p.message, p.atKey);
+  const ignore = ignoreList(validated.ignore);
+  const rows = ctx.catalog.fieldPaths?.(kind);
+  for (const [i, pattern] of rows ? ignore.entries() : []) {
+    const unknown = unknownField(pattern, kind, rows ?? []);
+    if (unknown) report(`ignore.${i}`, `ignore: ${unknown}`);
+  }
   if (problems.length > 0) return { problems };
 
   const validMetadata = (validated.metadata ?? {}) as Metadata;
@@ -79,6 +86,7 @@ export function buildObject(
     ...(interpolated.placeholders.size > 0 && {
       placeholders: Object.fromEntries([...interpolated.placeholders].map(([key, set]) => [key, [...set]])),
     }),
+    ...(ignore.length > 0 && { ignore }),
     source: doc.start,
     positions: doc.values,
   };
@@ -98,6 +106,11 @@ function buildManifestOnly(
   }
   const name = String((validated.metadata as { name?: unknown } | undefined)?.name ?? '');
   return { document: { kind, name, data: validated, source: doc.start, positions: doc.values }, problems: [] };
+}
+
+/** The document's `ignore` patterns (the schema has checked that each is a string). */
+function ignoreList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
 /** A document path inside the spec (`spec.vcs-repo.token`) as a spec path (`vcs-repo.token`). */

@@ -60,6 +60,7 @@ export const catalog: KindCatalog = {
     if (!provider) throw new Error(`no provider for kind ${kind}`);
     return provider.address(metadata);
   },
+  fieldPaths: (kind) => providerMap.get(kind)?.fieldPaths,
   check(object, all) {
     return providerMap.get(object.kind)?.check?.(object, all) ?? [];
   },

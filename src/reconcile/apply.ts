@@ -190,7 +190,12 @@ async function completeAfterLoss(
   const remaining = remainingChanges(provider, comparison, found.fields, []);
   if (remaining.length === 0) return;
   try {
-    await write(provider, 'update')(context.contextOf(provider), desired, found, comparison.updateBody(remaining));
+    await write(provider, 'update')(
+      context.contextOf(provider),
+      comparison.updated,
+      found,
+      comparison.updateBody(remaining, provider.canonicalLive(found.fields)),
+    );
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     const now = await readAfterLoss(provider, context, desired.address, error);
@@ -207,10 +212,12 @@ async function update(
   context: Run,
 ) {
   const comparison = compare(provider, desired);
-  const send = (changes: readonly FieldChange[]) => comparison.updateBody(changes);
+  // the live fields keep what the object ignores where a write would carry it
+  const send = (changes: readonly FieldChange[], now: LiveObject) =>
+    comparison.updateBody(changes, now.fields && provider.canonicalLive(now.fields));
   let recovered = false;
   try {
-    await write(provider, 'update')(context.contextOf(provider), desired, live, send(action.changes));
+    await write(provider, 'update')(context.contextOf(provider), comparison.updated, live, send(action.changes, live));
   } catch (error) {
     if (!isUnknownOutcome(error)) throw error;
     // read back and send only what is still different (actions like grant_admin are not repeatable)
@@ -218,7 +225,7 @@ async function update(
     if (!now?.fields) throw error;
     const remaining = remainingChanges(provider, comparison, now.fields, action.changes);
     if (remaining.length > 0)
-      await write(provider, 'update')(context.contextOf(provider), desired, now, send(remaining));
+      await write(provider, 'update')(context.contextOf(provider), comparison.updated, now, send(remaining, now));
     recovered = true;
   }
   recordSecrets(comparison, action.key, desired, action.changes, context, false);

@@ -11,6 +11,7 @@
  */
 import { isPlainObject, jsonEqual } from './equal.ts';
 import { parentPaths } from './field-paths.ts';
+import { isIgnored } from './ignore.ts';
 import type { FieldChange, Fields, Json } from './types.ts';
 
 export interface DiffOptions {
@@ -26,6 +27,11 @@ export interface DiffOptions {
   rows?: readonly string[];
   /** What a differing secret value's change says (`secret value` on a create). */
   secretNote?: string;
+  /**
+   * Patterns of paths never compared (the object's `ignore`, src/reconcile/ignore.ts): no change
+   * at or inside them, so none marks a replacement, and a map's other keys still are.
+   */
+  ignore?: readonly string[];
 }
 
 interface Walk extends DiffOptions {
@@ -49,6 +55,8 @@ function mapChanges(prefix: string, desired: Fields, live: Fields | undefined, w
 }
 
 function fieldChanges(path: string, before: Json | undefined, after: Json, walk: Walk, inherited: boolean) {
+  const ignore = walk.ignore ?? [];
+  if (ignore.length > 0 && isIgnored(path, ignore)) return [];
   if (walk.writeOnly.has(path)) {
     const note = walk.sendSecrets.get(path);
     return note === undefined ? [] : [{ path, secret: true, note }];
@@ -61,6 +69,8 @@ function fieldChanges(path: string, before: Json | undefined, after: Json, walk:
   } else {
     if (jsonEqual(before, after)) return [];
     changes = valueChanges(path, before, after).map((change) => (replace ? { ...change, replace } : change));
+    // a map compared whole (`default_extensions`) may differ only in keys someone else manages
+    if (ignore.length > 0) changes = changes.filter((change) => !isIgnored(change.path, ignore));
   }
   if (!walk.secret.has(path)) return changes;
   // a secret value is compared, never shown: one change says it differs (write-only ones inside keep theirs)

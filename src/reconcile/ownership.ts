@@ -15,6 +15,11 @@ export interface OwnershipRule {
   name?: string;
 }
 
+/** The configuration's `ignore` entry: the fields it names, for the objects it selects as an ownership rule does. */
+export interface IgnoreRule extends OwnershipRule {
+  fields: string[];
+}
+
 export function isOwned(rules: readonly OwnershipRule[], address: Address): boolean {
   return rules.some(
     (rule) =>

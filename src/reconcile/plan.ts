@@ -140,7 +140,10 @@ export function planObject(
     }
     const secrets = decideSecrets(key, desiredFields, writeOnly, 'create', options.secrets);
     const changes = comparison.createChanges(secrets.send);
-    return withNotes({ ...base, action: 'create', changes: presented(provider, changes) }, kindNotes);
+    return withNotes({ ...base, action: 'create', changes: presented(provider, changes) }, [
+      ...kindNotes,
+      ...ignoreNotes(desired, 'create'),
+    ]);
   }
 
   if (!live.fields) {
@@ -182,7 +185,27 @@ export function planObject(
   };
   const fromLive = provider.liveNotes?.(desired.spec, live.fields) ?? [];
   const consent = replacing ? replaceNotes(provider, planned) : [];
-  return withNotes(planned, [...kindNotes, ...fromLive, ...swapped.notes, ...consent, ...secrets.notes]);
+  return withNotes(planned, [
+    ...kindNotes,
+    ...fromLive,
+    ...swapped.notes,
+    ...consent,
+    ...secrets.notes,
+    ...ignoreNotes(desired, action),
+  ]);
+}
+
+/**
+ * What a written object leaves alone (its `ignore` list), once per object: a reviewer of a write
+ * sees that these fields are someone else's. Nothing is said when nothing is written.
+ */
+function ignoreNotes(desired: DesiredObject, action: Action): string[] {
+  const ignore = desired.ignore ?? [];
+  if (ignore.length === 0 || action === 'noop') return [];
+  const fields = ignore.join(', ');
+  return action === 'update'
+    ? [`ignored, never compared nor sent: ${fields}`]
+    : [`ignored once created: ${fields} (the manifest's values are sent on create, a default is left to the API)`];
 }
 
 /**

@@ -127,6 +127,11 @@ export interface Provider {
   readonly immutable: readonly string[];
   /** Fields sent on create and never on update (an import trigger): never compared. */
   readonly createOnly: readonly string[];
+  /**
+   * Rows with a documented default, which a spec that leaves them out is set to: a change of one
+   * the spec does not write is labelled `(default)` in plans and drift.
+   */
+  readonly defaulted?: readonly string[];
   readonly children?: readonly ChildList[];
 
   /**

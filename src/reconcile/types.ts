@@ -62,6 +62,12 @@ export interface DesiredObject {
   fileSources?: Record<string, string>;
   /** The placeholders a top-level spec field was made from (`${env:SMTP_PASSWORD}`): names, never values. */
   placeholders?: Record<string, string[]>;
+  /**
+   * Spec paths converge never compares nor sends for this object (`plan-timeout`,
+   * `default_extensions.*`): the document's `ignore` list and the configuration's entries that
+   * match it (src/reconcile/ignore.ts). A value the spec writes there is sent on create only.
+   */
+  ignore?: string[];
   /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
   positions: Record<string, Position>;
   /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */
@@ -101,6 +107,11 @@ export interface FieldChange {
   replace?: boolean;
   /** Why a secret is (or is not) sent: `changed since last apply`, `not compared`... */
   note?: string;
+  /**
+   * The manifest does not write this field: the value converge sets is the kind's documented
+   * default. Shown as `(default)`; writing the field or listing it under `ignore` opts out.
+   */
+  default?: boolean;
 }
 
 export interface PlannedAction {

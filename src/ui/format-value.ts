@@ -7,9 +7,25 @@ export function formatValue(value: Json | undefined, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+/** What follows a changed field's name: whether it replaces the object, whether its value is a default. */
+export function changeMarks(change: Pick<FieldChange, 'replace' | 'default'>): string {
+  return (change.replace ? ' (forces replacement)' : '') + (change.default ? ' (default)' : '');
+}
+
+/** Whether any change is labelled `(default)`: then a report says once what the label means. */
+export function hasDefaults(changes: Iterable<Pick<FieldChange, 'default'>>): boolean {
+  for (const change of changes) if (change.default) return true;
+  return false;
+}
+
+/** What `(default)` means and how to opt out, said once under the changes that carry it. */
+export const DEFAULT_LEGEND =
+  '(default): the manifest does not write this field, so converge sets the documented default; ' +
+  'write the field to keep another value, or list it under ignore to leave it to someone else.';
+
 /** `path: before -> after`, or the secret marker; never a secret value. */
 export function formatChange(change: FieldChange, action: 'create' | 'other'): string {
-  const replace = change.replace ? ' (forces replacement)' : '';
+  const replace = changeMarks(change);
   if (change.secret) return `${change.path}: (secret) ${change.note ?? 'changed'}${replace}`;
   if (action === 'create') return `${change.path}: ${formatValue(change.after)}`;
   return `${change.path}: ${formatValue(change.before)} -> ${afterText(change.after, change.note, 80)}${replace}`;

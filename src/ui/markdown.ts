@@ -5,6 +5,8 @@
  * under it, collapsible lists, and a field's name cell. Pure.
  */
 
+import { changeMarks } from './format-value.ts';
+
 /** GitHub's limit on a comment body. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
@@ -71,7 +73,7 @@ export function detailsList<Item>(
   return lines;
 }
 
-/** A field change's name cell: its path, and whether changing it replaces the object. */
-export function fieldCell(change: { path: string; replace?: boolean }): string {
-  return mdCode(change.path) + (change.replace ? ' (forces replacement)' : '');
+/** A field change's name cell: its path, whether changing it replaces the object, whether its value is a default. */
+export function fieldCell(change: { path: string; replace?: boolean; default?: boolean }): string {
+  return mdCode(change.path) + changeMarks(change);
 }

@@ -17,6 +17,7 @@ type FromTable =
   | 'immutable'
   | 'createOnly'
   | 'remembers'
+  | 'defaulted'
   | 'canonicalDesired'
   | 'canonicalLive'
   | 'present'
@@ -41,6 +42,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     exportedWriteOnly: forms.exportedWriteOnly,
     immutable: forms.immutable,
     createOnly: forms.createOnly,
+    defaulted: forms.defaulted,
     ...(forms.remembered.length > 0 && { remembers: forms.remembered }),
     canonicalDesired: forms.desired,
     canonicalLive: forms.live,

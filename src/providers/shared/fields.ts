@@ -102,6 +102,8 @@ export interface CanonicalForms {
   readonly immutable: readonly string[];
   readonly createOnly: readonly string[];
   readonly remembered: readonly string[];
+  /** The rows with a documented default (or one computed from other fields): what a spec may leave out. */
+  readonly defaulted: readonly string[];
   /** Defaults overlaid with the spec, every value normalized, inapplicable fields left out. */
   desired(spec: Fields): Fields;
   /** The managed, readable live attributes, normalized the same way. */
@@ -234,6 +236,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
     remembered: flagged('remembered'),
+    defaulted: rules.filter(([, rule]) => rule.default !== undefined).map(([key]) => key),
     desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),
     live,
     wire(fields, written) {

@@ -8,7 +8,7 @@
 
 import type { PolicySummary } from '../../policy/report.ts';
 import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
-import { afterText, formatValue } from '../format-value.ts';
+import { afterText, changeMarks, formatValue } from '../format-value.ts';
 
 /** What a planned action means when nothing is going to be applied. */
 export type DriftState = 'drifted' | 'missing' | 'to-delete' | 'in-sync';
@@ -31,6 +31,8 @@ export interface DriftChange {
   after?: Json;
   /** The API cannot change it in place: the object would be replaced. */
   replace?: boolean;
+  /** The manifests do not write the field: the value they declare is the kind's documented default. */
+  default?: boolean;
   note?: string;
 }
 
@@ -156,6 +158,7 @@ export function driftChange(change: FieldChange): DriftChange {
     if (change.after !== undefined) out.after = change.after;
   }
   if (change.replace) out.replace = true;
+  if (change.default) out.default = true;
   if (change.note) out.note = change.note;
   return out;
 }
@@ -212,7 +215,7 @@ export function displayUrl(url: string): string {
 
 /** A one-line description of a change (JUnit bodies, text), with `(sensitive)` for secrets. */
 export function describeChange(change: DriftChange, state: DriftState, max = 120): string {
-  const replace = change.replace ? ' (forces replacement)' : '';
+  const replace = changeMarks(change);
   if (change.secret) return `${change.path}: (sensitive)${change.note ? ` ${change.note}` : ''}${replace}`;
   if (state === 'missing') return `${change.path}: ${formatValue(change.after, max)}`;
   return `${change.path}: ${formatValue(change.before, max)} -> ${afterText(change.after, change.note, max)}${replace}`;

@@ -13,7 +13,7 @@
  */
 import type { Action, FieldChange, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { planSummary } from '../format-plan.ts';
-import { afterText, formatValue } from '../format-value.ts';
+import { afterText, DEFAULT_LEGEND, formatValue, hasDefaults } from '../format-value.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
 import { isMultiLine, lineDiff } from './line-diff.ts';
 
@@ -87,6 +87,7 @@ function render(plan: Plan, sections: readonly (readonly string[])[], detail: De
     );
   }
   out.push(...changeSections(changes, detail));
+  if (hasDefaults(changes.flatMap((a) => a.changes))) out.push(`_${escapeMarkdownHtml(DEFAULT_LEGEND)}_`, '');
   for (const section of sections) out.push(...section, '');
   out.push(...notesSection(plan, detail), ...unmanagedSection(plan, detail));
   return `${out.join('\n').trimEnd()}\n`;

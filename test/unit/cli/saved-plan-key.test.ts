@@ -20,6 +20,7 @@ const CONFIG: ConvergeConfig = {
   parallelism: 10,
   maxParallelism: 64,
   ownership: [{ kind: 'ToolVersion' }],
+  ignore: [],
   maxDeletes: 10,
   fingerprints: undefined,
   interpolation: { fileRoots: [], env: undefined, maxFileBytes: undefined },
