@@ -9,6 +9,13 @@ const connections = Object.fromEntries(API_NAMES.map((api) => [api, { $ref: '#/$
   [api in ApiName]: { $ref: '#/$defs/connection' };
 };
 
+/** Which objects an `ownership` or `ignore` entry selects (src/reconcile/ownership.ts). */
+const SELECTION = {
+  kind: { type: 'string' },
+  scope: { type: 'string', description: 'organization or mount' },
+  name: { type: 'string', description: 'glob over the object identity' },
+} as const;
+
 export const configSchema = {
   type: 'object',
   additionalProperties: false,
@@ -18,33 +25,18 @@ export const configSchema = {
     maxParallelism: { type: 'integer', minimum: 1, maximum: 256 },
     ownership: {
       type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['kind'],
-        properties: {
-          kind: { type: 'string' },
-          scope: { type: 'string', description: 'organization or mount' },
-          name: { type: 'string', description: 'glob over the object identity' },
-        },
-      },
+      items: { type: 'object', additionalProperties: false, required: ['kind'], properties: SELECTION },
     },
     ignore: {
       type: 'array',
-      description: 'fields converge never compares nor sends, for every declared object an entry matches',
+      description: 'fields converge never compares nor sends, for every declared object an entry selects',
       items: {
         type: 'object',
         additionalProperties: false,
         required: ['kind', 'fields'],
         properties: {
-          kind: { type: 'string' },
-          scope: { type: 'string', description: 'organization or mount' },
-          name: { type: 'string', description: 'glob over the object identity' },
-          fields: {
-            type: 'array',
-            minItems: 1,
-            items: { type: 'string', minLength: 1, pattern: '^\\S+$' },
-          },
+          ...SELECTION,
+          fields: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1, pattern: '^\\S+$' } },
         },
       },
     },
