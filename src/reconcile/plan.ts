@@ -153,7 +153,7 @@ export function planObject(
   const held = provider.heldSecrets?.(live.fields) ?? new Map<string, string>();
   let secrets = decideSecrets(key, compared, writeOnly, 'update', options.secrets, held);
   // a value the service set on create that someone changed since (a generated CA swapped by hand)
-  const swapped = swappedFields(provider, key, compared, liveFields, options.secrets.lookup);
+  const swapped = swappedFields(provider, key, compared, liveFields, options.secrets.lookup, desired.ignore);
   let changes = [...comparison.changes(liveFields, secrets.send), ...swapped.changes];
   const replacing = changes.some((c) => c.replace);
   if (replacing && !canReplace(can)) return cannotReplace(key, desired, changes, can);

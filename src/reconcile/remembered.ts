@@ -6,6 +6,7 @@
  * converge's back: drift, planned as a replacement. Pure: the store is a lookup.
  */
 import { getPath } from './field-paths.ts';
+import { isIgnored } from './ignore.ts';
 import type { Provider } from './provider.ts';
 import type { FingerprintLookup } from './secrets.ts';
 import type { FieldChange, Fields } from './types.ts';
@@ -25,17 +26,22 @@ export interface Swapped {
   notes: string[];
 }
 
-/** Remembered fields the manifest leaves to the service whose live value is not the one converge saw. */
+/**
+ * Remembered fields the manifest leaves to the service whose live value is not the one converge
+ * saw; none the object ignores (`ignore`: someone else may swap it).
+ */
 export function swappedFields(
   provider: Provider,
   key: string,
   desired: Fields,
   live: Fields,
   lookup: FingerprintLookup | undefined,
+  ignore: readonly string[] = [],
 ): Swapped {
   const swapped: Swapped = { changes: [], notes: [] };
   if (!lookup) return swapped;
   for (const field of leftToService(provider, desired)) {
+    if (isIgnored(field, ignore)) continue;
     const value = getPath(live, field);
     if (value === undefined) continue;
     if (lookup(key, rememberedField(field), value) !== 'changed') continue;

@@ -146,6 +146,31 @@ describe('an object with ignored fields', () => {
     expect(plan(patchKind, ignored, LIVE)).toMatchObject({ action: 'noop', changes: [] });
   });
 
+  it('never replaces the object for an ignored value the service made and someone swapped since', () => {
+    const generated = defineProvider(
+      () => ({
+        kind,
+        address: (m) => ({ kind, name: m.name ?? '' }),
+        list: async () => [],
+        create: async () => undefined,
+        delete: async () => {},
+      }),
+      { fields: { public_key: { immutable: true, remembered: true }, note: text() } },
+    );
+    const live = new Map<string, LiveObject>([
+      [`${kind}/a`, { kind, address: { kind, name: 'a' }, ref: 'a', fields: { public_key: 'ssh-ed25519 BBB' } }],
+    ]);
+    const planned = (ignore?: string[]) =>
+      buildPlan([{ provider: generated, desired: [role({}, ignore)], live }], {
+        prune: false,
+        ownership: [],
+        // the store saw another key after the create: someone swapped it
+        secrets: { lookup: () => 'changed', resend: false },
+      }).plan.actions[0];
+    expect(planned()?.action).toBe('replace');
+    expect(planned(['public_key'])).toMatchObject({ action: 'noop', changes: [] });
+  });
+
   it('sends on create what the manifest writes for an ignored field, never a default converge would fill', () => {
     const object = role({ key_type: 'ca', port: 2200 }, ['port', 'ttl', 'limits.*']);
     const { fields } = compare(patchKind, object);
