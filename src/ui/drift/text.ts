@@ -6,10 +6,10 @@ import { policyTextLines } from '../../policy/report.ts';
 import type { Colors } from '../colors.ts';
 import { terminalLine } from '../terminal-text.ts';
 import {
+  changeLines,
   type DriftObject,
   type DriftReport,
   type DriftState,
-  describeChange,
   driftedObjects,
   reportNotes,
   STATE_LABEL,
@@ -32,7 +32,7 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
   ];
   const drifted = driftedObjects(report);
   if (drifted.length > 0) lines.push(colors.dim('Fields show the live value -> the value in the manifests.'));
-  for (const object of drifted) lines.push(...formatObject(object, paint[object.state]));
+  for (const object of drifted) lines.push(...formatObject(object, paint[object.state], colors));
   if (report.unmanaged.length > 0) {
     lines.push('', colors.bold(`Unmanaged (${report.unmanaged.length}): live objects that no manifest mentions`));
     for (const u of report.unmanaged) {
@@ -48,10 +48,10 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
   return lines;
 }
 
-function formatObject(object: DriftObject, paint: (s: string) => string): string[] {
+function formatObject(object: DriftObject, paint: (s: string) => string, colors: Colors): string[] {
   const what = object.action === 'replace' ? 'drifted (replacement needed)' : STATE_LABEL[object.state];
   // keys, reasons and values may be a live object's: made safe for the terminal (../terminal-text.ts)
   const reason = object.reason ? ` (${terminalLine(object.reason)})` : '';
   const head = `${paint(`${SYMBOL[object.state].padStart(3)} ${what} ${terminalLine(object.key)}`)}${reason}`;
-  return [head, ...object.changes.map((c) => `        ${terminalLine(describeChange(c, object.state, 80))}`)];
+  return [head, ...object.changes.flatMap((c) => changeLines(c, object.state, 80, colors)).map((l) => `        ${l}`)];
 }

@@ -14,8 +14,8 @@
 import type { Action, FieldChange, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { planSummary } from '../format-plan.ts';
 import { afterText, formatValue } from '../format-value.ts';
+import { changeDiffMarkdown, lineDiff, showsAsLines } from '../line-diff.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
-import { isMultiLine, lineDiff } from './line-diff.ts';
 
 export interface PlanMarkdownOptions {
   /** Upper bound of the result's length; the default leaves room under GitHub's limit for a bot's own header. */
@@ -130,14 +130,15 @@ function objectSection(action: PlannedAction, detail: Detail): string[] {
     lines.push(`**Not restorable if the create fails:** ${escapeMarkdownHtml(action.unrestorable)}`, '');
   }
   const shown = action.changes.slice(0, detail.fields);
-  const oneLine = shown.filter((c) => c.secret || !(isMultiLine(c.before) || isMultiLine(c.after)));
+  const oneLine = shown.filter((c) => !showsAsLines(c));
   if (oneLine.length > 0) {
     lines.push('| field | live | planned |', '|---|---|---|');
     for (const change of oneLine) lines.push(fieldRow(change, action.action, detail.valueChars));
     lines.push('');
   }
-  for (const change of shown.filter((c) => !oneLine.includes(c))) {
-    lines.push(`${fieldCell(change)}:`, '', ...multiLine(change, detail.diffLines), '');
+  for (const change of shown.filter(showsAsLines)) {
+    const before = action.action === 'create' ? undefined : change.before;
+    lines.push(...changeDiffMarkdown(fieldCell(change), lineDiff(before, change.after, detail.diffLines)));
   }
   const rest = action.changes.length - shown.length;
   if (rest > 0) lines.push(`_and ${rest} more field(s)_`, '');
@@ -156,11 +157,6 @@ function fieldRow(change: FieldChange, action: Action, max: number): string {
     ? `_(secret)_ ${escapeMarkdownHtml(change.note ?? 'changed')}`
     : mdCode(afterText(change.after, change.note, max));
   return `| ${fieldCell(change)} | ${live} | ${planned} |`;
-}
-
-function multiLine(change: FieldChange, maxLines: number): string[] {
-  const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? undefined : JSON.stringify(v));
-  return lineDiff(text(change.before), text(change.after), maxLines);
 }
 
 function notesSection(plan: Plan, detail: Detail): string[] {

@@ -1,0 +1,183 @@
+/**
+ * A multi-line value (an LDIF template, a PEM certificate, a policy) as a
+ * unified line diff, for every report that shows values to people: the plan
+ * and the drift report as text and as Markdown, and the drift report's JUnit
+ * bodies. A changed template line is one `-`/`+` pair under an `@@` hunk
+ * header, with a few lines of context, instead of two cut-off one-liners.
+ * The JSON documents keep the values as they are. Pure.
+ *
+ * A value's lines are someone else's text (a live object's): every control
+ * character in them is shown as ./terminal-text.ts shows it, in Markdown too,
+ * so a diff can neither run an escape sequence nor hide a carriage return.
+ */
+import { formatPatch, OMIT_HEADERS, structuredPatch } from 'diff';
+import type { Json } from '../reconcile/types.ts';
+import type { Colors } from './colors.ts';
+import { escapeMarkdownHtml } from './markdown.ts';
+import { terminalLine } from './terminal-text.ts';
+
+/** Lines of unchanged context around each change: enough to place it, few enough to see it. */
+const CONTEXT = 3;
+
+/** Diff lines a text report shows per field before saying how many more there are. */
+export const TEXT_DIFF_LINES = 200;
+
+type DiffLineKind = 'hunk' | 'add' | 'remove' | 'context' | 'marker';
+
+export interface LineDiff {
+  /** Lines only the planned (desired) value has, and lines only the live value has. */
+  added: number;
+  removed: number;
+  /** A change of line-end style, which the lines themselves do not show: `CRLF -> LF`. */
+  lineEnds?: string;
+  /** The diff, control characters shown, at most as many lines as asked for. */
+  lines: Array<{ kind: DiffLineKind; text: string }>;
+  /** Diff lines left out. */
+  more: number;
+}
+
+/** A string with a line end in it, shown as lines rather than as one quoted value. */
+export function isMultiLine(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('\n');
+}
+
+/**
+ * A change shown as a line diff: not a secret (which has no values to show),
+ * text with a line end on either side, and not a value the service will make.
+ */
+export function showsAsLines(change: { secret?: boolean; before?: Json; after?: Json; note?: string }): boolean {
+  if (change.secret) return false;
+  if (change.after === undefined && change.note !== undefined) return false;
+  return isMultiLine(change.before) || isMultiLine(change.after);
+}
+
+/**
+ * The diff of a live value and a planned one, at most `maxLines` diff lines.
+ * An absent value diffs as empty: a create shows every line added. A value
+ * that is not a string diffs as its JSON.
+ */
+export function lineDiff(before: Json | undefined, after: Json | undefined, maxLines: number): LineDiff {
+  let live = asText(before);
+  let planned = asText(after);
+  const styles = [lineEndStyle(live), lineEndStyle(planned)] as const;
+  // uniform line ends are compared as lines, and a change of style said once rather than on every line;
+  // with mixed ones on a side, each line keeps its carriage return, shown as ␍
+  if (!styles.includes('mixed')) {
+    live = live.replaceAll('\r\n', '\n');
+    planned = planned.replaceAll('\r\n', '\n');
+  }
+  // "\ No newline at end of file" is news only when one value ends in a line end and the other does not
+  const finalEndDiffers = before !== undefined && after !== undefined && live.endsWith('\n') !== planned.endsWith('\n');
+  const patch = structuredPatch('live', 'planned', live, planned, undefined, undefined, { context: CONTEXT });
+  const hunks = patch.hunks.map((hunk) => ({
+    ...hunk,
+    lines: finalEndDiffers ? hunk.lines : hunk.lines.filter((line) => !line.startsWith('\\')),
+  }));
+  const all =
+    hunks.length === 0
+      ? []
+      : formatPatch({ ...patch, hunks }, OMIT_HEADERS)
+          .split('\n')
+          .slice(0, -1);
+  const shown = all.slice(0, Math.max(0, maxLines));
+  const lineEnds = lineEndChange(styles, before !== undefined, after !== undefined);
+  return {
+    added: all.filter((line) => line.startsWith('+')).length,
+    removed: all.filter((line) => line.startsWith('-')).length,
+    ...(lineEnds && { lineEnds }),
+    lines: shown.map((line) => ({ kind: kindOf(line), text: terminalLine(line) })),
+    more: all.length - shown.length,
+  };
+}
+
+/** `1 line added, 1 removed`, `12 lines added`, `line ends CRLF -> LF`: what changed, in a few words. */
+export function diffSummary(diff: LineDiff): string {
+  const lines = (n: number) => `${n} line${n === 1 ? '' : 's'}`;
+  const counts =
+    diff.added > 0 && diff.removed > 0
+      ? `${lines(diff.added)} added, ${diff.removed} removed`
+      : diff.added > 0
+        ? `${lines(diff.added)} added`
+        : diff.removed > 0
+          ? `${lines(diff.removed)} removed`
+          : '';
+  const ends = diff.lineEnds ? `line ends ${diff.lineEnds}` : '';
+  return [counts, ends].filter((part) => part !== '').join('; ') || 'no line differs';
+}
+
+/**
+ * A field's change as text lines: `path: 1 line added, 1 removed` and the
+ * diff under it, two spaces in, `+`/`-` coloured when `colors` colour.
+ */
+export function changeDiffText(change: { path: string; replace?: boolean }, diff: LineDiff, colors: Colors): string[] {
+  const paint: Record<DiffLineKind, (s: string) => string> = {
+    hunk: colors.cyan,
+    add: colors.green,
+    remove: colors.red,
+    context: (s) => s,
+    marker: colors.dim,
+  };
+  const replace = change.replace ? ' (forces replacement)' : '';
+  const lines = [terminalLine(`${change.path}: ${diffSummary(diff)}${replace}`)];
+  for (const line of diff.lines) lines.push(`  ${paint[line.kind](line.text)}`);
+  if (diff.more > 0) lines.push(`  ${colors.dim(`… and ${diff.more} more diff line(s)`)}`);
+  return lines;
+}
+
+/**
+ * A field's change as Markdown: its name cell (src/ui/markdown.ts, fieldCell)
+ * and what changed, then the diff in a fenced `diff` block, which GitHub
+ * colours; blank lines around it, so that it renders inside `<details>`.
+ */
+export function changeDiffMarkdown(cell: string, diff: LineDiff): string[] {
+  const lines = [`${cell}: ${escapeMarkdownHtml(diffSummary(diff))}`, ''];
+  if (diff.lines.length > 0) {
+    const texts = diff.lines.map((line) => line.text);
+    const fence = fenceFor(texts);
+    lines.push(`${fence}diff`, ...texts, fence, '');
+  }
+  if (diff.more > 0) lines.push(`_and ${diff.more} more diff line(s)_`, '');
+  return lines;
+}
+
+function asText(value: Json | undefined): string {
+  if (value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+type LineEndStyle = 'none' | 'LF' | 'CRLF' | 'mixed';
+
+function lineEndStyle(text: string): LineEndStyle {
+  const crlf = text.split('\r\n').length - 1;
+  const lf = text.split('\n').length - 1 - crlf;
+  if (crlf > 0) return lf > 0 ? 'mixed' : 'CRLF';
+  return lf > 0 ? 'LF' : 'none';
+}
+
+/**
+ * How the line-end style changes, when it matters and the diff lines do not
+ * show it: uniform styles are compared without their carriage returns, so a
+ * CRLF on either side is said here. LF is the style nobody needs told.
+ */
+function lineEndChange(
+  styles: readonly [LineEndStyle, LineEndStyle],
+  hasLive: boolean,
+  hasPlanned: boolean,
+): string | undefined {
+  const [live, planned] = styles;
+  if (styles.includes('mixed') || !styles.includes('CRLF') || live === planned) return undefined;
+  return hasLive && hasPlanned ? `${live} -> ${planned}` : 'CRLF';
+}
+
+function kindOf(line: string): DiffLineKind {
+  if (line.startsWith('@@')) return 'hunk';
+  if (line.startsWith('+')) return 'add';
+  if (line.startsWith('-')) return 'remove';
+  return line.startsWith('\\') ? 'marker' : 'context';
+}
+
+/** A backtick fence longer than any run of backticks in the block, so no line can close it. */
+function fenceFor(lines: readonly string[]): string {
+  const longest = Math.max(0, ...lines.flatMap((line) => (line.match(/`+/g) ?? []).map((run) => run.length)));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
