@@ -66,19 +66,14 @@ export function lineDiff(before: Json | undefined, after: Json | undefined, maxL
     live = live.replaceAll('\r\n', '\n');
     planned = planned.replaceAll('\r\n', '\n');
   }
-  // "\ No newline at end of file" is news only when one value ends in a line end and the other does not
-  const finalEndDiffers = before !== undefined && after !== undefined && live.endsWith('\n') !== planned.endsWith('\n');
+  // a missing final line end is news only when the other value has one ("\ No newline at end of file");
+  // otherwise both get one, so that a line added after the last one leaves that line unchanged
+  if (before === undefined || after === undefined || live.endsWith('\n') === planned.endsWith('\n')) {
+    live = withFinalEnd(live);
+    planned = withFinalEnd(planned);
+  }
   const patch = structuredPatch('live', 'planned', live, planned, undefined, undefined, { context: CONTEXT });
-  const hunks = patch.hunks.map((hunk) => ({
-    ...hunk,
-    lines: finalEndDiffers ? hunk.lines : hunk.lines.filter((line) => !line.startsWith('\\')),
-  }));
-  const all =
-    hunks.length === 0
-      ? []
-      : formatPatch({ ...patch, hunks }, OMIT_HEADERS)
-          .split('\n')
-          .slice(0, -1);
+  const all = patch.hunks.length === 0 ? [] : formatPatch(patch, OMIT_HEADERS).split('\n').slice(0, -1);
   const shown = all.slice(0, Math.max(0, maxLines));
   const lineEnds = lineEndChange(styles, before !== undefined, after !== undefined);
   return {
@@ -138,6 +133,10 @@ export function changeDiffMarkdown(cell: string, diff: LineDiff): string[] {
   }
   if (diff.more > 0) lines.push(`_and ${diff.more} more diff line(s)_`, '');
   return lines;
+}
+
+function withFinalEnd(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function asText(value: Json | undefined): string {
