@@ -13,7 +13,7 @@
 import { formatPatch, OMIT_HEADERS, structuredPatch } from 'diff';
 import type { Json } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
-import { escapeMarkdownHtml } from './markdown.ts';
+import { escapeMarkdownHtml, fieldCell } from './markdown.ts';
 import { terminalLine } from './terminal-text.ts';
 
 /** Lines of unchanged context around each change: enough to place it, few enough to see it. */
@@ -119,13 +119,50 @@ export function changeDiffText(change: { path: string; replace?: boolean }, diff
   return lines;
 }
 
+/** A field change as the reports have it: a secret's values are never shown. */
+interface ShownChange {
+  path: string;
+  secret?: boolean;
+  before?: Json;
+  after?: Json;
+  replace?: boolean;
+  note?: string;
+}
+
 /**
- * A field's change as Markdown: its name cell (src/ui/markdown.ts, fieldCell)
- * and what changed, then the diff in a fenced `diff` block, which GitHub
- * colours; blank lines around it, so that it renders inside `<details>`.
+ * An object's field changes in a Markdown report (the plan's and the drift
+ * report's sections), its first `fields` of them: a `field | live | planned`
+ * table of the one-line values (each row as `row` writes it), then each
+ * multi-line value's line diff, then how many fields are left out. A created
+ * object's values diff from nothing.
  */
-export function changeDiffMarkdown(cell: string, diff: LineDiff): string[] {
-  const lines = [`${cell}: ${escapeMarkdownHtml(diffSummary(diff))}`, ''];
+export function changesMarkdown<Change extends ShownChange>(
+  changes: readonly Change[],
+  limits: { fields: number; diffLines: number },
+  options: { planned: string; created: boolean; row: (change: Change) => string },
+): string[] {
+  const lines: string[] = [];
+  const shown = changes.slice(0, limits.fields);
+  const oneLine = shown.filter((change) => !showsAsLines(change));
+  if (oneLine.length > 0) {
+    lines.push(`| field | live | ${options.planned} |`, '|---|---|---|', ...oneLine.map(options.row), '');
+  }
+  for (const change of shown.filter(showsAsLines)) {
+    const diff = lineDiff(options.created ? undefined : change.before, change.after, limits.diffLines);
+    lines.push(...changeDiffMarkdown(change, diff));
+  }
+  const rest = changes.length - shown.length;
+  if (rest > 0) lines.push(`_and ${rest} more field(s)_`, '');
+  return lines;
+}
+
+/**
+ * A field's change as Markdown: its name cell and what changed, then the
+ * diff in a fenced `diff` block, which GitHub colours; blank lines around
+ * it, so that it renders inside `<details>`.
+ */
+export function changeDiffMarkdown(change: { path: string; replace?: boolean }, diff: LineDiff): string[] {
+  const lines = [`${fieldCell(change)}: ${escapeMarkdownHtml(diffSummary(diff))}`, ''];
   if (diff.lines.length > 0) {
     const texts = diff.lines.map((line) => line.text);
     const fence = fenceFor(texts);

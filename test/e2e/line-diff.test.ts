@@ -10,6 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
+import { secrets as secretsRequest } from '../helpers/engine.ts';
 
 /** The creation template, 40 lines: an entry whose descriptions are numbered by their line. */
 const TEMPLATE = [
@@ -53,14 +54,10 @@ async function write(name: string, text: string): Promise<string> {
   return path;
 }
 
-async function secrets(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${target.emulator.url}/v1${path}`, {
-    method,
-    headers: { 'x-service-token': target.emulator.tokens.secrets, 'content-type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+/** A secrets-API request, as someone working behind converge's back would send it. */
+function secrets(method: string, path: string, body?: unknown) {
+  const { url, tokens } = target.emulator;
+  return secretsRequest({ url, token: tokens.admin, secretsToken: tokens.secrets }, method, path, body);
 }
 
 beforeAll(async () => {
@@ -74,37 +71,35 @@ afterAll(() => target?.close());
 
 describe('a multi-line value as a line diff', () => {
   it('a line changed in the manifest: plan as text and as Markdown show that line and its neighbours', async () => {
-    const edited = await write('role-edited.yaml', role(withLine(20, 'description: line twenty')));
+    const edited = await write('role-edited.yaml', role(withLine(25, 'description: changed in the manifest')));
 
     const text = await target.run(['plan', config, edited, '--detailed-exitcode']);
     expect(text.code, text.stderr).toBe(2);
+    const context = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `           description: line ${from + i}`);
     expect(text.stdout).toContain(
       [
         '  ~ update LDAPDynamicRole/ldap/reviewers',
         '        creation_ldif: 1 line added, 1 removed',
-        '          @@ -17,7 +17,7 @@',
-        '           description: line 17',
-        '           description: line 18',
-        '           description: line 19',
-        '          -description: line 20',
-        '          +description: line twenty',
-        '           description: line 21',
-        '           description: line 22',
-        '           description: line 23',
+        '          @@ -22,7 +22,7 @@',
+        ...context(22, 24),
+        '          -description: line 25',
+        '          +description: changed in the manifest',
+        ...context(26, 28),
         '',
       ].join('\n'),
     );
     // unchanged context stays short: far lines are not shown, and the value is no quoted string
-    expect(text.stdout).not.toContain('description: line 10');
+    expect(text.stdout).not.toContain('description: line 18');
     expect(text.stdout).not.toContain('"dn: cn=');
 
     const md = await target.run(['plan', config, edited, '--format', 'markdown']);
     expect(md.code, md.stderr).toBe(0);
     const section = md.stdout.slice(md.stdout.indexOf('<code>LDAPDynamicRole/ldap/reviewers</code>'));
     expect(section).toContain(
-      '<code>creation&#95;ldif</code>: 1 line added, 1 removed\n\n```diff\n@@ -17,7 +17,7 @@\n description: line 17\n',
+      '<code>creation&#95;ldif</code>: 1 line added, 1 removed\n\n```diff\n@@ -22,7 +22,7 @@\n description: line 22\n',
     );
-    expect(section).toContain('\n-description: line 20\n+description: line twenty\n');
+    expect(section).toContain('\n-description: line 25\n+description: changed in the manifest\n');
     // inside the object's collapsible section
     expect(section.indexOf('```diff')).toBeLessThan(section.indexOf('</details>'));
 
@@ -114,7 +109,7 @@ describe('a multi-line value as a line diff', () => {
     const change = doc.plan.actions
       .find((a: { key: string }) => a.key === 'LDAPDynamicRole/ldap/reviewers')
       .changes.find((c: { path: string }) => c.path === 'creation_ldif');
-    expect(change.after).toBe(withLine(20, 'description: line twenty').join('\n'));
+    expect(change.after).toBe(withLine(25, 'description: changed in the manifest').join('\n'));
     expect(change.before).toBe(TEMPLATE.join('\n'));
   });
 
@@ -122,7 +117,8 @@ describe('a multi-line value as a line diff', () => {
     const live = await secrets('GET', '/ldap/role/reviewers');
     expect(live.status).toBe(200);
     const creation = withLine(33, 'description: edited by hand \u001b[2J\u001b]52;c;ZXZpbA==\u0007').join('\n');
-    const posted = await secrets('POST', '/ldap/role/reviewers', { ...live.body.data, creation_ldif: creation });
+    const data = live.body?.data as Record<string, unknown>;
+    const posted = await secrets('POST', '/ldap/role/reviewers', { ...data, creation_ldif: creation });
     expect(posted.status, JSON.stringify(posted.body)).toBeLessThan(300);
 
     const hunk = [
@@ -142,7 +138,7 @@ describe('a multi-line value as a line diff', () => {
     const drift = await target.run(['drift', config, manifest]);
     expect(drift.code, drift.stderr).toBe(2);
     expect(drift.stdout).toContain(`  ~ drifted LDAPDynamicRole/ldap/reviewers\n${indented('        ')}`);
-    expect(drift.stdout).not.toContain('description: line 20');
+    expect(drift.stdout).not.toContain('description: line 25');
 
     const plan = await target.run(['plan', config, manifest]);
     expect(plan.stdout).toContain(`  ~ update LDAPDynamicRole/ldap/reviewers\n${indented('        ')}`);

@@ -10,7 +10,7 @@
 import { policyMarkdown } from '../../policy/report.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { formatValue } from '../format-value.ts';
-import { changeDiffMarkdown, lineDiff, showsAsLines } from '../line-diff.ts';
+import { changesMarkdown } from '../line-diff.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, mdCode } from '../markdown.ts';
 import {
   type DriftChange,
@@ -155,19 +155,10 @@ function objectSection(object: DriftObject, caps: Caps): string[] {
   const fields = object.changes.length > 0 ? `, ${object.changes.length} field(s)` : '';
   const reason = object.reason ? ` (${escapeMarkdownHtml(object.reason)})` : '';
   const lines = [`<details><summary>${mdCode(object.key)}: ${what}${fields}${reason}</summary>`, ''];
-  const shown = object.changes.slice(0, caps.fields);
-  const oneLine = shown.filter((change) => !showsAsLines(change));
-  if (oneLine.length > 0) {
-    lines.push('| field | live | desired |', '|---|---|---|');
-    for (const change of oneLine) lines.push(fieldRow(change, object, caps.valueChars));
-    lines.push('');
-  }
-  for (const change of shown.filter(showsAsLines)) {
-    const before = object.state === 'missing' ? undefined : change.before;
-    lines.push(...changeDiffMarkdown(fieldCell(change), lineDiff(before, change.after, caps.diffLines)));
-  }
-  const rest = object.changes.length - shown.length;
-  if (rest > 0) lines.push(`_and ${rest} more field(s)_`, '');
+  const row = (change: DriftChange) => fieldRow(change, object, caps.valueChars);
+  lines.push(
+    ...changesMarkdown(object.changes, caps, { planned: 'desired', created: object.state === 'missing', row }),
+  );
   if (object.changes.length === 0) {
     lines.push(object.state === 'to-delete' ? 'The live object would be deleted.' : 'No field details.', '');
   }

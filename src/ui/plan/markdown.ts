@@ -14,7 +14,7 @@
 import type { Action, FieldChange, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { planSummary } from '../format-plan.ts';
 import { afterText, formatValue } from '../format-value.ts';
-import { changeDiffMarkdown, lineDiff, showsAsLines } from '../line-diff.ts';
+import { changesMarkdown } from '../line-diff.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
 
 export interface PlanMarkdownOptions {
@@ -129,19 +129,10 @@ function objectSection(action: PlannedAction, detail: Detail): string[] {
   if (action.unrestorable) {
     lines.push(`**Not restorable if the create fails:** ${escapeMarkdownHtml(action.unrestorable)}`, '');
   }
-  const shown = action.changes.slice(0, detail.fields);
-  const oneLine = shown.filter((c) => !showsAsLines(c));
-  if (oneLine.length > 0) {
-    lines.push('| field | live | planned |', '|---|---|---|');
-    for (const change of oneLine) lines.push(fieldRow(change, action.action, detail.valueChars));
-    lines.push('');
-  }
-  for (const change of shown.filter(showsAsLines)) {
-    const before = action.action === 'create' ? undefined : change.before;
-    lines.push(...changeDiffMarkdown(fieldCell(change), lineDiff(before, change.after, detail.diffLines)));
-  }
-  const rest = action.changes.length - shown.length;
-  if (rest > 0) lines.push(`_and ${rest} more field(s)_`, '');
+  const row = (change: FieldChange) => fieldRow(change, action.action, detail.valueChars);
+  lines.push(
+    ...changesMarkdown(action.changes, detail, { planned: 'planned', created: action.action === 'create', row }),
+  );
   if (action.changes.length === 0) {
     lines.push(action.action === 'delete' ? 'The live object is deleted.' : 'No field details.', '');
   }

@@ -125,7 +125,7 @@ describe('a line diff', () => {
     const change = { path: 'creation_ldif', before: live, after: 'dn: cn=x\n' };
     const shown = [
       ...changeDiffText(change, lineDiff(live, change.after, 200), coloured),
-      ...changeDiffMarkdown('<code>creation&#95;ldif</code>', lineDiff(live, change.after, 200)),
+      ...changeDiffMarkdown(change, lineDiff(live, change.after, 200)),
     ].join('\n');
     // the only escape sequences are the colours' own
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing the colours' escape codes
@@ -153,7 +153,7 @@ describe('a line diff', () => {
     expect(diff.more).toBe(41);
     expect(diffSummary(diff)).toBe('50 lines added');
     expect(changeDiffText({ path: 'body' }, diff, plain).at(-1)).toBe('  … and 41 more diff line(s)');
-    expect(changeDiffMarkdown('<code>body</code>', diff)).toContain('_and 41 more diff line(s)_');
+    expect(changeDiffMarkdown({ path: 'body' }, diff)).toContain('_and 41 more diff line(s)_');
   });
 
   it('is never used for a secret, a single-line value, or a value the service will make', () => {
