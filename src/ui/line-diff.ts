@@ -10,7 +10,7 @@
  * character in them is shown as ./terminal-text.ts shows it, in Markdown too,
  * so a diff can neither run an escape sequence nor hide a carriage return.
  */
-import { formatPatch, OMIT_HEADERS, structuredPatch } from 'diff';
+import { formatPatch, OMIT_HEADERS, type StructuredPatchHunk, structuredPatch } from 'diff';
 import type { Json } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
 import { escapeMarkdownHtml, fieldCell } from './markdown.ts';
@@ -22,6 +22,15 @@ const CONTEXT = 3;
 /** Diff lines a text report shows per field before saying how many more there are. */
 export const TEXT_DIFF_LINES = 200;
 
+/**
+ * The most added and removed lines the diff aligns. Its work grows with the
+ * square of that number: two unrelated values of 2,000 lines took seconds,
+ * of 10,000 lines over a minute. Past it, a value is shown whole (every live
+ * line removed, every planned one added): a report shows no more diff lines
+ * than this of a field anyway.
+ */
+const MAX_EDITS = TEXT_DIFF_LINES;
+
 type DiffLineKind = 'hunk' | 'add' | 'remove' | 'context' | 'marker';
 
 export interface LineDiff {
@@ -30,6 +39,8 @@ export interface LineDiff {
   removed: number;
   /** A change of line-end style, which the lines themselves do not show: `CRLF -> LF`. */
   lineEnds?: string;
+  /** Too many changes to align (MAX_EDITS): every live line is removed and every planned one added. */
+  whole?: true;
   /** The diff, control characters shown, at most as many lines as asked for. */
   lines: Array<{ kind: DiffLineKind; text: string }>;
   /** Diff lines left out. */
@@ -72,7 +83,15 @@ export function lineDiff(before: Json | undefined, after: Json | undefined, maxL
     live = withFinalEnd(live);
     planned = withFinalEnd(planned);
   }
-  const patch = structuredPatch('live', 'planned', live, planned, undefined, undefined, { context: CONTEXT });
+  const options = { context: CONTEXT, maxEditLength: MAX_EDITS };
+  const aligned = structuredPatch('live', 'planned', live, planned, undefined, undefined, options);
+  const patch = aligned ?? {
+    oldFileName: 'live',
+    newFileName: 'planned',
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks: [wholeHunk(live, planned)],
+  };
   const all = patch.hunks.length === 0 ? [] : formatPatch(patch, OMIT_HEADERS).split('\n').slice(0, -1);
   const shown = all.slice(0, Math.max(0, maxLines));
   const lineEnds = lineEndChange(styles, before !== undefined, after !== undefined);
@@ -80,6 +99,7 @@ export function lineDiff(before: Json | undefined, after: Json | undefined, maxL
     added: all.filter((line) => line.startsWith('+')).length,
     removed: all.filter((line) => line.startsWith('-')).length,
     ...(lineEnds && { lineEnds }),
+    ...(aligned === undefined && { whole: true }),
     lines: shown.map((line) => ({ kind: kindOf(line), text: terminalLine(line) })),
     more: all.length - shown.length,
   };
@@ -97,7 +117,8 @@ export function diffSummary(diff: LineDiff): string {
           ? `${lines(diff.removed)} removed`
           : '';
   const ends = diff.lineEnds ? `line ends ${diff.lineEnds}` : '';
-  return [counts, ends].filter((part) => part !== '').join('; ') || 'no line differs';
+  const whole = diff.whole ? 'too many changes to align: shown whole' : '';
+  return [counts, ends, whole].filter((part) => part !== '').join('; ') || 'no line differs';
 }
 
 /**
@@ -170,6 +191,21 @@ export function changeDiffMarkdown(change: { path: string; replace?: boolean }, 
   }
   if (diff.more > 0) lines.push(`_and ${diff.more} more diff line(s)_`, '');
   return lines;
+}
+
+/** Every line of one value removed and every line of the other added, as one hunk. */
+function wholeHunk(live: string, planned: string): StructuredPatchHunk {
+  const side = (text: string, sign: '-' | '+') => {
+    if (text === '') return [];
+    const lines = text.split('\n');
+    const ended = lines.at(-1) === '';
+    if (ended) lines.pop();
+    return [...lines.map((line) => `${sign}${line}`), ...(ended ? [] : ['\\ No newline at end of file'])];
+  };
+  const removed = side(live, '-');
+  const added = side(planned, '+');
+  const count = (lines: string[]) => lines.filter((line) => !line.startsWith('\\')).length;
+  return { oldStart: 1, oldLines: count(removed), newStart: 1, newLines: count(added), lines: [...removed, ...added] };
 }
 
 function withFinalEnd(text: string): string {

@@ -156,6 +156,23 @@ describe('a line diff', () => {
     expect(changeDiffMarkdown({ path: 'body' }, diff)).toContain('_and 41 more diff line(s)_');
   });
 
+  it('shows two values too different to align as every line removed and every line added', () => {
+    const live = Array.from({ length: 2000 }, (_, i) => `live ${i}`).join('\n');
+    const planned = Array.from({ length: 2000 }, (_, i) => `planned ${i}`).join('\n');
+    const diff = lineDiff(live, planned, 3);
+    expect(diff.whole).toBe(true);
+    expect(diff.lines.map((line) => line.text)).toEqual(['@@ -1,2000 +1,2000 @@', '-live 0', '-live 1']);
+    expect(diffSummary(diff)).toBe('2000 lines added, 2000 removed; too many changes to align: shown whole');
+    // the final line end that only the planned value has is said after the last live line
+    const ended = texts(live, `${planned}\n`, 5000);
+    expect(ended.slice(2000, 2003)).toEqual(['-live 1999', '\\ No newline at end of file', '+planned 0']);
+    expect(ended.at(-1)).toBe('+planned 1999');
+    // one change in as many lines is aligned
+    const one = lineDiff(live, live.replace('live 1000\n', 'changed\n'), 200);
+    expect(one.whole).toBeUndefined();
+    expect(diffSummary(one)).toBe('1 line added, 1 removed');
+  });
+
   it('is never used for a secret, a single-line value, or a value the service will make', () => {
     expect(showsAsLines({ secret: true, before: 'a\nb', after: 'a\nc' })).toBe(false);
     expect(showsAsLines({ before: 'a', after: 'b' })).toBe(false);
