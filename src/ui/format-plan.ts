@@ -5,6 +5,7 @@
 import type { Action, Plan, PlannedAction } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
 import { DEFAULT_LEGEND, formatChange, hasDefaults } from './format-value.ts';
+import { changeDiffText, lineDiff, showsAsLines, TEXT_DIFF_LINES } from './line-diff.ts';
 import { terminalLine } from './terminal-text.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ' };
@@ -29,7 +30,7 @@ export function formatPlan(plan: Plan, colors: Colors): string[] {
   const lines: string[] = [];
   const changes = plan.actions.filter((a) => a.action !== 'noop');
   if (changes.length === 0) lines.push(colors.green('No changes: live state matches the manifests.'));
-  for (const action of changes) lines.push(...formatAction(action, paint[action.action]));
+  for (const action of changes) lines.push(...formatAction(action, paint[action.action], colors));
   if (hasDefaults(changes.flatMap((a) => a.changes))) lines.push('', colors.dim(DEFAULT_LEGEND));
   if (plan.unmanaged.length > 0) {
     lines.push('', colors.bold(`Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions`));
@@ -44,11 +45,15 @@ export function formatPlan(plan: Plan, colors: Colors): string[] {
   return lines;
 }
 
-function formatAction(action: PlannedAction, paint: (s: string) => string): string[] {
+function formatAction(action: PlannedAction, paint: (s: string) => string, colors: Colors): string[] {
   // keys, reasons and values may be a live object's: made safe for the terminal (./terminal-text.ts)
   const reason = action.reason ? ` (${terminalLine(action.reason)})` : '';
   const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${terminalLine(action.key)}`) + reason;
   const how = action.action === 'create' ? 'create' : 'other';
-  const body = action.changes.map((c) => `        ${terminalLine(formatChange(c, how))}`);
-  return [head, ...body];
+  const body = action.changes.flatMap((c) => {
+    if (!showsAsLines(c)) return [terminalLine(formatChange(c, how))];
+    // a create shows its value's lines as added
+    return changeDiffText(c, lineDiff(how === 'create' ? undefined : c.before, c.after, TEXT_DIFF_LINES), colors);
+  });
+  return [head, ...body.map((line) => `        ${line}`)];
 }

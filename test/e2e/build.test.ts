@@ -151,5 +151,9 @@ describe('the built CLI', () => {
     expect(validate.some((f) => f.includes('node_modules/yaml/'))).toBe(true);
     // the schemas' and the configuration's validators are compiled at build time
     expect(validate.filter((f) => f.includes('node_modules/ajv/dist/compile/'))).toEqual([]);
+    // the plan's line diffs bundle the few functions of `diff` they use, not the package's 30-odd files
+    const plan = [...staticClosure(chunkOf('src/cli/run/plan.ts'))];
+    expect(plan).not.toContain('diff');
+    expect(plan.some((f) => f.includes('node_modules/diff/'))).toBe(true);
   });
 });

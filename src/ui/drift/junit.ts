@@ -4,10 +4,15 @@
  * sync passes, anything else fails with its field changes), and unmanaged
  * objects as skipped cases (failures with `--fail-on-unmanaged`). Pure.
  */
+
+import pc from 'picocolors';
 import type { PolicyResult } from '../../policy/evaluate.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { escapeXml, escapeXmlAttribute } from '../xml.ts';
-import { type DriftObject, type DriftReport, type DriftUnmanaged, describeChange, stateLabel } from './report.ts';
+import { changeLines, type DriftObject, type DriftReport, type DriftUnmanaged, stateLabel } from './report.ts';
+
+/** A report file is read in a CI system's page: no colour codes. */
+const PLAIN = pc.createColors(false);
 
 interface Case {
   kind: string;
@@ -59,7 +64,7 @@ function objectCase(object: DriftObject): Case {
   const body = [
     `${object.key} is ${what}${reason}.`,
     ...(object.changes.length > 0 ? ['Fields (live -> manifest):'] : []),
-    ...object.changes.map((ch) => `  ${describeChange(ch, object.state, 200)}`),
+    ...object.changes.flatMap((ch) => changeLines(ch, object.state, 200, PLAIN)).map((line) => `  ${line}`),
   ].join('\n');
   c.failure = { type: object.state, message, body };
   return c;

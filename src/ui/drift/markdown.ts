@@ -10,6 +10,7 @@
 import { policyMarkdown } from '../../policy/report.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
 import { DEFAULT_LEGEND, formatValue, hasDefaults } from '../format-value.ts';
+import { changesMarkdown } from '../line-diff.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, mdCode } from '../markdown.ts';
 import {
   type DriftChange,
@@ -35,6 +36,8 @@ export interface MarkdownOptions {
   unmanagedPerKind?: number;
   /** Values longer than this are cut with an ellipsis. */
   valueChars?: number;
+  /** Diff lines per multi-line value before "and N more". */
+  diffLines?: number;
 }
 
 interface Caps {
@@ -42,9 +45,17 @@ interface Caps {
   fields: number;
   unmanaged: number;
   valueChars: number;
+  diffLines: number;
 }
 
-const DEFAULTS = { maxChars: 60_000, objectsPerKind: 50, fieldsPerObject: 30, unmanagedPerKind: 100, valueChars: 80 };
+const DEFAULTS = {
+  maxChars: 60_000,
+  objectsPerKind: 50,
+  fieldsPerObject: 30,
+  unmanagedPerKind: 100,
+  valueChars: 80,
+  diffLines: 200,
+};
 
 export function formatDriftMarkdown(report: DriftReport, options: MarkdownOptions = {}): string {
   const o = { ...DEFAULTS, ...options };
@@ -53,20 +64,22 @@ export function formatDriftMarkdown(report: DriftReport, options: MarkdownOption
     fields: o.fieldsPerObject,
     unmanaged: o.unmanagedPerKind,
     valueChars: o.valueChars,
+    diffLines: o.diffLines,
   };
   const steps: Caps[] = [first];
-  for (const [objects, fields, unmanaged] of [
-    [20, 20, 50],
-    [10, 10, 20],
-    [5, 5, 10],
-    [1, 5, 5],
-    [0, 0, 0],
+  for (const [objects, fields, unmanaged, diffLines] of [
+    [20, 20, 50, 40],
+    [10, 10, 20, 20],
+    [5, 5, 10, 10],
+    [1, 5, 5, 10],
+    [0, 0, 0, 0],
   ] as const) {
     steps.push({
       objects: Math.min(objects, first.objects),
       fields: Math.min(fields, first.fields),
       unmanaged: Math.min(unmanaged, first.unmanaged),
       valueChars: Math.min(60, first.valueChars),
+      diffLines: Math.min(diffLines, first.diffLines),
     });
   }
   // only a summary table of thousands of kinds is still too long at the last step: it is cut at a line end
@@ -143,16 +156,14 @@ function objectSection(object: DriftObject, caps: Caps): string[] {
   const fields = object.changes.length > 0 ? `, ${object.changes.length} field(s)` : '';
   const reason = object.reason ? ` (${escapeMarkdownHtml(object.reason)})` : '';
   const lines = [`<details><summary>${mdCode(object.key)}: ${what}${fields}${reason}</summary>`, ''];
-  if (object.changes.length > 0) {
-    lines.push('| field | live | desired |', '|---|---|---|');
-    const shown = object.changes.slice(0, caps.fields);
-    for (const change of shown) lines.push(fieldRow(change, object, caps.valueChars));
-    const rest = object.changes.length - shown.length;
-    if (rest > 0) lines.push(`| _and ${rest} more field(s)_ | | |`);
-  } else {
-    lines.push(object.state === 'to-delete' ? 'The live object would be deleted.' : 'No field details.');
+  const row = (change: DriftChange) => fieldRow(change, object, caps.valueChars);
+  lines.push(
+    ...changesMarkdown(object.changes, caps, { planned: 'desired', created: object.state === 'missing', row }),
+  );
+  if (object.changes.length === 0) {
+    lines.push(object.state === 'to-delete' ? 'The live object would be deleted.' : 'No field details.', '');
   }
-  lines.push('', '</details>', '');
+  lines.push('</details>', '');
   return lines;
 }
 

@@ -8,7 +8,10 @@
 
 import type { PolicySummary } from '../../policy/report.ts';
 import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
+import type { Colors } from '../colors.ts';
 import { afterText, changeMarks, formatValue } from '../format-value.ts';
+import { changeDiffText, lineDiff, showsAsLines, TEXT_DIFF_LINES } from '../line-diff.ts';
+import { terminalLine } from '../terminal-text.ts';
 
 /** What a planned action means when nothing is going to be applied. */
 export type DriftState = 'drifted' | 'missing' | 'to-delete' | 'in-sync';
@@ -213,8 +216,21 @@ export function displayUrl(url: string): string {
   }
 }
 
-/** A one-line description of a change (JUnit bodies, text), with `(sensitive)` for secrets. */
-export function describeChange(change: DriftChange, state: DriftState, max = 120): string {
+/**
+ * A change as text lines (the text report, JUnit bodies): one line, or a
+ * multi-line value's line diff (../line-diff.ts), control characters shown.
+ */
+export function changeLines(change: DriftChange, state: DriftState, max: number, colors: Colors): string[] {
+  if (!showsAsLines(change)) return [terminalLine(describeChange(change, state, max))];
+  return changeDiffText(
+    change,
+    lineDiff(state === 'missing' ? undefined : change.before, change.after, TEXT_DIFF_LINES),
+    colors,
+  );
+}
+
+/** A one-line description of a change, with `(sensitive)` for secrets. */
+function describeChange(change: DriftChange, state: DriftState, max: number): string {
   const replace = changeMarks(change);
   if (change.secret) return `${change.path}: (sensitive)${change.note ? ` ${change.note}` : ''}${replace}`;
   if (state === 'missing') return `${change.path}: ${formatValue(change.after, max)}`;

@@ -7,10 +7,10 @@ import type { Colors } from '../colors.ts';
 import { DEFAULT_LEGEND, hasDefaults } from '../format-value.ts';
 import { terminalLine } from '../terminal-text.ts';
 import {
+  changeLines,
   type DriftObject,
   type DriftReport,
   type DriftState,
-  describeChange,
   driftedObjects,
   reportNotes,
   STATE_LABEL,
@@ -33,7 +33,7 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
   ];
   const drifted = driftedObjects(report);
   if (drifted.length > 0) lines.push(colors.dim('Fields show the live value -> the value in the manifests.'));
-  for (const object of drifted) lines.push(...formatObject(object, paint[object.state]));
+  for (const object of drifted) lines.push(...formatObject(object, paint[object.state], colors));
   if (hasDefaults(drifted.flatMap((o) => o.changes))) lines.push('', colors.dim(DEFAULT_LEGEND));
   if (report.unmanaged.length > 0) {
     lines.push('', colors.bold(`Unmanaged (${report.unmanaged.length}): live objects that no manifest mentions`));
@@ -50,10 +50,10 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
   return lines;
 }
 
-function formatObject(object: DriftObject, paint: (s: string) => string): string[] {
+function formatObject(object: DriftObject, paint: (s: string) => string, colors: Colors): string[] {
   const what = object.action === 'replace' ? 'drifted (replacement needed)' : STATE_LABEL[object.state];
   // keys, reasons and values may be a live object's: made safe for the terminal (../terminal-text.ts)
   const reason = object.reason ? ` (${terminalLine(object.reason)})` : '';
   const head = `${paint(`${SYMBOL[object.state].padStart(3)} ${what} ${terminalLine(object.key)}`)}${reason}`;
-  return [head, ...object.changes.map((c) => `        ${terminalLine(describeChange(c, object.state, 80))}`)];
+  return [head, ...object.changes.flatMap((c) => changeLines(c, object.state, 80, colors)).map((l) => `        ${l}`)];
 }

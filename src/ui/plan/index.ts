@@ -1,7 +1,7 @@
 /**
  * The plan formats, chosen in one place. Each is a pure function of the
  * plan, which holds no secret values (only markers). The Markdown renderer
- * (and the line-diff library it uses) is loaded only for a Markdown plan.
+ * is loaded only for a Markdown plan.
  */
 import { type PolicySummary, policyMarkdown, policyTextLines } from '../../policy/report.ts';
 import type { Plan } from '../../reconcile/types.ts';

@@ -14,8 +14,8 @@
 import type { Action, FieldChange, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { planSummary } from '../format-plan.ts';
 import { afterText, DEFAULT_LEGEND, formatValue, hasDefaults } from '../format-value.ts';
+import { changesMarkdown } from '../line-diff.ts';
 import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
-import { isMultiLine, lineDiff } from './line-diff.ts';
 
 export interface PlanMarkdownOptions {
   /** Upper bound of the result's length; the default leaves room under GitHub's limit for a bot's own header. */
@@ -130,18 +130,10 @@ function objectSection(action: PlannedAction, detail: Detail): string[] {
   if (action.unrestorable) {
     lines.push(`**Not restorable if the create fails:** ${escapeMarkdownHtml(action.unrestorable)}`, '');
   }
-  const shown = action.changes.slice(0, detail.fields);
-  const oneLine = shown.filter((c) => c.secret || !(isMultiLine(c.before) || isMultiLine(c.after)));
-  if (oneLine.length > 0) {
-    lines.push('| field | live | planned |', '|---|---|---|');
-    for (const change of oneLine) lines.push(fieldRow(change, action.action, detail.valueChars));
-    lines.push('');
-  }
-  for (const change of shown.filter((c) => !oneLine.includes(c))) {
-    lines.push(`${fieldCell(change)}:`, '', ...multiLine(change, detail.diffLines), '');
-  }
-  const rest = action.changes.length - shown.length;
-  if (rest > 0) lines.push(`_and ${rest} more field(s)_`, '');
+  const row = (change: FieldChange) => fieldRow(change, action.action, detail.valueChars);
+  lines.push(
+    ...changesMarkdown(action.changes, detail, { planned: 'planned', created: action.action === 'create', row }),
+  );
   if (action.changes.length === 0) {
     lines.push(action.action === 'delete' ? 'The live object is deleted.' : 'No field details.', '');
   }
@@ -157,11 +149,6 @@ function fieldRow(change: FieldChange, action: Action, max: number): string {
     ? `_(secret)_ ${escapeMarkdownHtml(change.note ?? 'changed')}`
     : mdCode(afterText(change.after, change.note, max));
   return `| ${fieldCell(change)} | ${live} | ${planned} |`;
-}
-
-function multiLine(change: FieldChange, maxLines: number): string[] {
-  const text = (v: unknown) => (typeof v === 'string' ? v : v === undefined ? undefined : JSON.stringify(v));
-  return lineDiff(text(change.before), text(change.after), maxLines);
 }
 
 function notesSection(plan: Plan, detail: Detail): string[] {
