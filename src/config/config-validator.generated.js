@@ -3,20 +3,21 @@
 // The configuration file's validator, as ajv compiles src/config/schema.ts.
 import { createRequire } from 'node:module';
 const requireRuntime = createRequire(import.meta.url);
-const schema0 = {"type":"object","additionalProperties":false,"properties":{"platform":{"$ref":"#/$defs/connection"},"secrets":{"$ref":"#/$defs/connection"},"parallelism":{"type":"integer","minimum":1,"maximum":256},"maxParallelism":{"type":"integer","minimum":1,"maximum":256},"ownership":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"}}}},"guard":{"type":"object","additionalProperties":false,"properties":{"maxDeletes":{"type":"integer","minimum":0}}},"interpolation":{"type":"object","additionalProperties":false,"properties":{"fileRoots":{"type":"array","items":{"type":"string","minLength":1}},"env":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*\\*?$"}},"maxFileBytes":{"type":"integer","minimum":1,"maximum":67108864}}},"fingerprints":{"oneOf":[{"const":false},{"type":"object","additionalProperties":false,"required":["path"],"properties":{"path":{"type":"string"}}}]}},"$defs":{"connection":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}}}};
+const schema0 = {"type":"object","additionalProperties":false,"properties":{"platform":{"$ref":"#/$defs/connection"},"secrets":{"$ref":"#/$defs/connection"},"parallelism":{"type":"integer","minimum":1,"maximum":256},"maxParallelism":{"type":"integer","minimum":1,"maximum":256},"ownership":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"}}}},"guard":{"type":"object","additionalProperties":false,"properties":{"maxDeletes":{"type":"integer","minimum":0}}},"interpolation":{"type":"object","additionalProperties":false,"properties":{"fileRoots":{"type":"array","items":{"type":"string","minLength":1}},"env":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*\\*?$"}},"maxFileBytes":{"type":"integer","minimum":1,"maximum":67108864}}},"variables":{"type":"object","description":"values of the manifests' variables: name: value, and files: values files relative to this file","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"properties":{"files":{"type":"array","items":{"type":"string","minLength":1}}}},"fingerprints":{"oneOf":[{"const":false},{"type":"object","additionalProperties":false,"required":["path"],"properties":{"path":{"type":"string"}}}]}},"$defs":{"connection":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}}}};
 const schema1 = {"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}};
+const func0 = Object.prototype.hasOwnProperty;
+const func1 = requireRuntime("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^https?://", "u");
 const pattern1 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 const pattern2 = new RegExp("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", "u");
 const pattern6 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*\\*?$", "u");
-const func0 = requireRuntime("ajv/dist/runtime/ucs2length").default;
 
 const validate0 = (function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((((key0 === "platform") || (key0 === "secrets")) || (key0 === "parallelism")) || (key0 === "maxParallelism")) || (key0 === "ownership")) || (key0 === "guard")) || (key0 === "interpolation")) || (key0 === "fingerprints"))){
+if(!(func0.call(schema0.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -564,7 +565,7 @@ const len1 = data22.length;
 for(let i1=0; i1<len1; i1++){
 let data23 = data22[i1];
 if(typeof data23 === "string"){
-if(func0(data23) < 1){
+if(func1(data23) < 1){
 const err43 = {instancePath:instancePath+"/interpolation/fileRoots/" + i1,schemaPath:"#/properties/interpolation/properties/fileRoots/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err43];
@@ -686,14 +687,14 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data.fingerprints !== undefined){
-let data27 = data.fingerprints;
-const _errs64 = errors;
-let valid14 = false;
-let passing0 = null;
+if(data.variables !== undefined){
+let data27 = data.variables;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const key6 in data27){
 const _errs65 = errors;
-if(false !== data27){
-const err53 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(typeof key6 === "string"){
+if(!pattern1.test(key6)){
+const err53 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key6};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -702,15 +703,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-var _valid0 = _errs65 === errors;
-if(_valid0){
-valid14 = true;
-passing0 = 0;
 }
-const _errs66 = errors;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.path === undefined){
-const err54 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+var valid14 = _errs65 === errors;
+if(!valid14){
+const err54 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -719,9 +715,16 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key6 in data27){
-if(!(key6 === "path")){
-const err55 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+}
+if(data27.files !== undefined){
+let data28 = data27.files;
+if(Array.isArray(data28)){
+const len3 = data28.length;
+for(let i3=0; i3<len3; i3++){
+let data29 = data28[i3];
+if(typeof data29 === "string"){
+if(func1(data29) < 1){
+const err55 = {instancePath:instancePath+"/variables/files/" + i3,schemaPath:"#/properties/variables/properties/files/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -731,9 +734,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data27.path !== undefined){
-if(typeof data27.path !== "string"){
-const err56 = {instancePath:instancePath+"/fingerprints/path",schemaPath:"#/properties/fingerprints/oneOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err56 = {instancePath:instancePath+"/variables/files/" + i3,schemaPath:"#/properties/variables/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -745,7 +747,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err57 = {instancePath:instancePath+"/variables/files",schemaPath:"#/properties/variables/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -754,19 +756,10 @@ vErrors.push(err57);
 }
 errors++;
 }
-var _valid0 = _errs66 === errors;
-if(_valid0 && valid14){
-valid14 = false;
-passing0 = [passing0, 1];
+}
 }
 else {
-if(_valid0){
-valid14 = true;
-passing0 = 1;
-}
-}
-if(!valid14){
-const err58 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err58 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -775,11 +768,101 @@ vErrors.push(err58);
 }
 errors++;
 }
+}
+if(data.fingerprints !== undefined){
+let data30 = data.fingerprints;
+const _errs71 = errors;
+let valid18 = false;
+let passing0 = null;
+const _errs72 = errors;
+if(false !== data30){
+const err59 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err59];
+}
 else {
-errors = _errs64;
+vErrors.push(err59);
+}
+errors++;
+}
+var _valid0 = _errs72 === errors;
+if(_valid0){
+valid18 = true;
+passing0 = 0;
+}
+const _errs73 = errors;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.path === undefined){
+const err60 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+for(const key7 in data30){
+if(!(key7 === "path")){
+const err61 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data30.path !== undefined){
+if(typeof data30.path !== "string"){
+const err62 = {instancePath:instancePath+"/fingerprints/path",schemaPath:"#/properties/fingerprints/oneOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+var _valid0 = _errs73 === errors;
+if(_valid0 && valid18){
+valid18 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid18 = true;
+passing0 = 1;
+}
+}
+if(!valid18){
+const err64 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+else {
+errors = _errs71;
 if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
+if(_errs71){
+vErrors.length = _errs71;
 }
 else {
 vErrors = null;
@@ -789,12 +872,12 @@ vErrors = null;
 }
 }
 else {
-const err59 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err65 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err65];
 }
 else {
-vErrors.push(err59);
+vErrors.push(err65);
 }
 errors++;
 }

@@ -43,6 +43,13 @@ export interface ConvergeConfig extends Connections {
     env: string[] | undefined;
     maxFileBytes: number | undefined;
   };
+  /** Values of the manifests' variables (docs/configuration.md, `variables`); none when absent. */
+  variables?: {
+    /** Values files, absolute, in the order given (a later one wins). */
+    files: string[];
+    /** Values given in the configuration itself. */
+    values: Record<string, unknown>;
+  };
 }
 
 interface ConnectionFile {
@@ -60,6 +67,7 @@ interface ConfigFile extends Partial<Record<ApiName, ConnectionFile>> {
   guard?: { maxDeletes?: number };
   fingerprints?: false | { path: string };
   interpolation?: { fileRoots?: string[]; env?: string[]; maxFileBytes?: number };
+  variables?: { files?: string[] } & Record<string, unknown>;
 }
 
 /** The environment variable that allows a configuration written as code to run. */
@@ -126,7 +134,14 @@ export async function loadConfig(options: {
       env: raw.interpolation?.env,
       maxFileBytes: raw.interpolation?.maxFileBytes,
     },
+    variables: variablesOf(raw.variables, base),
   };
+}
+
+/** `variables`: `files` is the list of values files; every other key gives a variable its value. */
+function variablesOf(raw: ConfigFile['variables'], base: string): NonNullable<ConvergeConfig['variables']> {
+  const { files, ...values } = raw ?? {};
+  return { files: (files ?? []).map((file) => resolve(base, file)), values };
 }
 
 /**
