@@ -55,7 +55,12 @@ export function addConfigFlags(command: Command): Command {
 /** The flags that give the manifests' variables their values (every command that loads manifests). */
 export function addVariableFlags(command: Command): Command {
   return command
-    .option('--var <name=value>', "a variable's value, read as YAML (repeatable; wins over every other source)", collect, [])
+    .option(
+      '--var <name=value>',
+      "a variable's value, read as YAML (repeatable; wins over every other source)",
+      collect,
+      [],
+    )
     .option('--var-file <file>', 'a YAML or JSON map of variable values (repeatable; a later file wins)', collect, []);
 }
 

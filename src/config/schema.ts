@@ -45,7 +45,7 @@ export const configSchema = {
     },
     variables: {
       type: 'object',
-      description: 'values of the manifests\' variables: name: value, and files: values files relative to this file',
+      description: "values of the manifests' variables: name: value, and files: values files relative to this file",
       propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
       properties: { files: { type: 'array', items: { type: 'string', minLength: 1 } } },
     },

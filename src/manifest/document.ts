@@ -10,8 +10,8 @@ import { describeValue } from './describe.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
 import { type InterpolationContext, interpolateSpec, type PathProblem, unescapeMetadata } from './interpolate.ts';
 import { isManifestOnly, MANIFEST_ONLY_KINDS, type ManifestOnlyDocument } from './manifest-only.ts';
-import { markedSensitive } from './sensitive-paths.ts';
 import type { SchemaSet } from './schemas.ts';
+import { markedSensitive } from './sensitive-paths.ts';
 import { didYouMean } from './suggest.ts';
 import { validateDocument } from './validate.ts';
 
@@ -60,7 +60,9 @@ export function buildObject(
   if ('metadata' in fields) candidate.metadata = metadata;
   if ('spec' in fields) candidate.spec = interpolated.spec;
   // the document's own `sensitive:` list: secret like a write-only field, from here on
-  const marked = markedSensitive(fields.sensitive, interpolated.spec, (path) => ctx.schemas.hasPath(kind, `spec.${path}`));
+  const marked = markedSensitive(fields.sensitive, interpolated.spec, (path) =>
+    ctx.schemas.hasPath(kind, `spec.${path}`),
+  );
   for (const p of marked.problems) report(p.path, p.message);
   const secretPaths = new Set([...interpolated.secretPaths, ...marked.paths]);
   // A value whose placeholder failed already has its problem; its schema errors would only echo it.
@@ -78,9 +80,13 @@ export function buildObject(
     spec: (interpolated.spec ?? {}) as Fields,
     secretFields: [...new Set([...interpolated.secretFields, ...marked.fields])].sort(),
     ...(secretPaths.size > 0 && { secretPaths: [...secretPaths].map(inSpec) }),
-    ...(interpolated.interpolatedPaths.size > 0 && { interpolatedPaths: [...interpolated.interpolatedPaths].map(inSpec) }),
+    ...(interpolated.interpolatedPaths.size > 0 && {
+      interpolatedPaths: [...interpolated.interpolatedPaths].map(inSpec),
+    }),
     ...(interpolated.plainVariables.size > 0 && {
-      plainVariables: Object.fromEntries([...interpolated.plainVariables].map(([path, names]) => [inSpec(path), [...names]])),
+      plainVariables: Object.fromEntries(
+        [...interpolated.plainVariables].map(([path, names]) => [inSpec(path), [...names]]),
+      ),
     }),
     ...(marked.patterns.length > 0 && { sensitive: marked.patterns }),
     dir: ctx.dir,

@@ -125,7 +125,10 @@ function resolveString(value: string, path: string, ctx: InterpolationContext, o
     if ('value' in resolved) {
       const scalar = scalarText(resolved.value);
       if (scalar === undefined) {
-        out.problems.push({ path, message: `${path}: ${part.source} holds ${describeValue(resolved.value, true)}; only a whole value may be one` });
+        out.problems.push({
+          path,
+          message: `${path}: ${part.source} holds ${describeValue(resolved.value, true)}; only a whole value may be one`,
+        });
         failed = true;
       } else text += scalar;
     } else text += resolved.text;
@@ -163,9 +166,12 @@ function variableValue(part: Placeholder, variables: VariableLookup | undefined)
   const variable = variables?.get(part.arg);
   if (variable === undefined) {
     const hint = didYouMean(part.arg, variables?.keys() ?? []);
-    return { error: `${part.source}: no variable "${part.arg}" is declared${hint || '; declare it in a document of kind: Variable'}` };
+    return {
+      error: `${part.source}: no variable "${part.arg}" is declared${hint || '; declare it in a document of kind: Variable'}`,
+    };
   }
-  if (variable.invalid) return { error: `${part.source}: the value of variable "${part.arg}" is not valid (see its problem)` };
+  if (variable.invalid)
+    return { error: `${part.source}: the value of variable "${part.arg}" is not valid (see its problem)` };
   if (variable.value === undefined) {
     return {
       error: `${part.source}: variable "${part.arg}" has no value (declared at ${formatPosition(variable.declared)}); give one with --var ${part.arg}=..., a values file or CONVERGE_VAR_${part.arg}, or declare a default`,

@@ -88,7 +88,9 @@ export async function loadManifestSet(
   // on two cores each worker compiles the yaml library afresh, which cost more CPU than the parse
   // it shared and took no less time; docs/performance.md, "Validation".)
   const parsed = files.map(readManifest);
-  const sources = files.map((file, i) => withPositions((parsed[i] as ParsedFile).text, file.name, (parsed[i] as ParsedFile).documents));
+  const sources = files.map((file, i) =>
+    withPositions((parsed[i] as ParsedFile).text, file.name, (parsed[i] as ParsedFile).documents),
+  );
   // the variables pre-pass: every declaration of every file, before any document uses one
   const declared = declareVariables(sources.flat(), { ...context, dir: context.cwd });
   const resolved = resolveVariables(declared.declarations, options.variables);

@@ -90,7 +90,10 @@ export function asText(text: string): { value: unknown; text: string } {
 }
 
 /** A values file: one YAML (or JSON) mapping of variable names to values; each value placed at its line. */
-export function readValuesFile(path: string, cwd: string): { values: Array<[string, GivenValue]>; problems: InputProblem[] } {
+export function readValuesFile(
+  path: string,
+  cwd: string,
+): { values: Array<[string, GivenValue]>; problems: InputProblem[] } {
   const name = shownPath(path, cwd);
   const at1 = (message: string) => ({ values: [], problems: [{ file: name, line: 1, col: 1, message }] });
   const read = readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES });
@@ -98,18 +101,28 @@ export function readValuesFile(path: string, cwd: string): { values: Array<[stri
   const parsed = parseDocuments(read.bytes.toString('utf8'), name);
   if (parsed.problems.length > 0) return { values: [], problems: parsed.problems };
   const [doc, extra] = parsed.documents;
-  if (extra) return { values: [], problems: [{ ...extra.start, message: 'a values file holds one mapping, not several documents' }] };
+  if (extra)
+    return {
+      values: [],
+      problems: [{ ...extra.start, message: 'a values file holds one mapping, not several documents' }],
+    };
   if (doc === undefined) return { values: [], problems: [] };
   const data = doc.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    return { values: [], problems: [{ ...doc.start, message: 'a values file is a mapping of variable names to values (engineer_ttl: 30m)' }] };
+    return {
+      values: [],
+      problems: [
+        { ...doc.start, message: 'a values file is a mapping of variable names to values (engineer_ttl: 30m)' },
+      ],
+    };
   }
   const values: Array<[string, GivenValue]> = [];
   const problems: InputProblem[] = [];
   for (const [key, value] of Object.entries(data)) {
     const at = doc.values[key] ?? doc.start;
     if (NAME.test(key)) values.push([key, { value, at }]);
-    else problems.push({ ...(doc.keys[key] ?? at), message: `"${key}" is not a variable name (letters, digits and _)` });
+    else
+      problems.push({ ...(doc.keys[key] ?? at), message: `"${key}" is not a variable name (letters, digits and _)` });
   }
   return { values, problems };
 }

@@ -74,7 +74,10 @@ export function resolveVariables(
     try {
       validate = spec.schema === undefined ? undefined : ajv.compile(spec.schema);
     } catch (error) {
-      problems.push({ ...at('spec.schema'), message: `spec.schema is not a valid JSON Schema: ${(error as Error).message}` });
+      problems.push({
+        ...at('spec.schema'),
+        message: `spec.schema is not a valid JSON Schema: ${(error as Error).message}`,
+      });
       variables.set(name, { value: undefined, sensitive, invalid: true, declared });
       continue;
     }
@@ -116,6 +119,8 @@ function checkValue(
     .map((p) => (p.path === '' ? p.message.replace(/^the document /, '') : `: ${p.message}`))
     .join('; ');
   const said =
-    message === undefined ? `the value of variable "${name}" ${details}` : `variable "${name}": ${message} (the value ${details})`;
+    message === undefined
+      ? `the value of variable "${name}" ${details}`
+      : `variable "${name}": ${message} (the value ${details})`;
   return { value: given.value, problem: { ...given.at, message: said.replace(' : ', ': ') } };
 }

@@ -147,7 +147,8 @@ describe('rules on nested rows', () => {
     expect(provider.check?.(literal, [literal])).toEqual([
       {
         path: 'spec.source.repo.token',
-        message: 'a secret must not be written into a manifest: use ${env:NAME}, ${file:path} or a sensitive ${var:name}',
+        message:
+          'a secret must not be written into a manifest: use ${env:NAME}, ${file:path} or a sensitive ${var:name}',
       },
     ]);
     const placeholder = desired(kind, 'a', SPEC, { secretFields: ['source'], secretPaths: ['source.repo.token'] });
