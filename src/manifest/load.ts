@@ -93,7 +93,7 @@ export async function loadManifestSet(
   );
   // the variables pre-pass: every declaration of every file, before any document uses one
   const declared = declareVariables(sources.flat(), { ...context, dir: context.cwd });
-  const resolved = resolveVariables(declared.declarations, options.variables);
+  const resolved = await resolveVariables(declared.declarations, options.variables);
   const withVariables = { ...context, variables: resolved.variables };
   const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, sources[i] ?? [], withVariables));
   const objects = results.flatMap((r) => r.objects);

@@ -6,10 +6,9 @@
  * is interpolated. A sensitive variable's value is never shown, not even by
  * the problem that refuses it.
  */
-import type { AnySchemaObject, ValidateFunction } from 'ajv';
+import type { Ajv, AnySchemaObject, ValidateFunction } from 'ajv';
 import { formatPosition, type InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
-import { createAjv } from './ajv-setup.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
 import type { ManifestOnlyDocument } from './manifest-only.ts';
 import { explainErrors } from './schema-problems.ts';
@@ -49,13 +48,14 @@ export interface ResolvedVariables {
  * The declared variables with their values. `declarations` are the Variable documents, valid
  * against schemas/Variable.schema.json (document.ts checked them).
  */
-export function resolveVariables(
+export async function resolveVariables(
   declarations: ReadonlyArray<{ doc: SourceDocument; document: ManifestOnlyDocument }>,
   given: GivenValues | undefined,
-): ResolvedVariables {
+): Promise<ResolvedVariables> {
   const problems: InputProblem[] = [...(given?.problems ?? [])];
   const variables = new Map<string, VariableValue>();
-  const ajv = createAjv();
+  // ajv itself is loaded only when a variable has a schema: the kinds' validators ship compiled
+  const ajv = declarations.some((d) => schemaOf(d.document) !== undefined) ? await loadAjv() : undefined;
   for (const { doc, document } of declarations) {
     const name = document.name;
     const at = (path: string) => positionOf(doc, path);
@@ -67,12 +67,13 @@ export function resolveVariables(
       });
       continue;
     }
-    const spec = (document.data.spec ?? {}) as { schema?: AnySchemaObject; message?: string; sensitive?: boolean };
+    const spec = (document.data.spec ?? {}) as { message?: string; sensitive?: boolean };
     const sensitive = spec.sensitive === true;
     const declared = at('metadata.name');
+    const schema = schemaOf(document);
     let validate: ValidateFunction | undefined;
     try {
-      validate = spec.schema === undefined ? undefined : ajv.compile(spec.schema);
+      validate = schema === undefined ? undefined : ajv?.compile(schema);
     } catch (error) {
       problems.push({
         ...at('spec.schema'),
@@ -92,6 +93,14 @@ export function resolveVariables(
     problems.push({ ...value.at, message: `a value is given for variable "${name}", which is not declared${hint}` });
   }
   return { variables, problems };
+}
+
+const schemaOf = (document: ManifestOnlyDocument) =>
+  (document.data.spec as { schema?: AnySchemaObject } | undefined)?.schema;
+
+async function loadAjv(): Promise<Ajv> {
+  const { createAjv } = await import('./ajv-setup.ts');
+  return createAjv();
 }
 
 function defaultOf(document: ManifestOnlyDocument, at: (path: string) => Position): GivenValue | undefined {
