@@ -270,8 +270,13 @@ function validate(raw: unknown, file: string | undefined): void {
   // compiled from ./schema.ts at build time (scripts/build-validators.ts): compiling it on every run cost ~20 ms
   if (validateConfig(raw)) return;
   const where = file ?? 'configuration';
-  const lines = (validateConfig.errors ?? []).map((e) => {
+  // a key that names nothing (`variables: {bad-name: 1}`) is one line naming it, not its pattern's
+  const errors = (validateConfig.errors ?? []).filter((e) => e.propertyName === undefined);
+  const lines = errors.map((e) => {
     const path = e.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
+    if (e.keyword === 'propertyNames') {
+      return `${where}: ${path}: "${String(e.params.propertyName)}" is not a name (letters, digits and _)`;
+    }
     const extra = e.keyword === 'additionalProperties' ? ` "${String(e.params.additionalProperty)}"` : '';
     return `${where}: ${path} ${e.message ?? 'is invalid'}${extra}`;
   });
