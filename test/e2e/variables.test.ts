@@ -115,6 +115,18 @@ describe('a variable from each source shows its value in the plan', () => {
     expect(json).toBe('4h');
   });
 
+  it('makes a saved plan stale when a value changed since, naming the variable; nothing is sent', async () => {
+    const made = await target.run(['plan', 'm', '--var', 'engineer_ttl=45m', '--out', 'plan.json']);
+    expect(made.code, made.stderr).toBe(0);
+    target.emulator.resetStats();
+    const stale = await target.run(['apply', 'plan.json', '--auto-approve', '--var', 'engineer_ttl=50m']);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain(
+      'SSHRole/ssh/engineers: ttl: its source changed since the plan (${var:engineer_ttl})',
+    );
+    expect(Object.keys(target.emulator.stats().byRoute).every((route) => route.startsWith('GET'))).toBe(true);
+  });
+
   it('keeps a whole ${var:} typed: a number stays a number', async () => {
     await write(
       'm/port.yaml',
