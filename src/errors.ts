@@ -44,9 +44,12 @@ export interface InputProblem {
   message: string;
 }
 
-/** `file:line:col`, the one way converge writes a place in a file. */
+/**
+ * `file:line:col`, the one way converge writes a place in a file. A place that is no file's line
+ * (a flag, an environment variable: line 0) is written by its name alone (`--var ttl`).
+ */
 export function formatPosition(p: { file: string; line: number; col: number }): string {
-  return `${p.file}:${p.line}:${p.col}`;
+  return p.line === 0 ? p.file : `${p.file}:${p.line}:${p.col}`;
 }
 
 export function formatProblem(p: InputProblem): string {

@@ -15,6 +15,10 @@ export interface CommonFlags {
   parallelism?: number;
   resendSecrets: boolean;
   json: boolean;
+  /** `--var name=value` (docs/environments.md, "Variables"). */
+  var?: string[];
+  /** `--var-file FILE`: a YAML or JSON map of variable values. */
+  varFile?: string[];
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -48,12 +52,24 @@ export function addConfigFlags(command: Command): Command {
     .option('--no-color', 'plain output without colour (also NO_COLOR)');
 }
 
+/** The flags that give the manifests' variables their values (every command that loads manifests). */
+export function addVariableFlags(command: Command): Command {
+  return command
+    .option(
+      '--var <name=value>',
+      "a variable's value, read as YAML (repeatable; wins over every other source)",
+      collect,
+      [],
+    )
+    .option('--var-file <file>', 'a YAML or JSON map of variable values (repeatable; a later file wins)', collect, []);
+}
+
 /**
  * `sends: false` for a command that plans but sends nothing (drift): --resend-secrets
  * stays out of its help, and the command refuses it with a message of its own.
  */
 export function addPlanFlags(command: Command, { sends = true }: { sends?: boolean } = {}): Command {
-  return addConfigFlags(command)
+  return addVariableFlags(addConfigFlags(command))
     .option('-t, --target <kind/name>', 'only this object, or every object of a kind (repeatable)', collect, [])
     .option('-l, --selector <key=value>', 'only objects whose metadata.labels match (repeatable)', collect, [])
     .option('--prune', 'delete live objects in no manifest, inside the configured ownership scopes', false)

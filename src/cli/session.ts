@@ -31,6 +31,7 @@ import { matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
 import { processOutput } from '../ui/output.ts';
 import { type CommonFlags, parseSelectors } from './flags.ts';
+import { givenValues } from './given-values.ts';
 import { checkIgnoreRules, withIgnoreRules } from './ignore-rules.ts';
 import { resolveKind } from './kind-name.ts';
 
@@ -91,13 +92,15 @@ export async function loadInputs(
     });
   }
   const policies: Policy[] = [];
-  const { objects } = await loadManifestSet([...paths], catalog, {
+  const { objects, variables } = await loadManifestSet([...paths], catalog, {
     env: process.env,
     cwd: process.cwd(),
     ...interpolationAccess(config, paths),
     checkDocuments: policyCompiler(policies),
+    variables: givenValues(flags, config, process.env, process.cwd()),
   });
   const desired = withIgnoreRules(objects, config);
+  for (const variable of variables.values()) if (variable.sensitive) registerValue(variable.value);
   registerDesiredSecrets(desired);
   const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
   for (const [i, pattern] of targets.entries()) {

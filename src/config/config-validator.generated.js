@@ -3,7 +3,7 @@
 // The configuration file's validator, as ajv compiles src/config/schema.ts.
 import { createRequire } from 'node:module';
 const requireRuntime = createRequire(import.meta.url);
-const schema0 = {"type":"object","additionalProperties":false,"properties":{"platform":{"$ref":"#/$defs/connection"},"secrets":{"$ref":"#/$defs/connection"},"parallelism":{"type":"integer","minimum":1,"maximum":256},"maxParallelism":{"type":"integer","minimum":1,"maximum":256},"ownership":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"}}}},"ignore":{"type":"array","description":"fields converge never compares nor sends, for every declared object an entry selects","items":{"type":"object","additionalProperties":false,"required":["kind","fields"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"},"fields":{"type":"array","minItems":1,"items":{"type":"string","minLength":1,"pattern":"^\\S+$"}}}}},"guard":{"type":"object","additionalProperties":false,"properties":{"maxDeletes":{"type":"integer","minimum":0}}},"interpolation":{"type":"object","additionalProperties":false,"properties":{"fileRoots":{"type":"array","items":{"type":"string","minLength":1}},"env":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*\\*?$"}},"maxFileBytes":{"type":"integer","minimum":1,"maximum":67108864}}},"fingerprints":{"oneOf":[{"const":false},{"type":"object","additionalProperties":false,"required":["path"],"properties":{"path":{"type":"string"}}}]}},"$defs":{"connection":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}}}};
+const schema0 = {"type":"object","additionalProperties":false,"properties":{"platform":{"$ref":"#/$defs/connection"},"secrets":{"$ref":"#/$defs/connection"},"parallelism":{"type":"integer","minimum":1,"maximum":256},"maxParallelism":{"type":"integer","minimum":1,"maximum":256},"ownership":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"}}}},"ignore":{"type":"array","description":"fields converge never compares nor sends, for every declared object an entry selects","items":{"type":"object","additionalProperties":false,"required":["kind","fields"],"properties":{"kind":{"type":"string"},"scope":{"type":"string","description":"organization or mount"},"name":{"type":"string","description":"glob over the object identity"},"fields":{"type":"array","minItems":1,"items":{"type":"string","minLength":1,"pattern":"^\\S+$"}}}}},"guard":{"type":"object","additionalProperties":false,"properties":{"maxDeletes":{"type":"integer","minimum":0}}},"interpolation":{"type":"object","additionalProperties":false,"properties":{"fileRoots":{"type":"array","items":{"type":"string","minLength":1}},"env":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*\\*?$"}},"maxFileBytes":{"type":"integer","minimum":1,"maximum":67108864}}},"variables":{"type":"object","description":"values of the manifests' variables: name: value, and files: values files relative to this file","propertyNames":{"pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"properties":{"files":{"type":"array","items":{"type":"string","minLength":1}}}},"fingerprints":{"oneOf":[{"const":false},{"type":"object","additionalProperties":false,"required":["path"],"properties":{"path":{"type":"string"}}}]}},"$defs":{"connection":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}}}};
 const schema1 = {"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","pattern":"^https?://"},"tokenEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"tokenHeader":{"type":"string","pattern":"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"},"rateLimit":{"type":"number","exclusiveMinimum":0},"requestTimeoutMs":{"type":"integer","minimum":1}}};
 const func0 = Object.prototype.hasOwnProperty;
 const func1 = requireRuntime("ajv/dist/runtime/ucs2length").default;
@@ -848,14 +848,14 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data.fingerprints !== undefined){
-let data34 = data.fingerprints;
-const _errs79 = errors;
-let valid19 = false;
-let passing0 = null;
+if(data.variables !== undefined){
+let data34 = data.variables;
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+for(const key7 in data34){
 const _errs80 = errors;
-if(false !== data34){
-const err66 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(typeof key7 === "string"){
+if(!pattern1.test(key7)){
+const err66 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",propertyName:key7};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -864,15 +864,10 @@ vErrors.push(err66);
 }
 errors++;
 }
-var _valid0 = _errs80 === errors;
-if(_valid0){
-valid19 = true;
-passing0 = 0;
 }
-const _errs81 = errors;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.path === undefined){
-const err67 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+var valid19 = _errs80 === errors;
+if(!valid19){
+const err67 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -881,9 +876,16 @@ vErrors.push(err67);
 }
 errors++;
 }
-for(const key7 in data34){
-if(!(key7 === "path")){
-const err68 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+if(data34.files !== undefined){
+let data35 = data34.files;
+if(Array.isArray(data35)){
+const len5 = data35.length;
+for(let i5=0; i5<len5; i5++){
+let data36 = data35[i5];
+if(typeof data36 === "string"){
+if(func1(data36) < 1){
+const err68 = {instancePath:instancePath+"/variables/files/" + i5,schemaPath:"#/properties/variables/properties/files/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -893,9 +895,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-if(data34.path !== undefined){
-if(typeof data34.path !== "string"){
-const err69 = {instancePath:instancePath+"/fingerprints/path",schemaPath:"#/properties/fingerprints/oneOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err69 = {instancePath:instancePath+"/variables/files/" + i5,schemaPath:"#/properties/variables/properties/files/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -907,7 +908,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err70 = {instancePath:instancePath+"/variables/files",schemaPath:"#/properties/variables/properties/files/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -916,19 +917,10 @@ vErrors.push(err70);
 }
 errors++;
 }
-var _valid0 = _errs81 === errors;
-if(_valid0 && valid19){
-valid19 = false;
-passing0 = [passing0, 1];
+}
 }
 else {
-if(_valid0){
-valid19 = true;
-passing0 = 1;
-}
-}
-if(!valid19){
-const err71 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err71 = {instancePath:instancePath+"/variables",schemaPath:"#/properties/variables/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -937,11 +929,101 @@ vErrors.push(err71);
 }
 errors++;
 }
+}
+if(data.fingerprints !== undefined){
+let data37 = data.fingerprints;
+const _errs86 = errors;
+let valid23 = false;
+let passing0 = null;
+const _errs87 = errors;
+if(false !== data37){
+const err72 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/0/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err72];
+}
 else {
-errors = _errs79;
+vErrors.push(err72);
+}
+errors++;
+}
+var _valid0 = _errs87 === errors;
+if(_valid0){
+valid23 = true;
+passing0 = 0;
+}
+const _errs88 = errors;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.path === undefined){
+const err73 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+for(const key8 in data37){
+if(!(key8 === "path")){
+const err74 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+if(data37.path !== undefined){
+if(typeof data37.path !== "string"){
+const err75 = {instancePath:instancePath+"/fingerprints/path",schemaPath:"#/properties/fingerprints/oneOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+var _valid0 = _errs88 === errors;
+if(_valid0 && valid23){
+valid23 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid23 = true;
+passing0 = 1;
+}
+}
+if(!valid23){
+const err77 = {instancePath:instancePath+"/fingerprints",schemaPath:"#/properties/fingerprints/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+else {
+errors = _errs86;
 if(vErrors !== null){
-if(_errs79){
-vErrors.length = _errs79;
+if(_errs86){
+vErrors.length = _errs86;
 }
 else {
 vErrors = null;
@@ -951,12 +1033,12 @@ vErrors = null;
 }
 }
 else {
-const err72 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err78 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err72];
+vErrors = [err78];
 }
 else {
-vErrors.push(err72);
+vErrors.push(err78);
 }
 errors++;
 }

@@ -45,6 +45,13 @@ export interface ConvergeConfig extends Connections {
     env: string[] | undefined;
     maxFileBytes: number | undefined;
   };
+  /** Values of the manifests' variables (docs/configuration.md, `variables`); none when absent. */
+  variables?: {
+    /** Values files, absolute, in the order given (a later one wins). */
+    files: string[];
+    /** Values given in the configuration itself. */
+    values: Record<string, unknown>;
+  };
 }
 
 interface ConnectionFile {
@@ -63,6 +70,7 @@ interface ConfigFile extends Partial<Record<ApiName, ConnectionFile>> {
   guard?: { maxDeletes?: number };
   fingerprints?: false | { path: string };
   interpolation?: { fileRoots?: string[]; env?: string[]; maxFileBytes?: number };
+  variables?: { files?: string[] } & Record<string, unknown>;
 }
 
 /** The environment variable that allows a configuration written as code to run. */
@@ -130,7 +138,14 @@ export async function loadConfig(options: {
       env: raw.interpolation?.env,
       maxFileBytes: raw.interpolation?.maxFileBytes,
     },
+    variables: variablesOf(raw.variables, base),
   };
+}
+
+/** `variables`: `files` is the list of values files; every other key gives a variable its value. */
+function variablesOf(raw: ConfigFile['variables'], base: string): NonNullable<ConvergeConfig['variables']> {
+  const { files, ...values } = raw ?? {};
+  return { files: (files ?? []).map((file) => resolve(base, file)), values };
 }
 
 /**
@@ -259,8 +274,13 @@ function validate(raw: unknown, file: string | undefined): void {
   // compiled from ./schema.ts at build time (scripts/build-validators.ts): compiling it on every run cost ~20 ms
   if (validateConfig(raw)) return;
   const where = file ?? 'configuration';
-  const lines = (validateConfig.errors ?? []).map((e) => {
+  // a key that names nothing (`variables: {bad-name: 1}`) is one line naming it, not its pattern's
+  const errors = (validateConfig.errors ?? []).filter((e) => e.propertyName === undefined);
+  const lines = errors.map((e) => {
     const path = e.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
+    if (e.keyword === 'propertyNames') {
+      return `${where}: ${path}: "${String(e.params.propertyName)}" is not a name (letters, digits and _)`;
+    }
     const extra = e.keyword === 'additionalProperties' ? ` "${String(e.params.additionalProperty)}"` : '';
     return `${where}: ${path} ${e.message ?? 'is invalid'}${extra}`;
   });

@@ -54,6 +54,12 @@ export const configSchema = {
         maxFileBytes: { type: 'integer', minimum: 1, maximum: 64 * 1024 * 1024 },
       },
     },
+    variables: {
+      type: 'object',
+      description: "values of the manifests' variables: name: value, and files: values files relative to this file",
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      properties: { files: { type: 'array', items: { type: 'string', minLength: 1 } } },
+    },
     fingerprints: {
       oneOf: [
         { const: false },

@@ -12,6 +12,7 @@ import { unknownField } from './field-patterns.ts';
 import { type InterpolationContext, interpolateSpec, type PathProblem, unescapeMetadata } from './interpolate.ts';
 import { isManifestOnly, MANIFEST_ONLY_KINDS, type ManifestOnlyDocument } from './manifest-only.ts';
 import type { SchemaSet } from './schemas.ts';
+import { markedSensitive } from './sensitive-paths.ts';
 import { didYouMean } from './suggest.ts';
 import { validateDocument } from './validate.ts';
 
@@ -59,9 +60,15 @@ export function buildObject(
   const candidate: Record<string, unknown> = { ...fields };
   if ('metadata' in fields) candidate.metadata = metadata;
   if ('spec' in fields) candidate.spec = interpolated.spec;
+  // the document's own `sensitive:` list: secret like a write-only field, from here on
+  const marked = markedSensitive(fields.sensitive, interpolated.spec, (path) =>
+    ctx.schemas.hasPath(kind, `spec.${path}`),
+  );
+  for (const p of marked.problems) report(p.path, p.message);
+  const secretPaths = new Set([...interpolated.secretPaths, ...marked.paths]);
   // A value whose placeholder failed already has its problem; its schema errors would only echo it.
   const failed = new Set(pathProblems.map((p) => p.path));
-  const { validated, problems: invalid } = validateDocument(validate, candidate, interpolated.secretPaths);
+  const { validated, problems: invalid } = validateDocument(validate, candidate, secretPaths);
   for (const p of invalid) if (!failed.has(p.path)) report(p.path, p.message, p.atKey);
   const ignore = ignoreList(validated.ignore);
   const rows = ctx.catalog.fieldPaths?.(kind);
@@ -78,8 +85,17 @@ export function buildObject(
     metadata: validMetadata,
     ensure: validated.ensure === 'absent' ? 'absent' : 'present',
     spec: (interpolated.spec ?? {}) as Fields,
-    secretFields: interpolated.secretFields,
-    ...(interpolated.secretPaths.size > 0 && { secretPaths: [...interpolated.secretPaths].map(inSpec) }),
+    secretFields: [...new Set([...interpolated.secretFields, ...marked.fields])].sort(),
+    ...(secretPaths.size > 0 && { secretPaths: [...secretPaths].map(inSpec) }),
+    ...(interpolated.interpolatedPaths.size > 0 && {
+      interpolatedPaths: [...interpolated.interpolatedPaths].map(inSpec),
+    }),
+    ...(interpolated.plainVariables.size > 0 && {
+      plainVariables: Object.fromEntries(
+        [...interpolated.plainVariables].map(([path, names]) => [inSpec(path), [...names]]),
+      ),
+    }),
+    ...(marked.patterns.length > 0 && { sensitive: marked.patterns }),
     dir: ctx.dir,
     roots: ctx.roots,
     ...(interpolated.files.size > 0 && { fileSources: Object.fromEntries(interpolated.files) }),

@@ -21,6 +21,11 @@ const MANIFEST_EXTENSION = /\.ya?ml$/i;
 const NOT_MANIFESTS = new Set(['converge.config.yaml', 'converge.config.yml']);
 /** A policy's test cases sit next to it (docs/policies.md, "Testing policies"): never a manifest. */
 const POLICY_TESTS = /\.test\.ya?ml$/i;
+/**
+ * Variable values sit next to an environment's configuration, inside the directory the
+ * environment's manifests are in (docs/environments.md, "Variables"): never a manifest.
+ */
+const VALUES_FILES = /(^|\.)values\.ya?ml$/i;
 
 /**
  * `roots` (real paths) are where a symbolic link in a walked directory may
@@ -102,7 +107,12 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
 }
 
 function isManifestName(name: string): boolean {
-  return MANIFEST_EXTENSION.test(name) && !NOT_MANIFESTS.has(name.toLowerCase()) && !POLICY_TESTS.test(name);
+  return (
+    MANIFEST_EXTENSION.test(name) &&
+    !NOT_MANIFESTS.has(name.toLowerCase()) &&
+    !POLICY_TESTS.test(name) &&
+    !VALUES_FILES.test(name)
+  );
 }
 
 /** What an entry is; a link is judged by where it leads, and refused when that is nowhere, around or away. */

@@ -1,15 +1,20 @@
 /**
- * Resolves `${env:NAME}` and `${file:path}` in the string values of a spec.
- * Every value that used a placeholder is a secret from here on: its path and
- * top-level spec key are reported so that nothing ever prints it.
+ * Resolves `${env:NAME}`, `${file:path}` and `${var:name}` in the string values of a spec.
+ * Which of them make a value secret is decided here (docs/security.md, "What is secret"):
+ * `${env:}` and a variable declared sensitive do, and their paths and top-level spec keys are
+ * reported so that nothing ever prints them; text read by `${file:}` and a plain variable's
+ * value are reviewable. Every path a placeholder made is reported too: a sensitive field
+ * accepts a value only from a placeholder that may hold a secret.
  */
 import { resolve } from 'node:path';
-import { typeWords } from './describe.ts';
+import { formatPosition } from '../errors.ts';
+import { describeValue, typeWords } from './describe.ts';
 import { type EnvAccess, envRefusal, type FileMode } from './file-access.ts';
 import { shownPath } from './files.ts';
 import { joinPath, specKey } from './paths.ts';
 import { didYouMean } from './suggest.ts';
 import { hasTemplate, PLACEHOLDER_HELP, type Placeholder, parseTemplate } from './template.ts';
+import type { VariableLookup } from './variables.ts';
 
 export interface InterpolationContext {
   /** Directory of the manifest file: `${file:...}` paths are relative to it. */
@@ -21,6 +26,8 @@ export interface InterpolationContext {
   envAccess: EnvAccess;
   /** JSON Schema types wanted at a dotted path: a whole placeholder is coerced to them. */
   typesAt(path: string): readonly string[] | undefined;
+  /** The declared variables and their values, for `${var:name}`; none declared when absent. */
+  variables?: VariableLookup;
 }
 
 export interface PathProblem {
@@ -31,8 +38,12 @@ export interface PathProblem {
 export interface Interpolated {
   spec: unknown;
   secretFields: string[];
-  /** Dotted paths of values that came from placeholders. */
+  /** Dotted paths of secret values: made with `${env:}` or a sensitive variable. */
   secretPaths: Set<string>;
+  /** Dotted paths of every value a placeholder made, secret or not. */
+  interpolatedPaths: Set<string>;
+  /** Dotted paths made with a variable that is not sensitive, and those variables' names. */
+  plainVariables: Map<string, Set<string>>;
   /** Dotted paths of values that are one whole `${file:...}`, and the file as shown to users. */
   files: Map<string, string>;
   /** The placeholders as written (`${env:SMTP_PASSWORD}`), by top-level spec key: names, never values. */
@@ -40,13 +51,15 @@ export interface Interpolated {
   problems: PathProblem[];
 }
 
-const RESOLVERS = ['env', 'file', 'file.base64'];
+const RESOLVERS = ['env', 'file', 'file.base64', 'var'];
 
 export function interpolateSpec(spec: unknown, ctx: InterpolationContext): Interpolated {
   const out: Interpolated = {
     spec,
     secretFields: [],
     secretPaths: new Set(),
+    interpolatedPaths: new Set(),
+    plainVariables: new Map(),
     files: new Map(),
     placeholders: new Map(),
     problems: [],
@@ -89,6 +102,7 @@ function resolveString(value: string, path: string, ctx: InterpolationContext, o
     out.problems.push({ path, message: `${path}: ${parsed.error}` });
     return value;
   }
+  const only = parsed.parts.length === 1 ? parsed.parts[0] : undefined;
   let text = '';
   let failed = false;
   for (const part of parsed.parts) {
@@ -96,38 +110,86 @@ function resolveString(value: string, path: string, ctx: InterpolationContext, o
       text += part.text;
       continue;
     }
-    out.secretPaths.add(path);
+    out.interpolatedPaths.add(path);
     notePlaceholder(out, path, part.source);
     const resolved = resolvePlaceholder(part, ctx);
     if ('error' in resolved) {
       out.problems.push({ path, message: `${path}: ${resolved.error}` });
       failed = true;
-    } else {
-      text += resolved.text;
+      continue;
     }
+    if (resolved.secret) out.secretPaths.add(path);
+    if (resolved.variable !== undefined && !resolved.secret) noteVariable(out, path, resolved.variable);
+    // a whole `${var:}` keeps its value's type (`${var:port}` is a number); a string is coerced below
+    if (part === only && 'value' in resolved && typeof resolved.value !== 'string') return resolved.value;
+    if ('value' in resolved) {
+      const scalar = scalarText(resolved.value);
+      if (scalar === undefined) {
+        out.problems.push({
+          path,
+          message: `${path}: ${part.source} holds ${describeValue(resolved.value, true)}; only a whole value may be one`,
+        });
+        failed = true;
+      } else text += scalar;
+    } else text += resolved.text;
   }
-  const only = parsed.parts.length === 1 ? parsed.parts[0] : undefined;
   if (failed || only === undefined || 'text' in only) return text;
   // a whole file (an LDIF template): problems found in it later can name its own lines
   if (only.resolver === 'file') out.files.set(path, shownPath(resolve(ctx.dir, only.arg), ctx.cwd));
   return coerce(text, only.source, path, ctx, out);
 }
 
-function resolvePlaceholder(part: Placeholder, ctx: InterpolationContext): { text: string } | { error: string } {
+/** What a placeholder stands for, and whether that makes its value secret. */
+type Resolved = ({ text: string } | { value: unknown }) & { secret: boolean; variable?: string };
+
+function resolvePlaceholder(part: Placeholder, ctx: InterpolationContext): Resolved | { error: string } {
   if (part.resolver === 'env') {
     const refused = envRefusal(part.arg, ctx.envAccess);
     if (refused) return { error: `cannot use ${part.source}: ${refused}` };
     const text = ctx.env[part.arg];
-    return text === undefined ? { error: `environment variable "${part.arg}" is not set` } : { text };
+    // secret by default: CI hands secrets through the environment; a plain value arrives as a variable
+    return text === undefined ? { error: `environment variable "${part.arg}" is not set` } : { text, secret: true };
   }
   if (part.resolver === 'file' || part.resolver === 'file.base64') {
     const file = resolve(ctx.dir, part.arg);
     const read = ctx.readFile(file, part.resolver === 'file' ? 'text' : 'base64');
     if ('error' in read) return { error: `cannot read ${part.source} (${shownPath(file, ctx.cwd)}: ${read.error})` };
-    return { text: part.resolver === 'file' ? stripOneNewline(read.text) : read.text };
+    // reviewable: a file in the repository is read in the pull request anyway
+    return { text: part.resolver === 'file' ? stripOneNewline(read.text) : read.text, secret: false };
   }
+  if (part.resolver === 'var') return variableValue(part, ctx.variables);
   const hint = didYouMean(part.resolver, RESOLVERS) || `; ${PLACEHOLDER_HELP}`;
   return { error: `unknown resolver "${part.resolver}" in ${part.source}${hint}` };
+}
+
+function variableValue(part: Placeholder, variables: VariableLookup | undefined): Resolved | { error: string } {
+  const variable = variables?.get(part.arg);
+  if (variable === undefined) {
+    const hint = didYouMean(part.arg, variables?.keys() ?? []);
+    return {
+      error: `${part.source}: no variable "${part.arg}" is declared${hint || '; declare it in a document of kind: Variable'}`,
+    };
+  }
+  if (variable.invalid)
+    return { error: `${part.source}: the value of variable "${part.arg}" is not valid (see its problem)` };
+  if (variable.value === undefined) {
+    return {
+      error: `${part.source}: variable "${part.arg}" has no value (declared at ${formatPosition(variable.declared)}); give one with --var ${part.arg}=..., a values file or CONVERGE_VAR_${part.arg}, or declare a default`,
+    };
+  }
+  return { value: variable.value, secret: variable.sensitive, variable: part.arg };
+}
+
+/** A scalar as it reads inside a longer string; undefined for a list, a mapping or null. */
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+function noteVariable(out: Interpolated, path: string, name: string): void {
+  const names = out.plainVariables.get(path) ?? new Set<string>();
+  out.plainVariables.set(path, names.add(name));
 }
 
 function notePlaceholder(out: Interpolated, path: string, source: string): void {

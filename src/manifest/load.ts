@@ -10,7 +10,7 @@ import { InputError, type InputProblem } from '../errors.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { buildObject, type DocumentContext } from './document.ts';
-import { withPositions } from './documents.ts';
+import { type SourceDocument, withPositions } from './documents.ts';
 import { findDuplicates } from './duplicates.ts';
 import {
   DEFAULT_MAX_FILE_BYTES,
@@ -24,6 +24,7 @@ import { findManifestFiles, type ManifestFile } from './files.ts';
 import type { ManifestOnlyDocument } from './manifest-only.ts';
 import { type ParsedFile, readManifest } from './read-manifest.ts';
 import { schemaSet } from './schemas.ts';
+import { type GivenValues, resolveVariables, type VariableLookup } from './variables.ts';
 
 export interface LoadOptions {
   /** For `${env:NAME}`; defaults to process.env. */
@@ -38,6 +39,8 @@ export interface LoadOptions {
   envAccess?: EnvAccess;
   /** Checks of the manifest-only documents (a policy's rule), reported with every other problem. */
   checkDocuments?: (documents: readonly ManifestOnlyDocument[]) => Promise<InputProblem[]>;
+  /** The values given for variables (`--var`, values files, `CONVERGE_VAR_*`: variable-values.ts). */
+  variables?: GivenValues;
 }
 
 /** converge's own credentials: never interpolated, whatever the configuration says (the API tokens, the saved plans' key). */
@@ -55,6 +58,8 @@ export async function loadManifests(
 export interface ManifestSet {
   objects: DesiredObject[];
   documents: ManifestOnlyDocument[];
+  /** The declared variables and their values (a sensitive one's is a secret). */
+  variables: VariableLookup;
 }
 
 export async function loadManifestSet(
@@ -83,15 +88,40 @@ export async function loadManifestSet(
   // on two cores each worker compiles the yaml library afresh, which cost more CPU than the parse
   // it shared and took no less time; docs/performance.md, "Validation".)
   const parsed = files.map(readManifest);
-  const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, context));
+  const sources = files.map((file, i) =>
+    withPositions((parsed[i] as ParsedFile).text, file.name, (parsed[i] as ParsedFile).documents),
+  );
+  // the variables pre-pass: every declaration of every file, before any document uses one
+  const declared = declareVariables(sources.flat(), { ...context, dir: context.cwd });
+  const resolved = await resolveVariables(declared.declarations, options.variables);
+  const withVariables = { ...context, variables: resolved.variables };
+  const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, sources[i] ?? [], withVariables));
   const objects = results.flatMap((r) => r.objects);
-  const documents = results.flatMap((r) => r.documents);
+  const documents = [...declared.declarations.map((d) => d.document), ...results.flatMap((r) => r.documents)];
   // every problem at once: the kinds' own rules run over the documents that did build
+  problems.push(...declared.problems, ...resolved.problems);
   problems.push(...results.flatMap((r) => r.problems), ...findDuplicates(objects), ...ruleProblems(objects, catalog));
   problems.push(...((await options.checkDocuments?.(documents)) ?? []));
   if (problems.length > 0) throw new InputError(inFileOrder(problems, files));
-  return { objects, documents };
+  return { objects, documents, variables: resolved.variables };
 }
+
+/** The `kind: Variable` documents, built (checked against their schema) ahead of every other. */
+function declareVariables(
+  sources: readonly SourceDocument[],
+  context: DocumentContext,
+): { declarations: Array<{ doc: SourceDocument; document: ManifestOnlyDocument }>; problems: InputProblem[] } {
+  const declarations: Array<{ doc: SourceDocument; document: ManifestOnlyDocument }> = [];
+  const problems: InputProblem[] = [];
+  for (const doc of sources.filter(isVariable)) {
+    const built = buildObject(doc, context);
+    if (built.document) declarations.push({ doc, document: built.document });
+    problems.push(...built.problems);
+  }
+  return { declarations, problems };
+}
+
+const isVariable = (doc: SourceDocument) => (doc.data as { kind?: unknown } | null)?.kind === 'Variable';
 
 /** The kinds' own rules over declared objects, each problem at the value it is about. */
 function ruleProblems(objects: readonly DesiredObject[], catalog: KindCatalog): InputProblem[] {
@@ -108,15 +138,16 @@ function ruleProblems(objects: readonly DesiredObject[], catalog: KindCatalog): 
 function loadFile(
   file: ManifestFile,
   parsed: ParsedFile,
+  sources: readonly SourceDocument[],
   context: Omit<DocumentContext, 'dir'>,
 ): { objects: DesiredObject[]; documents: ManifestOnlyDocument[]; problems: InputProblem[] } {
-  const sources = withPositions(parsed.text, file.name, parsed.documents);
   const problems = [...parsed.problems];
   const objects: DesiredObject[] = [];
   const documents: ManifestOnlyDocument[] = [];
   // absolute: `${file:}` and a module's `source` resolve against it whatever the process's directory
   const ctx: DocumentContext = { ...context, dir: resolve(context.cwd, dirname(file.path)) };
   for (const doc of sources) {
+    if (isVariable(doc)) continue; // declared by the pre-pass
     const built = buildObject(doc, ctx);
     if (built.object) objects.push(built.object);
     if (built.document) documents.push(built.document);

@@ -7,7 +7,7 @@
  */
 import type { Position } from '../reconcile/types.ts';
 
-export const MANIFEST_ONLY_KINDS: readonly string[] = ['Policy'];
+export const MANIFEST_ONLY_KINDS: readonly string[] = ['Policy', 'Variable'];
 
 export function isManifestOnly(kind: string): boolean {
   return MANIFEST_ONLY_KINDS.includes(kind);

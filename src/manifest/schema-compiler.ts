@@ -6,7 +6,7 @@
 import type { Ajv, AnySchemaObject, ValidateFunction } from 'ajv';
 import { createAjv } from './ajv-setup.ts';
 import { readSchema } from './schema-file.ts';
-import { typesAt } from './schema-types.ts';
+import { hasPath, typesAt } from './schema-types.ts';
 import type { SchemaSet } from './schemas.ts';
 
 export class CompiledSchemas implements SchemaSet {
@@ -29,5 +29,9 @@ export class CompiledSchemas implements SchemaSet {
 
   typesAt(kind: string, path: string): readonly string[] | undefined {
     return typesAt(this.validator(kind).schema as Record<string, unknown>, path);
+  }
+
+  hasPath(kind: string, path: string): boolean {
+    return hasPath(this.validator(kind).schema as Record<string, unknown>, path);
   }
 }

@@ -17,6 +17,23 @@ export function typesAt(root: SchemaNode, path: string): readonly string[] | und
   return Array.isArray(type) ? (type as string[]) : undefined;
 }
 
+/** Whether the schema describes a value at the dotted path; a `*` segment stands for any key or index. */
+export function hasPath(root: SchemaNode, path: string): boolean {
+  return hasNode(root, root, path === '' ? [] : path.split('.'));
+}
+
+function hasNode(root: SchemaNode, node: SchemaNode | undefined, segments: readonly string[]): boolean {
+  const resolved = deref(root, node);
+  if (resolved === undefined || segments.length === 0) return resolved !== undefined;
+  const [segment, ...rest] = segments;
+  if (segment !== '*') return hasNode(root, child(resolved, segment as string), rest);
+  const named = Object.values(asNode(resolved.properties) ?? {});
+  return [...named, resolved.items, resolved.additionalProperties].some((c) => {
+    const node = asNode(c);
+    return node !== undefined && hasNode(root, node, rest);
+  });
+}
+
 function child(node: SchemaNode | undefined, segment: string): SchemaNode | undefined {
   if (node === undefined) return undefined;
   const properties = asNode(node.properties);

@@ -18,6 +18,8 @@ export interface SchemaSet {
   validator(kind: string): ValidateFunction;
   /** JSON Schema types the kind's schema wants at a dotted path (`spec.port` -> integer). */
   typesAt(kind: string, path: string): readonly string[] | undefined;
+  /** Whether the kind's schema has a value at a dotted path (`*` for any key): a field path a document names. */
+  hasPath(kind: string, path: string): boolean;
 }
 
 const sets = new Map<string, Promise<SchemaSet>>();

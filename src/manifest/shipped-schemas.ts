@@ -5,7 +5,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { readSchema } from './schema-file.ts';
-import { typesAt } from './schema-types.ts';
+import { hasPath, typesAt } from './schema-types.ts';
 import type { SchemaSet } from './schemas.ts';
 import * as generated from './validators.generated.js';
 
@@ -28,12 +28,20 @@ export class ShippedSchemas implements SchemaSet {
   }
 
   typesAt(kind: string, path: string): readonly string[] | undefined {
+    return typesAt(this.#schema(kind), path);
+  }
+
+  hasPath(kind: string, path: string): boolean {
+    return hasPath(this.#schema(kind), path);
+  }
+
+  #schema(kind: string): Record<string, unknown> {
     let schema = this.#schemas.get(kind);
     if (!schema) {
       schema = readSchema(this.dir, kind);
       this.#schemas.set(kind, schema);
     }
-    return typesAt(schema, path);
+    return schema;
   }
 }
 

@@ -7,7 +7,7 @@ export type Placeholder = { resolver: string; arg: string; source: string };
 export type TemplatePart = { text: string } | Placeholder;
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the placeholder syntax, shown to users
-export const PLACEHOLDER_HELP = 'use ${env:NAME} or ${file:path}, or write $${ for a literal ${';
+export const PLACEHOLDER_HELP = 'use ${env:NAME}, ${file:path} or ${var:name}, or write $${ for a literal ${';
 
 export function parseTemplate(value: string): { parts: TemplatePart[] } | { error: string } {
   const parts: TemplatePart[] = [];

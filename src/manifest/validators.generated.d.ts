@@ -22,3 +22,4 @@ export declare const SSHCertificateAuthority: ValidateFunction;
 export declare const SSHRole: ValidateFunction;
 export declare const SSHZeroAddress: ValidateFunction;
 export declare const ToolVersion: ValidateFunction;
+export declare const Variable: ValidateFunction;

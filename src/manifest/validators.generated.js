@@ -12531,4 +12531,273 @@ validate28.errors = vErrors;
 return errors === 0;
 });
 
-export { validate10 as AdminUser, validate11 as CostEstimationSettings, validate12 as CustomizationSettings, validate13 as GeneralSettings, validate14 as LDAPConfig, validate15 as LDAPDynamicRole, validate16 as LDAPLibrarySet, validate17 as LDAPStaticRole, validate18 as ModuleTestVariable, validate19 as Policy, validate20 as PolicyVersion, validate21 as RegistryModule, validate22 as SAMLSettings, validate23 as SMSSettings, validate24 as SMTPSettings, validate25 as SSHCertificateAuthority, validate26 as SSHRole, validate27 as SSHZeroAddress, validate28 as ToolVersion };
+const schema75 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/Variable.schema.json","title":"Variable","description":"A value given per environment (`--var`, `--var-file`, the configuration's `variables`, `CONVERGE_VAR_<name>`) and used as `${var:name}` in any spec value. Part of the manifests, not an object of any API (docs/environments.md).","type":"object","additionalProperties":false,"required":["kind","metadata","spec"],"properties":{"kind":{"type":"string","const":"Variable","description":"The kind of document: `Variable`."},"metadata":{"type":"object","description":"Which variable this is: `${var:<name>}` uses it.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The variable's name, declared once among the manifests: a letter or `_`, then letters, digits and `_` (so that `CONVERGE_VAR_<name>` can give it).","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","patternErrorMessage":"must be a name like \"engineer_ttl\" (a letter or '_', then letters, digits and '_')"},"labels":{"type":"object","description":"Local labels; a variable ignores `--selector`.","additionalProperties":{"type":"string","description":"A label value."}}}},"spec":{"type":"object","additionalProperties":false,"description":"What the variable holds.","properties":{"schema":{"type":"object","description":"A JSON Schema every value must satisfy (`{type: string, pattern: \"^[0-9]+[smh]$\"}`); without it any value is accepted."},"message":{"type":"string","minLength":1,"description":"What a value that fails `schema` is told, instead of the schema's own words (`a duration like 30m, at most 24h`)."},"default":{"description":"The value when no other is given; without it, a variable that is used must be given a value."},"description":{"type":"string","description":"What the variable is for."},"sensitive":{"type":"boolean","default":false,"description":"`true`: the value is a secret wherever it is used, never shown in any output, plan file or error."}}}}};
+
+const validate29 = (function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://converge.dev/schemas/Variable.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.metadata === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.spec === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data0 = data.kind;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.kind.type,parentSchema:schema75.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if("Variable" !== data0){
+const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Variable"},message:"must be equal to constant",schema:"Variable",parentSchema:schema75.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data1 = data.metadata;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.name === undefined){
+const err6 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema75.properties.metadata.required,parentSchema:schema75.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!((key1 === "name") || (key1 === "labels"))){
+const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema75.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.name !== undefined){
+let data2 = data1.name;
+if(typeof data2 === "string"){
+if(!pattern39.test(data2)){
+const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema75.properties.metadata.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.metadata.properties.name.type,parentSchema:schema75.properties.metadata.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.labels !== undefined){
+let data3 = data1.labels;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key2 in data3){
+let data4 = data3[key2];
+if(typeof data4 !== "string"){
+const err10 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/metadata/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.metadata.properties.labels.additionalProperties.type,parentSchema:schema75.properties.metadata.properties.labels.additionalProperties,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/properties/metadata/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.metadata.properties.labels.type,parentSchema:schema75.properties.metadata.properties.labels,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.metadata.type,parentSchema:schema75.properties.metadata,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.spec !== undefined){
+let data5 = data.spec;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.sensitive === undefined){
+data5.sensitive = false;
+}
+for(const key3 in data5){
+if(!(((((key3 === "schema") || (key3 === "message")) || (key3 === "default")) || (key3 === "description")) || (key3 === "sensitive"))){
+const err13 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema75.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data5.schema !== undefined){
+let data6 = data5.schema;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err14 = {instancePath:instancePath+"/spec/schema",schemaPath:"#/properties/spec/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.spec.properties.schema.type,parentSchema:schema75.properties.spec.properties.schema,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data5.message !== undefined){
+let data7 = data5.message;
+if(typeof data7 === "string"){
+if(func2(data7) < 1){
+const err15 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema75.properties.spec.properties.message,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.spec.properties.message.type,parentSchema:schema75.properties.spec.properties.message,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data5.description !== undefined){
+let data8 = data5.description;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/spec/description",schemaPath:"#/properties/spec/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.spec.properties.description.type,parentSchema:schema75.properties.spec.properties.description,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+let data9 = data5.sensitive;
+if(typeof data9 !== "boolean"){
+const err18 = {instancePath:instancePath+"/spec/sensitive",schemaPath:"#/properties/spec/properties/sensitive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema75.properties.spec.properties.sensitive.type,parentSchema:schema75.properties.spec.properties.sensitive,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.spec.type,parentSchema:schema75.properties.spec,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+});
+
+export { validate10 as AdminUser, validate11 as CostEstimationSettings, validate12 as CustomizationSettings, validate13 as GeneralSettings, validate14 as LDAPConfig, validate15 as LDAPDynamicRole, validate16 as LDAPLibrarySet, validate17 as LDAPStaticRole, validate18 as ModuleTestVariable, validate19 as Policy, validate20 as PolicyVersion, validate21 as RegistryModule, validate22 as SAMLSettings, validate23 as SMSSettings, validate24 as SMTPSettings, validate25 as SSHCertificateAuthority, validate26 as SSHRole, validate27 as SSHZeroAddress, validate28 as ToolVersion, validate29 as Variable };

@@ -43,12 +43,19 @@ export interface DesiredObject {
   /** The spec as written, after interpolation; not yet normalized. */
   spec: Fields;
   /**
-   * Top-level spec fields whose value came from `${env:...}` or `${file:...}`.
+   * Top-level spec fields holding a secret value: one made with `${env:...}` or a sensitive
+   * `${var:...}`, or listed by the document's `sensitive:` (docs/security.md, "What is secret").
    * They are secrets like write-only fields: never printed, never saved.
    */
   secretFields: string[];
-  /** Dotted spec paths of the values that came from placeholders (`vcs-repo.token`). */
+  /** Dotted spec paths of those secret values (`vcs-repo.token`). */
   secretPaths?: string[];
+  /** Dotted spec paths of every value a placeholder made, secret or not (`${file:}` text is not). */
+  interpolatedPaths?: string[];
+  /** Spec paths made with a variable that is not sensitive, and its name: refused where a secret belongs. */
+  plainVariables?: Record<string, string[]>;
+  /** The document's `sensitive:` field paths, as written (`*` for one segment). */
+  sensitive?: string[];
   /** Where the document starts. */
   source: Position;
   /** The manifest file's directory, absolute: where paths the spec names (a module's source) start. */

@@ -90,11 +90,15 @@ describe('converge schema', () => {
 describe('the example manifests', () => {
   it('start with a yaml-language-server modeline pointing at the schema of their kind', async () => {
     const entries = await readdir(EXAMPLES, { recursive: true, withFileTypes: true });
-    // manifests only: not the converge configuration files, not the CI workflows
+    // manifests only: not the converge configuration files, not values files, not the CI workflows
     const files = entries
       .filter(
         (e) =>
-          e.isFile() && e.name.endsWith('.yaml') && e.name !== 'converge.config.yaml' && !e.name.endsWith('.test.yaml'),
+          e.isFile() &&
+          e.name.endsWith('.yaml') &&
+          e.name !== 'converge.config.yaml' &&
+          !e.name.endsWith('.test.yaml') &&
+          !/(^|\.)values\.yaml$/.test(e.name),
       )
       .map((e) => join(e.parentPath, e.name))
       .filter((file) => !relative(EXAMPLES, file).startsWith('.github'));

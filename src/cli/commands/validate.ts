@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
-import { addConfigFlags } from '../flags.ts';
+import { addConfigFlags, addVariableFlags } from '../flags.ts';
 
 export function registerValidate(program: Command): void {
-  addConfigFlags(
-    program
-      .command('validate')
-      .description('check manifests offline: YAML, schemas, env and file templates, duplicates')
-      .argument('<paths...>', 'manifest files or directories (searched recursively for .yaml/.yml)'),
+  addVariableFlags(
+    addConfigFlags(
+      program
+        .command('validate')
+        .description('check manifests offline: YAML, schemas, variables, env and file templates, duplicates')
+        .argument('<paths...>', 'manifest files or directories (searched recursively for .yaml/.yml)'),
+    ),
   )
     .option('--json', 'machine-readable result', false)
     .action(async (paths: string[], flags) => {

@@ -9,7 +9,7 @@ import { loadInputs } from '../session.ts';
 /** Offline: YAML, schemas, templates, duplicates, and the policies over `object`. Sends nothing anywhere. */
 export async function runValidate(
   paths: string[],
-  flags: Pick<CommonFlags, 'config' | 'color' | 'json'>,
+  flags: Pick<CommonFlags, 'config' | 'color' | 'json' | 'var' | 'varFile'>,
 ): Promise<number> {
   const output = processOutput();
   const inputs = await loadInputs(paths, { ...flags, target: [], selector: [], prune: false, resendSecrets: false });

@@ -277,10 +277,13 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
       return rules.flatMap(([path, rule]): SpecProblem[] => {
         const value = getPath(object.spec, path);
         if (value === undefined) return [];
-        const interpolated = fromPlaceholder(object, path);
-        const secretProblem = interpolated
-          ? value === '' && mustNotBeEmpty.includes(path) && emptySecret(object, path)
-          : literalSecret(rule, secret.includes(path) && !rule.trigger);
+        const plain = plainVariableOf(object, path);
+        const isSecret = secret.includes(path) && !rule.trigger;
+        const secretProblem = plain
+          ? plainVariable(rule, isSecret, plain)
+          : fromPlaceholder(object, path)
+            ? value === '' && mustNotBeEmpty.includes(path) && emptySecret(object, path)
+            : literalSecret(rule, isSecret);
         const valueProblem = rule.check?.(value);
         return [secretProblem, valueProblem && `${path} ${valueProblem}`]
           .filter((message) => typeof message === 'string')
@@ -301,7 +304,21 @@ function literalSecret(rule: FieldRule, secret: boolean): string | undefined {
   const sensitive = rule.sensitive ?? secret;
   if (sensitive === false) return undefined;
   const what = typeof sensitive === 'string' ? sensitive : 'a secret';
-  return `${what} must not be written into a manifest: use \${env:NAME} or \${file:path}`;
+  return `${what} must not be written into a manifest: use \${env:NAME}, \${file:path} or a sensitive \${var:name}`;
+}
+
+/** A sensitive value from a variable that is not declared sensitive: every plan would show it. */
+function plainVariable(rule: FieldRule, secret: boolean, name: string): string | undefined {
+  const sensitive = rule.sensitive ?? secret;
+  if (sensitive === false) return undefined;
+  const what = typeof sensitive === 'string' ? sensitive : 'a secret';
+  return `${what} must not come from variable "${name}", which is not sensitive (plans show its value): declare it with sensitive: true`;
+}
+
+/** The first variable that is not sensitive among those that made the value at a spec path. */
+function plainVariableOf(object: DesiredObject, path: string): string | undefined {
+  for (const [at, names] of Object.entries(object.plainVariables ?? {})) if (isWithin(path, at)) return names[0];
+  return undefined;
 }
 
 /**
@@ -313,9 +330,10 @@ function emptySecret(object: DesiredObject, path: string): string {
   return `${from} is empty: an empty secret would blank the live one; set the variable, or leave ${path} out to leave it unmanaged`;
 }
 
-/** Whether the value at a spec path came from `${env:}` or `${file:}`. */
+/** Whether the value at a spec path came from a placeholder (`${env:}`, `${file:}`, `${var:}`). */
 export function fromPlaceholder(object: DesiredObject, path: string): boolean {
-  if (object.secretPaths) return object.secretPaths.some((secret) => isWithin(path, secret));
+  const paths = object.interpolatedPaths ?? object.secretPaths;
+  if (paths) return paths.some((made) => isWithin(path, made));
   // an object built without its placeholder paths (by a test) knows its interpolated top-level fields
   return object.secretFields.includes(path.split('.')[0] ?? path);
 }

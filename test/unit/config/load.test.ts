@@ -84,3 +84,28 @@ describe('loadConfig', () => {
     expect(String(error)).not.toContain('leak');
   });
 });
+
+describe('variables', () => {
+  it('resolves values files against the configuration file and keeps the values written there', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'converge-config-vars-'));
+    await writeFile(
+      join(cwd, 'converge.config.yaml'),
+      'variables:\n  files: [values.yaml, ../shared/values.yaml]\n  engineer_ttl: 2h\n  port: 22\n',
+    );
+    const config = await loadConfig({ cwd, env: {} });
+    expect(config.variables).toEqual({
+      files: [join(cwd, 'values.yaml'), join(cwd, '../shared/values.yaml')],
+      values: { engineer_ttl: '2h', port: 22 },
+    });
+  });
+
+  it('refuses a key that cannot name a variable, and files that are not a list', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'converge-config-vars-'));
+    await writeFile(join(cwd, 'converge.config.yaml'), 'variables:\n  files: values.yaml\n  bad-name: 1\n');
+    const error = (await loadConfig({ cwd, env: {} }).catch((e: unknown) => e)) as Error;
+    expect(error.message.split('\n').map((line) => line.slice(cwd.length + 1))).toEqual([
+      'converge.config.yaml: variables: "bad-name" is not a name (letters, digits and _)',
+      'converge.config.yaml: variables.files must be array',
+    ]);
+  });
+});

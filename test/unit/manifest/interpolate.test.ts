@@ -48,7 +48,7 @@ describe('interpolateSpec', () => {
     expect(out.secretFields).toEqual([]);
   });
 
-  it('resolves env and file placeholders anywhere in a value, at any depth', () => {
+  it('resolves env and file placeholders anywhere in a value, at any depth; only env makes a value secret', () => {
     const out = interpolateSpec(
       {
         username: 'user-${env:NAME}',
@@ -67,8 +67,15 @@ describe('interpolateSpec', () => {
       empty: '',
       plain: 'keep',
     });
-    expect(out.secretFields).toEqual(['empty', 'nested', 'token', 'username']);
-    expect([...out.secretPaths].sort()).toEqual(['spec.empty', 'spec.nested.list.1', 'spec.token', 'spec.username']);
+    // ${file:} text is reviewable (docs/security.md, "What is secret"); ${env:} stays secret
+    expect(out.secretFields).toEqual(['empty', 'username']);
+    expect([...out.secretPaths].sort()).toEqual(['spec.empty', 'spec.username']);
+    expect([...out.interpolatedPaths].sort()).toEqual([
+      'spec.empty',
+      'spec.nested.list.1',
+      'spec.token',
+      'spec.username',
+    ]);
   });
 
   it('coerces a whole placeholder to the type the schema wants there', () => {
@@ -99,7 +106,7 @@ describe('interpolateSpec', () => {
       {
         path: 'spec.c',
         message:
-          'spec.c: unknown resolver "vault" in ${vault:x}; use ${env:NAME} or ${file:path}, or write $${ for a literal ${',
+          'spec.c: unknown resolver "vault" in ${vault:x}; use ${env:NAME}, ${file:path} or ${var:name}, or write $${ for a literal ${',
       },
       { path: 'spec.port', message: 'spec.port must be an integer; ${env:NAME} does not hold one' },
     ]);

@@ -86,7 +86,9 @@ describe('loadManifests on a good directory', () => {
     const cert = saml.spec['idp-cert'] as string;
     expect(cert.startsWith('-----BEGIN CERTIFICATE-----\n')).toBe(true);
     expect(cert.endsWith('-----END CERTIFICATE-----')).toBe(true);
-    expect(saml.secretFields).toEqual(['idp-cert']);
+    // a certificate read with ${file:} is reviewable, not secret (docs/security.md, "What is secret")
+    expect(saml.secretFields).toEqual([]);
+    expect(saml.interpolatedPaths).toEqual(['idp-cert']);
     expect(saml.spec['sso-api-token-session-timeout']).toBe('168h');
   });
 

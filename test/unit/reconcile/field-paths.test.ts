@@ -147,7 +147,8 @@ describe('rules on nested rows', () => {
     expect(provider.check?.(literal, [literal])).toEqual([
       {
         path: 'spec.source.repo.token',
-        message: 'a secret must not be written into a manifest: use ${env:NAME} or ${file:path}',
+        message:
+          'a secret must not be written into a manifest: use ${env:NAME}, ${file:path} or a sensitive ${var:name}',
       },
     ]);
     const placeholder = desired(kind, 'a', SPEC, { secretFields: ['source'], secretPaths: ['source.repo.token'] });
@@ -226,7 +227,9 @@ describe('every write-only row of every kind', () => {
         return;
       }
       expect(problems.map((p) => p.message)).toEqual([
-        expect.stringMatching(/must not be written into a manifest: use \$\{env:NAME\} or \$\{file:path\}$/),
+        expect.stringMatching(
+          /must not be written into a manifest: use \$\{env:NAME\}, \$\{file:path\} or a sensitive \$\{var:name\}$/,
+        ),
       ]);
       const interpolated = desired(row.provider.kind, 'x', spec(row.path), {
         secretFields: [row.path],
@@ -235,6 +238,18 @@ describe('every write-only row of every kind', () => {
       expect(
         (row.provider.check?.(interpolated, [interpolated]) ?? []).filter((p) => p.path === `spec.${row.path}`),
       ).toEqual([]);
+      // a variable that is not sensitive would show the secret in every plan
+      const plain = desired(row.provider.kind, 'x', spec(row.path), {
+        interpolatedPaths: [row.path],
+        plainVariables: { [row.path]: ['pass'] },
+      });
+      expect(
+        (row.provider.check?.(plain, [plain]) ?? []).filter((p) => p.path === `spec.${row.path}`).map((p) => p.message),
+      ).toEqual([
+        expect.stringMatching(
+          /must not come from variable "pass", which is not sensitive .*: declare it with sensitive: true$/,
+        ),
+      ]);
     },
   );
 });
