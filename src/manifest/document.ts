@@ -4,7 +4,7 @@
  * not just the first.
  */
 import type { InputProblem } from '../errors.ts';
-import type { DesiredObject, Fields, Metadata } from '../reconcile/types.ts';
+import type { DesiredObject, Fields, Metadata, Position } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { describeValue } from './describe.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
@@ -21,10 +21,19 @@ export interface DocumentContext extends Omit<InterpolationContext, 'typesAt'> {
   roots: readonly string[];
 }
 
+/**
+ * A document with `patch: true`: the fields it changes of an object declared elsewhere, as one
+ * more DesiredObject (its spec partial), and where its keys are, for problems found once it is
+ * merged (src/manifest/overlays.ts). `ensure: absent` in it is an explicit delete marker.
+ */
+export interface PatchObject extends DesiredObject {
+  keys: Record<string, Position>;
+}
+
 export function buildObject(
   doc: SourceDocument,
   ctx: DocumentContext,
-): { object?: DesiredObject; document?: ManifestOnlyDocument; problems: InputProblem[] } {
+): { object?: DesiredObject; patch?: PatchObject; document?: ManifestOnlyDocument; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const report = (path: string, message: string, atKey = false) =>
     problems.push({ ...positionOf(doc, path, atKey), message });
@@ -43,7 +52,18 @@ export function buildObject(
     report('kind', unknownKind(kind, [...ctx.catalog.kinds, ...MANIFEST_ONLY_KINDS]));
     return { problems };
   }
-  if (isManifestOnly(kind)) return buildManifestOnly(doc, kind, fields, ctx);
+  if (isManifestOnly(kind)) {
+    if ('patch' in fields) {
+      report(
+        'patch',
+        `a ${kind} cannot be a patch: it is not an object of an API; declare it whole in the path that needs it`,
+        true,
+      );
+      return { problems };
+    }
+    return buildManifestOnly(doc, kind, fields, ctx);
+  }
+  const isPatch = fields.patch === true;
 
   const pathProblems: PathProblem[] = [];
   const metadata = unescapeMetadata(fields.metadata, 'metadata', pathProblems);
@@ -58,6 +78,13 @@ export function buildObject(
   const candidate: Record<string, unknown> = { ...fields };
   if ('metadata' in fields) candidate.metadata = metadata;
   if ('spec' in fields) candidate.spec = interpolated.spec;
+  // a patch's spec is partial: only its envelope is checked now, the merged object once merged
+  if (isPatch) {
+    delete candidate.spec;
+    candidate.ensure = 'absent';
+    if ('spec' in fields && !isMapping(fields.spec))
+      report('spec', "a patch's spec must be a mapping of the fields it changes");
+  }
   // A value whose placeholder failed already has its problem; its schema errors would only echo it.
   const failed = new Set(pathProblems.map((p) => p.path));
   const { validated, problems: invalid } = validateDocument(validate, candidate, interpolated.secretPaths);
@@ -81,8 +108,26 @@ export function buildObject(
     }),
     source: doc.start,
     positions: doc.values,
+    ...listsOf(validated),
   };
+  if (isPatch)
+    return {
+      patch: { ...object, ensure: fields.ensure === 'absent' ? 'absent' : 'present', keys: doc.keys },
+      problems,
+    };
   return { object, problems };
+}
+
+/** The document's own `sensitive` and `ignore` lists (spec paths), carried as written. */
+function listsOf(validated: Record<string, unknown>): Pick<DesiredObject, 'sensitive' | 'ignore'> {
+  const lists: Pick<DesiredObject, 'sensitive' | 'ignore'> = {};
+  if (Array.isArray(validated.sensitive)) lists.sensitive = validated.sensitive as string[];
+  if (Array.isArray(validated.ignore)) lists.ignore = validated.ignore as string[];
+  return lists;
+}
+
+function isMapping(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A document of a manifest-only kind (a Policy): its schema's checks, no interpolation, no provider. */

@@ -62,8 +62,17 @@ export interface DesiredObject {
   fileSources?: Record<string, string>;
   /** The placeholders a top-level spec field was made from (`${env:SMTP_PASSWORD}`): names, never values. */
   placeholders?: Record<string, string[]>;
-  /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
+  /**
+   * Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). After an
+   * overlay, a path a patch set (and everything under it) points into the patch's file.
+   */
   positions: Record<string, Position>;
+  /**
+   * The document's `sensitive` and `ignore` lists (spec paths), as written; after overlays, the
+   * union of the declaration's and its patches' (docs/environments.md, "Overlays").
+   */
+  sensitive?: string[];
+  ignore?: string[];
   /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */
   parent?: string;
   /**
@@ -101,6 +110,11 @@ export interface FieldChange {
   replace?: boolean;
   /** Why a secret is (or is not) sent: `changed since last apply`, `not compared`... */
   note?: string;
+  /**
+   * The place in the manifests that set the desired value (after overlays, the patch that set
+   * it); absent for a default. Added for reports only (src/reconcile/sources.ts): never compared.
+   */
+  source?: Position;
 }
 
 export interface PlannedAction {
