@@ -48,6 +48,10 @@ function formatAction(action: PlannedAction, paint: (s: string) => string): stri
   const reason = action.reason ? ` (${terminalLine(action.reason)})` : '';
   const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${terminalLine(action.key)}`) + reason;
   const how = action.action === 'create' ? 'create' : 'other';
-  const body = action.changes.map((c) => `        ${terminalLine(formatChange(c, how))}`);
+  // a source is there only when asked for (`plan --show-sources`)
+  const body = action.changes.map((c) => {
+    const from = c.source ? `  (set at ${c.source.file}:${c.source.line}:${c.source.col})` : '';
+    return `        ${terminalLine(formatChange(c, how) + from)}`;
+  });
   return [head, ...body];
 }
