@@ -80,8 +80,8 @@ export function buildObject(
   if ('spec' in fields) candidate.spec = interpolated.spec;
   // a patch's spec is partial: only its envelope is checked now, the merged object once merged
   if (isPatch) {
+    // `patch: true` is the schema's own condition for a document without spec
     delete candidate.spec;
-    candidate.ensure = 'absent';
     if ('spec' in fields && !isMapping(fields.spec))
       report('spec', "a patch's spec must be a mapping of the fields it changes");
   }
