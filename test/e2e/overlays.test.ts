@@ -72,6 +72,13 @@ interface Action {
   changes: Change[];
 }
 
+async function schema(name: string) {
+  const path = fileURLToPath(new URL(`../../schemas/documents/${name}.schema.json`, import.meta.url));
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  addFormats.default(ajv);
+  return ajv.compile(JSON.parse(await readFile(path, 'utf8')));
+}
+
 beforeAll(async () => {
   target = await cliTarget('overlays');
   await write('base/main.yaml', BASE);
@@ -102,10 +109,7 @@ describe('converge plan base production', () => {
     ]);
     expect(byKey.get('SSHRole/ssh/legacy')?.action).toBe('delete');
 
-    const path = fileURLToPath(new URL('../../schemas/documents/converge-plan-report.schema.json', import.meta.url));
-    const ajv = new Ajv({ allErrors: true, strict: true });
-    addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(await readFile(path, 'utf8')));
+    const validate = await schema('converge-plan-report');
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
   });
 
@@ -117,6 +121,19 @@ describe('converge plan base production', () => {
     const plain = await target.run(['plan', 'base', 'production', '--no-color']);
     expect(plain.stdout).toContain('port: 22 -> 2222');
     expect(plain.stdout).not.toContain('set at');
+  });
+
+  it('says where each declared value was set in the drift report too', async () => {
+    const result = await target.run(['drift', 'base', 'production', '--json']);
+    expect(result.code, result.stderr).toBe(2);
+    const report = JSON.parse(result.stdout) as { objects: Array<{ key: string; changes: Change[] }> };
+    const web = report.objects.find((o) => o.key === 'SSHRole/ssh/web');
+    expect(web?.changes.map((c) => [c.path, c.source?.file, c.source?.line])).toEqual([
+      ['cidr_list', 'production/main.yaml', 7],
+      ['port', 'production/main.yaml', 6],
+    ]);
+    const validate = await schema('converge-drift');
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('keeps sources out of the saved plan: a patch whose lines moved applies the reviewed plan', async () => {

@@ -7,7 +7,7 @@
  */
 
 import type { PolicySummary } from '../../policy/report.ts';
-import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
+import type { Action, Address, FieldChange, Json, Plan, PlannedAction, Position } from '../../reconcile/types.ts';
 import { afterText, formatValue } from '../format-value.ts';
 
 /** What a planned action means when nothing is going to be applied. */
@@ -32,6 +32,8 @@ export interface DriftChange {
   /** The API cannot change it in place: the object would be replaced. */
   replace?: boolean;
   note?: string;
+  /** Where the manifests set the declared value (src/reconcile/sources.ts); absent for a default. */
+  source?: Position;
 }
 
 export interface DriftObject {
@@ -157,6 +159,7 @@ export function driftChange(change: FieldChange): DriftChange {
   }
   if (change.replace) out.replace = true;
   if (change.note) out.note = change.note;
+  if (change.source) out.source = change.source;
   return out;
 }
 
