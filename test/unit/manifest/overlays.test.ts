@@ -244,37 +244,33 @@ describe('refused overlays, each naming every place involved', () => {
     ]);
   });
 
-  it('two overlays of one object in one path argument', async () => {
-    const patch = 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec: {ttl: 1h}\n';
-    await files({
-      'base/roles.yaml': BASE_ROLE,
-      'prod/a.yaml': patch,
-      'prod/b.yaml': 'kind: SSHRole\nmetadata: {name: engineers}\nensure: absent\n',
-    });
-    expect(await problemsOf(['base', 'prod'])).toEqual([
-      'prod/b.yaml:1:1: SSHRole "engineers" in ssh is overlaid twice in "prod" (also at prod/a.yaml:1:1): merge the two into one document',
-    ]);
-  });
-
-  it('a patch after a path argument that removes the object', async () => {
-    await files({
-      'base/roles.yaml': BASE_ROLE,
-      'staging/drop.yaml': 'kind: SSHRole\nmetadata: {name: engineers}\nensure: absent\n',
-      'staging-eu/ttl.yaml': 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec: {ttl: 1h}\n',
-    });
-    expect(await problemsOf(['base', 'staging', 'staging-eu'])).toEqual([
-      'staging-eu/ttl.yaml:1:1: patch of SSHRole "engineers" in ssh, which "staging" makes absent at staging/drop.yaml:1:1: a later path argument cannot change an object an earlier one removes',
-    ]);
-  });
-
-  it('a patch given before its declaration', async () => {
-    await files({
-      'base/roles.yaml': BASE_ROLE,
-      'prod/ttl.yaml': 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec: {ttl: 1h}\n',
-    });
-    expect(await problemsOf(['prod', 'base'])).toEqual([
-      'prod/ttl.yaml:1:1: patch of SSHRole "engineers" in ssh in "prod", before the path argument that declares it (base/roles.yaml:1:1): give the base first (converge plan base environments/production)',
-    ]);
+  const TTL_PATCH = 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec: {ttl: 1h}\n';
+  const DROP = 'kind: SSHRole\nmetadata: {name: engineers}\nensure: absent\n';
+  it.each([
+    {
+      what: 'two overlays of one object in one path argument',
+      given: { 'prod/a.yaml': TTL_PATCH, 'prod/b.yaml': DROP },
+      paths: ['base', 'prod'],
+      expected:
+        'prod/b.yaml:1:1: SSHRole "engineers" in ssh is overlaid twice in "prod" (also at prod/a.yaml:1:1): merge the two into one document',
+    },
+    {
+      what: 'a patch after a path argument that removes the object',
+      given: { 'staging/drop.yaml': DROP, 'staging-eu/ttl.yaml': TTL_PATCH },
+      paths: ['base', 'staging', 'staging-eu'],
+      expected:
+        'staging-eu/ttl.yaml:1:1: patch of SSHRole "engineers" in ssh, which "staging" makes absent at staging/drop.yaml:1:1: a later path argument cannot change an object an earlier one removes',
+    },
+    {
+      what: 'a patch given before its declaration',
+      given: { 'prod/ttl.yaml': TTL_PATCH },
+      paths: ['prod', 'base'],
+      expected:
+        'prod/ttl.yaml:1:1: patch of SSHRole "engineers" in ssh in "prod", before the path argument that declares it (base/roles.yaml:1:1): give the base first (converge plan base environments/production)',
+    },
+  ])('$what', async ({ given, paths, expected }) => {
+    await files({ 'base/roles.yaml': BASE_ROLE, ...given });
+    expect(await problemsOf(paths)).toEqual([expected]);
   });
 
   it('a patch of a policy, which is not an object of any API', async () => {
