@@ -133,8 +133,11 @@ function resolveGroup(
     }
     object = applyPatch(object, patch.item as PatchObject, ctx);
   }
-  if (object !== declaration.item) problems.push(...revalidate(object, patches, ctx));
-  return object;
+  if (object === declaration.item) return object;
+  // an object its schema refuses is left out, as an invalid document is: the kinds' rules expect valid ones
+  const invalid = revalidate(object, patches, ctx);
+  problems.push(...invalid);
+  return invalid.length > 0 ? undefined : object;
 }
 
 /** Two overlays of one object in one path argument: which one wins would be an accident of file names. */

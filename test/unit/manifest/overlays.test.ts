@@ -175,6 +175,18 @@ spec:
     ]);
   });
 
+  it("leave a merged object its schema refuses out of the kind's rules: one problem, not an echo", async () => {
+    // an otp role with a default_user that is no string: the role's own rule would say it has none
+    await files({
+      'base/roles.yaml': BASE_ROLE.replace('key_type: ca', 'key_type: otp'),
+      'prod/roles.yaml': 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec:\n  default_user: 5\n',
+    });
+    const error = await load(['base', 'prod'], catalog).catch((e: unknown) => e);
+    expect((error as InputError).problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/^prod\/roles\.yaml:5:17: spec\.default_user must be a string/),
+    ]);
+  });
+
   it("run the kind's own rules on the merged object, at the patch's value", async () => {
     await files({
       'base/roles.yaml': BASE_ROLE,
@@ -246,7 +258,7 @@ describe('refused overlays, each naming every place involved', () => {
 
   const TTL_PATCH = 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec: {ttl: 1h}\n';
   const DROP = 'kind: SSHRole\nmetadata: {name: engineers}\nensure: absent\n';
-  it.each([
+  it.each<{ what: string; given: Record<string, string>; paths: string[]; expected: string }>([
     {
       what: 'two overlays of one object in one path argument',
       given: { 'prod/a.yaml': TTL_PATCH, 'prod/b.yaml': DROP },
