@@ -25,4 +25,10 @@ export interface KindCatalog {
    * (`ttl` within `max_ttl`; a role's signer against its mount's CA key).
    */
   check?(object: DesiredObject, all: readonly DesiredObject[]): SpecProblem[];
+  /**
+   * The kind's keyed lists, by spec path: the field each item is known by (a registry module's
+   * `versions`, by `version`). A patch merges such a list item by item; any other list it
+   * replaces whole (docs/environments.md, "Overlays").
+   */
+  listKeys?(kind: string): Readonly<Record<string, string>> | undefined;
 }

@@ -4,7 +4,7 @@
  * not just the first.
  */
 import type { InputProblem } from '../errors.ts';
-import type { DesiredObject, Fields, Metadata } from '../reconcile/types.ts';
+import type { DesiredObject, Fields, Metadata, Position } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { describeValue } from './describe.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
@@ -23,10 +23,19 @@ export interface DocumentContext extends Omit<InterpolationContext, 'typesAt'> {
   roots: readonly string[];
 }
 
+/**
+ * A document with `patch: true`: the fields it changes of an object declared elsewhere, as one
+ * more DesiredObject (its spec partial), and where its keys are, for problems found once it is
+ * merged (src/manifest/overlays.ts). `ensure: absent` in it is an explicit delete marker.
+ */
+export interface PatchObject extends DesiredObject {
+  keys: Record<string, Position>;
+}
+
 export function buildObject(
   doc: SourceDocument,
   ctx: DocumentContext,
-): { object?: DesiredObject; document?: ManifestOnlyDocument; problems: InputProblem[] } {
+): { object?: DesiredObject; patch?: PatchObject; document?: ManifestOnlyDocument; problems: InputProblem[] } {
   const problems: InputProblem[] = [];
   const report = (path: string, message: string, atKey = false) =>
     problems.push({ ...positionOf(doc, path, atKey), message });
@@ -45,7 +54,18 @@ export function buildObject(
     report('kind', unknownKind(kind, [...ctx.catalog.kinds, ...MANIFEST_ONLY_KINDS]));
     return { problems };
   }
-  if (isManifestOnly(kind)) return buildManifestOnly(doc, kind, fields, ctx);
+  if (isManifestOnly(kind)) {
+    if ('patch' in fields) {
+      report(
+        'patch',
+        `a ${kind} cannot be a patch: it is not an object of an API; declare it whole in the path that needs it`,
+        true,
+      );
+      return { problems };
+    }
+    return buildManifestOnly(doc, kind, fields, ctx);
+  }
+  const isPatch = fields.patch === true;
 
   const pathProblems: PathProblem[] = [];
   const metadata = unescapeMetadata(fields.metadata, 'metadata', pathProblems);
@@ -60,12 +80,20 @@ export function buildObject(
   const candidate: Record<string, unknown> = { ...fields };
   if ('metadata' in fields) candidate.metadata = metadata;
   if ('spec' in fields) candidate.spec = interpolated.spec;
-  // the document's own `sensitive:` list: secret like a write-only field, from here on
+  // the document's own `sensitive:` list: secret like a write-only field, from here on (an
+  // overlay marks its list again over the merged spec: src/manifest/overlays.ts)
   const marked = markedSensitive(fields.sensitive, interpolated.spec, (path) =>
     ctx.schemas.hasPath(kind, `spec.${path}`),
   );
   for (const p of marked.problems) report(p.path, p.message);
   const secretPaths = new Set([...interpolated.secretPaths, ...marked.paths]);
+  // a patch's spec is partial: only its envelope is checked now, the merged object once merged
+  if (isPatch) {
+    // `patch: true` is the schema's own condition for a document without spec
+    delete candidate.spec;
+    if ('spec' in fields && !isMapping(fields.spec))
+      report('spec', "a patch's spec must be a mapping of the fields it changes");
+  }
   // A value whose placeholder failed already has its problem; its schema errors would only echo it.
   const failed = new Set(pathProblems.map((p) => p.path));
   const { validated, problems: invalid } = validateDocument(validate, candidate, secretPaths);
@@ -106,7 +134,16 @@ export function buildObject(
     source: doc.start,
     positions: doc.values,
   };
+  if (isPatch)
+    return {
+      patch: { ...object, ensure: fields.ensure === 'absent' ? 'absent' : 'present', keys: doc.keys },
+      problems,
+    };
   return { object, problems };
+}
+
+function isMapping(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A document of a manifest-only kind (a Policy): its schema's checks, no interpolation, no provider. */

@@ -14,6 +14,11 @@ export interface ManifestFile {
   path: string;
   /** As the user gave it (or relative to cwd), for messages. */
   name: string;
+  /**
+   * Which path argument named it (0 for the first): a later one overlays an earlier one
+   * (docs/environments.md, "Overlays").
+   */
+  layer: number;
 }
 
 const MANIFEST_EXTENSION = /\.ya?ml$/i;
@@ -45,7 +50,7 @@ export async function findManifestFiles(
     seen.add(file.path);
     files.push(file);
   };
-  for (const given of paths) {
+  for (const [layer, given] of paths.entries()) {
     const path = resolve(cwd, given);
     const name = displayName(given, path, cwd);
     const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
@@ -55,7 +60,7 @@ export async function findManifestFiles(
       const found: ManifestFile[] = [];
       const before = problems.length;
       const real = await realpath(path);
-      await walk(path, name, { files: found, problems, visited: new Set(), roots: roots ?? [real] });
+      await walk(path, name, { files: found, problems, visited: new Set(), roots: roots ?? [real], layer });
       if (found.length === 0 && problems.length === before) {
         problems.push({ file: name, line: 1, col: 1, message: 'no .yaml or .yml files here' });
       }
@@ -63,7 +68,7 @@ export async function findManifestFiles(
     } else if (!info.isFile()) {
       problems.push({ file: name, line: 1, col: 1, message: `${NOT_REGULAR}: a manifest must be a file` });
     } else {
-      add({ path, name });
+      add({ path, name, layer });
     }
   }
   return { files, problems };
@@ -75,6 +80,7 @@ interface Walk {
   problems: InputProblem[];
   visited: Set<string>;
   roots: readonly string[];
+  layer: number;
 }
 
 async function walk(dir: string, name: string, w: Walk): Promise<void> {
@@ -99,7 +105,7 @@ async function walk(dir: string, name: string, w: Walk): Promise<void> {
     const kind = await entryKind(entry, path, { parent: real, roots: w.roots, manifest });
     if (typeof kind === 'object') w.problems.push({ file: childName, line: 1, col: 1, message: kind.problem });
     else if (kind === 'dir') await walk(path, childName, w);
-    else if (kind === 'file' && manifest) w.files.push({ path, name: childName });
+    else if (kind === 'file' && manifest) w.files.push({ path, name: childName, layer: w.layer });
     else if (kind === 'other' && manifest) {
       w.problems.push({ file: childName, line: 1, col: 1, message: `${NOT_REGULAR}: a manifest must be a file` });
     }

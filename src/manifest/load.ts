@@ -9,9 +9,8 @@ import { API_TOKEN_VARIABLES } from '../api/profiles.ts';
 import { InputError, type InputProblem } from '../errors.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
-import { buildObject, type DocumentContext } from './document.ts';
+import { buildObject, type DocumentContext, type PatchObject } from './document.ts';
 import { type SourceDocument, withPositions } from './documents.ts';
-import { findDuplicates } from './duplicates.ts';
 import {
   DEFAULT_MAX_FILE_BYTES,
   type EnvAccess,
@@ -22,6 +21,7 @@ import {
 } from './file-access.ts';
 import { findManifestFiles, type ManifestFile } from './files.ts';
 import type { ManifestOnlyDocument } from './manifest-only.ts';
+import { applyOverlays } from './overlays.ts';
 import { type ParsedFile, readManifest } from './read-manifest.ts';
 import { schemaSet } from './schemas.ts';
 import { type GivenValues, resolveVariables, type VariableLookup } from './variables.ts';
@@ -96,11 +96,15 @@ export async function loadManifestSet(
   const resolved = await resolveVariables(declared.declarations, options.variables);
   const withVariables = { ...context, variables: resolved.variables };
   const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, sources[i] ?? [], withVariables));
-  const objects = results.flatMap((r) => r.objects);
   const documents = [...declared.declarations.map((d) => d.document), ...results.flatMap((r) => r.documents)];
+  const layered = results.flatMap((r, i) => r.objects.map((item) => ({ item, layer: files[i]?.layer ?? 0, file: i })));
+  const patches = results.flatMap((r, i) => r.patches.map((item) => ({ item, layer: files[i]?.layer ?? 0, file: i })));
+  // the overlay pass: patches and absents over their declarations, duplicates (docs/environments.md)
+  const overlaid = applyOverlays(layered, patches, { catalog, schemas: context.schemas, layers: paths });
+  const objects = overlaid.objects;
   // every problem at once: the kinds' own rules run over the documents that did build
   problems.push(...declared.problems, ...resolved.problems);
-  problems.push(...results.flatMap((r) => r.problems), ...findDuplicates(objects), ...ruleProblems(objects, catalog));
+  problems.push(...results.flatMap((r) => r.problems), ...overlaid.problems, ...ruleProblems(objects, catalog));
   problems.push(...((await options.checkDocuments?.(documents)) ?? []));
   if (problems.length > 0) throw new InputError(inFileOrder(problems, files));
   return { objects, documents, variables: resolved.variables };
@@ -140,9 +144,10 @@ function loadFile(
   parsed: ParsedFile,
   sources: readonly SourceDocument[],
   context: Omit<DocumentContext, 'dir'>,
-): { objects: DesiredObject[]; documents: ManifestOnlyDocument[]; problems: InputProblem[] } {
+): { objects: DesiredObject[]; patches: PatchObject[]; documents: ManifestOnlyDocument[]; problems: InputProblem[] } {
   const problems = [...parsed.problems];
   const objects: DesiredObject[] = [];
+  const patches: PatchObject[] = [];
   const documents: ManifestOnlyDocument[] = [];
   // absolute: `${file:}` and a module's `source` resolve against it whatever the process's directory
   const ctx: DocumentContext = { ...context, dir: resolve(context.cwd, dirname(file.path)) };
@@ -150,10 +155,11 @@ function loadFile(
     if (isVariable(doc)) continue; // declared by the pre-pass
     const built = buildObject(doc, ctx);
     if (built.object) objects.push(built.object);
+    if (built.patch) patches.push(built.patch);
     if (built.document) documents.push(built.document);
     problems.push(...built.problems);
   }
-  return { objects, documents, problems };
+  return { objects, patches, documents, problems };
 }
 
 /** `${file:...}` contents, read once per load even when many values use the same file. */

@@ -17,7 +17,7 @@ export interface ParsedFile {
   problems: InputProblem[];
 }
 
-export function readManifest(file: ManifestFile): ParsedFile {
+export function readManifest(file: Pick<ManifestFile, 'path' | 'name'>): ParsedFile {
   // a FIFO or device is refused on the open descriptor: never waited on, never read without end
   const read = readRegularFile(file.path, {
     maxBytes: MAX_MANIFEST_BYTES,

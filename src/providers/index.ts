@@ -64,4 +64,9 @@ export const catalog: KindCatalog = {
   check(object, all) {
     return providerMap.get(object.kind)?.check?.(object, all) ?? [];
   },
+  // a keyed child list (a module's versions) is the kind's keyed list: its items are objects
+  listKeys(kind) {
+    const children = providerMap.get(kind)?.children ?? [];
+    return children.length === 0 ? undefined : Object.fromEntries(children.map((c) => [c.field, c.key]));
+  },
 };

@@ -54,7 +54,10 @@ export interface DesiredObject {
   interpolatedPaths?: string[];
   /** Spec paths made with a variable that is not sensitive, and its name: refused where a secret belongs. */
   plainVariables?: Record<string, string[]>;
-  /** The document's `sensitive:` field paths, as written (`*` for one segment). */
+  /**
+   * The document's `sensitive:` field paths, as written (`*` for one segment); after overlays,
+   * the union of the declaration's and its patches' (docs/environments.md, "Overlays").
+   */
   sensitive?: string[];
   /** Where the document starts. */
   source: Position;
@@ -72,10 +75,14 @@ export interface DesiredObject {
   /**
    * Spec paths converge never compares nor sends for this object (`plan-timeout`,
    * `default_extensions.*`): the document's `ignore` list and the configuration's entries that
-   * match it (src/reconcile/ignore.ts). A value the spec writes there is sent on create only.
+   * match it (src/reconcile/ignore.ts); after overlays, the union of the declaration's and its
+   * patches'. A value the spec writes there is sent on create only.
    */
   ignore?: string[];
-  /** Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). */
+  /**
+   * Positions of values by dotted path (`spec.api-rate-limit`, `metadata.name`). After an
+   * overlay, a path a patch set (and everything under it) points into the patch's file.
+   */
   positions: Record<string, Position>;
   /** For an item of a keyed child list (a module's version): the key of the object it belongs to. */
   parent?: string;
@@ -119,6 +126,11 @@ export interface FieldChange {
    * default. Shown as `(default)`; writing the field or listing it under `ignore` opts out.
    */
   default?: boolean;
+  /**
+   * The place in the manifests that set the desired value (after overlays, the patch that set
+   * it); absent for a default. Added for reports only (src/reconcile/sources.ts): never compared.
+   */
+  source?: Position;
 }
 
 export interface PlannedAction {

@@ -50,10 +50,17 @@ function formatAction(action: PlannedAction, paint: (s: string) => string, color
   const reason = action.reason ? ` (${terminalLine(action.reason)})` : '';
   const head = paint(`${SYMBOL[action.action].padStart(3)} ${action.action} ${terminalLine(action.key)}`) + reason;
   const how = action.action === 'create' ? 'create' : 'other';
+  // a source is there only when asked for (`plan --show-sources`)
   const body = action.changes.flatMap((c) => {
-    if (!showsAsLines(c)) return [terminalLine(formatChange(c, how))];
+    const from = c.source ? `  (set at ${c.source.file}:${c.source.line}:${c.source.col})` : '';
+    if (!showsAsLines(c)) return [terminalLine(formatChange(c, how) + from)];
     // a create shows its value's lines as added
-    return changeDiffText(c, lineDiff(how === 'create' ? undefined : c.before, c.after, TEXT_DIFF_LINES), colors);
+    const lines = changeDiffText(
+      c,
+      lineDiff(how === 'create' ? undefined : c.before, c.after, TEXT_DIFF_LINES),
+      colors,
+    );
+    return from ? [`${lines[0]}${terminalLine(from)}`, ...lines.slice(1)] : lines;
   });
   return [head, ...body.map((line) => `        ${line}`)];
 }

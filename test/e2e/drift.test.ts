@@ -105,7 +105,16 @@ describe('converge drift', () => {
             address: { kind: 'GeneralSettings', name: '' },
             action: 'update',
             state: 'drifted',
-            changes: [{ path: 'api-rate-limit', secret: false, before: 250, after: 60 }],
+            changes: [
+              {
+                path: 'api-rate-limit',
+                secret: false,
+                before: 250,
+                after: 60,
+                // where the manifests set the declared value (docs/environments.md)
+                source: { file: expect.stringMatching(/examples\/base\/settings\/general\.yaml$/), line: 4, col: 19 },
+              },
+            ],
           },
         ]);
         expect(result.stderr).toContain('Drift: 1 of 30 object(s) differ');
@@ -164,7 +173,14 @@ describe('converge drift', () => {
     const result = await run(['drift', ...EXAMPLES, '--format', 'json'], { SMTP_PASSWORD: changed });
     expect(result.code).toBe(2);
     const smtp = JSON.parse(result.stdout).objects.find((o: { key: string }) => o.key === 'SMTPSettings');
-    expect(smtp.changes).toEqual([{ path: 'password', secret: true, note: 'changed since last apply' }]);
+    expect(smtp.changes).toEqual([
+      {
+        path: 'password',
+        secret: true,
+        note: 'changed since last apply',
+        source: expect.objectContaining({ line: 12 }),
+      },
+    ]);
     const outputs = await Promise.all(
       ['text', 'json', 'markdown', 'junit'].map((format) =>
         run(['drift', ...EXAMPLES, '--format', format], { SMTP_PASSWORD: changed }),

@@ -11,6 +11,11 @@ export function registerPlan(program: Command): void {
   )
     .addOption(new Option('-f, --format <format>', 'output format').choices(PLAN_FORMATS).default('text'))
     .option('-o, --out <file>', 'save the plan (no secret values) for `converge apply FILE`')
+    .option(
+      '--show-sources',
+      'after each changed field, the file:line:col that set its value (--json always says)',
+      false,
+    )
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none, 1 on error', false)
     .addHelpText(
       'after',

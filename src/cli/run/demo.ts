@@ -60,7 +60,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   try {
     say(`emulator listening on ${emulator.url} (platform and secrets APIs, in this process)`);
     await converge('validate', []);
-    await converge('plan', ['--detailed-exitcode'], [EXIT_CHANGES]);
+    // --show-sources: which file set each value, the base or the staging overlay (users.yaml)
+    await converge('plan', ['--detailed-exitcode', '--show-sources'], [EXIT_CHANGES]);
     await converge('apply', ['--auto-approve']);
     say('a second plan shows no changes');
     await converge('plan', ['--detailed-exitcode']);

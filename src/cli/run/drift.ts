@@ -9,6 +9,7 @@ import { redact } from '../../api/redact.ts';
 import { ConvergeError } from '../../errors.ts';
 import { checkPlan } from '../../policy/evaluate.ts';
 import { EventStream } from '../../reconcile/events.ts';
+import { withSources } from '../../reconcile/sources.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { buildDriftReport, type DriftFormat, displayUrl, renderDrift, summarize } from '../../ui/drift/index.ts';
 import { processOutput } from '../../ui/output.ts';
@@ -45,7 +46,8 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
     const url = inputs.config[api]?.url;
     if (url && apis.has(api)) servers[api] = displayUrl(url);
   }
-  const report = buildDriftReport(run.plan, {
+  // where each declared value was set (the JSON report carries it; src/reconcile/sources.ts)
+  const report = buildDriftReport(withSources(run.plan, inputs.desired, inputs.providers), {
     generatedAt: new Date().toISOString(),
     converge: VERSION,
     servers,

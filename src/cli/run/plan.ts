@@ -4,6 +4,7 @@ import { checkPlan } from '../../policy/evaluate.ts';
 import { denialError } from '../../policy/report.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
+import { withSources } from '../../reconcile/sources.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { type TurnOutput, turnOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
@@ -20,6 +21,7 @@ export interface PlanFlags extends CommonFlags {
   out?: string;
   format: PlanFormat;
   detailedExitcode: boolean;
+  showSources?: boolean;
 }
 
 export async function runPlan(paths: string[], flags: PlanFlags): Promise<number> {
@@ -63,8 +65,10 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
   }
 
   const meta = { generatedAt: new Date().toISOString(), converge: VERSION };
+  // where each value was set: for the report only, never in the saved plan (src/reconcile/sources.ts)
+  const sourced = format === 'json' || flags.showSources === true;
   const rendered = await renderPlan(format, {
-    plan: run.plan,
+    plan: sourced ? withSources(run.plan, inputs.desired, inputs.providers) : run.plan,
     meta,
     colors,
     ...(inputs.policies.length > 0 && { policies }),

@@ -7,7 +7,7 @@
  */
 
 import type { PolicySummary } from '../../policy/report.ts';
-import type { Action, Address, FieldChange, Json, Plan, PlannedAction } from '../../reconcile/types.ts';
+import type { Action, Address, FieldChange, Json, Plan, PlannedAction, Position } from '../../reconcile/types.ts';
 import type { Colors } from '../colors.ts';
 import { afterText, changeMarks, formatValue } from '../format-value.ts';
 import { changeDiffText, lineDiff, showsAsLines, TEXT_DIFF_LINES } from '../line-diff.ts';
@@ -37,6 +37,8 @@ export interface DriftChange {
   /** The manifests do not write the field: the value they declare is the kind's documented default. */
   default?: boolean;
   note?: string;
+  /** Where the manifests set the declared value (src/reconcile/sources.ts); absent for a default. */
+  source?: Position;
 }
 
 export interface DriftObject {
@@ -163,6 +165,7 @@ export function driftChange(change: FieldChange): DriftChange {
   if (change.replace) out.replace = true;
   if (change.default) out.default = true;
   if (change.note) out.note = change.note;
+  if (change.source) out.source = change.source;
   return out;
 }
 

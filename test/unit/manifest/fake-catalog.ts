@@ -31,4 +31,5 @@ export const fakeCatalog: KindCatalog = {
     }
     return { kind, name: SINGLETONS.includes(kind) ? '' : (metadata.name ?? '') };
   },
+  listKeys: (kind: string) => (kind === 'RegistryModule' ? { versions: 'version' } : undefined),
 };

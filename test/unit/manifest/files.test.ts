@@ -53,6 +53,12 @@ describe('findManifestFiles', () => {
     ]);
   });
 
+  it('records which path argument named each file: its layer', async () => {
+    for (const f of ['base/a.yaml', 'base/sub/b.yaml', 'prod/a.yaml']) await touch(f);
+    const { files } = await findManifestFiles(['base', 'prod', 'base/a.yaml'], root);
+    expect(files.map((f) => `${f.name} ${f.layer}`)).toEqual(['base/a.yaml 0', 'base/sub/b.yaml 0', 'prod/a.yaml 1']);
+  });
+
   it('lists a file once when paths overlap', async () => {
     await touch('m/a.yaml');
     const { files } = await findManifestFiles(['m/a.yaml', 'm', './m/a.yaml'], root);
