@@ -18,8 +18,7 @@ afterEach(() => target?.close());
 const ROLE = (mount: string) =>
   `kind: SSHRole\nmetadata: {mount: ${mount}, name: web}\nspec: {key_type: otp, default_user: ubuntu, cidr_list: 10.0.0.0/8}\n`;
 
-const writes = () =>
-  Object.keys(target.emulator.stats().byRoute).filter((route) => !route.startsWith('GET'));
+const writes = () => Object.keys(target.emulator.stats().byRoute).filter((route) => !route.startsWith('GET'));
 
 describe('a mount with no engine', () => {
   it('is an error naming the mount in plan, apply, drift and export, with nothing written', async () => {
@@ -40,6 +39,20 @@ describe('a mount with no engine', () => {
       expect(output, args.join(' ')).toContain('vault secrets enable -path=ssh-prod ssh');
       expect(output, args.join(' ')).not.toMatch(/create.*SSHRole\/ssh-prod\/web/);
     }
+    expect(writes()).toEqual([]);
+    // five runs of the CLI as a process
+  }, 120_000);
+
+  it('is the same error for the LDAP kinds, whose names are walked level by level', async () => {
+    const file = join(target.scratch, 'ldap.yaml');
+    await writeFile(
+      file,
+      'kind: LDAPStaticRole\nmetadata: {mount: ldap-prod, name: apps/app1}\nspec: {username: svc-app1, rotation_period: 1h}\n',
+    );
+    target.emulator.resetStats();
+    const planned = await target.run(['plan', file]);
+    expect(planned.code, planned.stdout).toBe(1);
+    expect(planned.stderr).toContain('no secrets engine is mounted at "ldap-prod"');
     expect(writes()).toEqual([]);
   });
 
