@@ -300,6 +300,7 @@ describe('seed checks', () => {
             { path: 'team', type: 'ssh' },
             { path: 'team/ssh', type: 'ssh' },
             { path: 'team', type: 'ssh' },
+            { path: 'audit/ssh', type: 'ssh' },
           ],
           policies: {
             p: [{ path: '', capabilities: ['read', 'fly'] }],
@@ -326,6 +327,7 @@ describe('seed checks', () => {
       'secrets.mounts[2]: expected a mapping',
       'secrets.mounts[4].path: "team/ssh" overlaps the mount at "team"',
       'secrets.mounts[5].path: "team" overlaps the mount at "team"',
+      'secrets.mounts[6].path: "audit/ssh" is reserved by the service',
       'secrets.policies.p[0].path: expected a path glob',
       'secrets.policies.p[0].capabilities: expected a list of create, read, update, delete, list, sudo, deny',
       'secrets.policies.q: expected a list',
