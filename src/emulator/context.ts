@@ -48,6 +48,11 @@ export interface ApiModule {
   /** The platform's `api-rate-limit` applies to this API's paths (the secrets API advertises no limit). */
   rateLimited?: boolean;
   register(api: FastifyInstance, ctx: EmulatorContext): void;
+  /**
+   * The answer to a request no route of the module took, when the API says more than a plain 404
+   * (the secrets API names a path under no mount); undefined for the plain 404.
+   */
+  notFound?(request: FastifyRequest, ctx: EmulatorContext): HttpFailure | undefined;
 }
 
 export type Handler = (request: FastifyRequest) => ApiResponse | Promise<ApiResponse>;

@@ -130,7 +130,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       async (api) => {
         // the module's own handlers answer in its wire form: routes, unknown paths, errors
         api.decorate('wireForm', module.form);
-        api.setNotFoundHandler((_request, reply) => sendFailure(reply, notFound()));
+        api.setNotFoundHandler((request, reply) => sendFailure(reply, module.notFound?.(request, ctx) ?? notFound()));
         api.setErrorHandler((error, _request, reply) => sendFailure(reply, toFailure(error, log)));
         module.register(api, ctx);
       },

@@ -16,6 +16,8 @@ export interface TemplateProblem {
   line: number;
   col: number;
   message: string;
+  /** The render passed a bound on size or work (TemplateError.limit). */
+  limit?: true;
 }
 
 export interface TemplateCheck {
@@ -62,7 +64,9 @@ export function checkTemplate(
     });
     return { problems: notes.map((n) => problem(n.message, n.offset)), sample: output };
   } catch (e) {
-    if (e instanceof TemplateError) return { problems: [{ line: e.line, col: e.col, message: e.message }] };
+    if (e instanceof TemplateError) {
+      return { problems: [{ line: e.line, col: e.col, message: e.message, ...(e.limit && { limit: true as const }) }] };
+    }
     throw e;
   }
 }

@@ -7,7 +7,7 @@
  * and the whole output after, and the work of all calls of one render has a
  * budget of its own; passing one is an error at the call's line and column.
  */
-import { TemplateFunctionError } from './template-error.ts';
+import { TemplateLimitError } from './template-error.ts';
 import type { Value } from './values.ts';
 
 /** The most one value, and the rendered output, may hold: 1 MiB (characters of text, or bytes). */
@@ -20,7 +20,7 @@ const MIB = 1024 * 1024;
 /** Throws when a value of `size` would pass the bound; `what` names it (`the result`, `a width`). */
 export function checkValueSize(size: number, what: string): void {
   if (size > MAX_TEMPLATE_VALUE) {
-    throw new TemplateFunctionError(
+    throw new TemplateLimitError(
       `${what} would be ${size} characters long; a template value may hold at most ${MAX_TEMPLATE_VALUE} (${MAX_TEMPLATE_VALUE / MIB} MiB)`,
     );
   }

@@ -9,7 +9,7 @@ import type { Expr, ParsedTemplate } from './ast.ts';
 import { BUILTIN_FUNCTIONS, type CallContext, defaultRandom, defaultUuid } from './functions.ts';
 import { checkValueSize, outputRefusal, sizeOf, workRefusal } from './limits.ts';
 import { accepts } from './parser.ts';
-import { TemplateError, TemplateFunctionError } from './template-error.ts';
+import { TemplateError, TemplateFunctionError, TemplateLimitError } from './template-error.ts';
 import { concatValues, goTypeOf, printValue, toText, type Value } from './values.ts';
 
 export interface RenderOptions {
@@ -52,8 +52,8 @@ export function renderParsed(
     uuid: options.uuid ?? defaultUuid,
     note: (message) => notes.push({ offset: currentCall, message }),
   };
-  const fail = (message: string, offset: number): never => {
-    throw new TemplateError(message, source, offset);
+  const fail = (message: string, offset: number, limit = false): never => {
+    throw new TemplateError(message, source, offset, limit);
   };
 
   const lookup = (name: string, offset: number): Value => {
@@ -107,12 +107,13 @@ export function renderParsed(
           result = fn.call(args, ctx);
           checkValueSize(sizeOf(result), 'the result');
         } catch (e) {
-          if (e instanceof TemplateFunctionError) fail(`error calling ${expr.name}: ${e.message}`, expr.offset);
+          if (e instanceof TemplateFunctionError)
+            fail(`error calling ${expr.name}: ${e.message}`, expr.offset, e instanceof TemplateLimitError);
           throw e;
         }
         work += sizeOf(result);
         const overWork = workRefusal(work, expr.name);
-        if (overWork) fail(overWork, expr.offset);
+        if (overWork) fail(overWork, expr.offset, true);
         return result;
       }
     }
@@ -124,7 +125,7 @@ export function renderParsed(
     const part = node.kind === 'text' ? node.text : printValue(evalStages(node.stages));
     size += sizeOf(part);
     const overOutput = outputRefusal(size);
-    if (overOutput) fail(overOutput, node.kind === 'action' ? node.offset : 0);
+    if (overOutput) fail(overOutput, node.kind === 'action' ? node.offset : 0, true);
     parts.push(part);
   }
   // Bytes that are not UTF-8 (an unencoded utf16le) cannot be a JS string as such; they show as U+FFFD.

@@ -16,14 +16,21 @@ export class TemplateError extends Error {
   readonly col: number;
   /** 0-based offset into the template text, for callers that map it into a larger file. */
   readonly offset: number;
+  /**
+   * The render passed one of the bounds on size and work (./limits.ts): the template is well formed
+   * but asks for too much, which the emulator answers as bad input (400) rather than as the
+   * engine's failed check of a template (500).
+   */
+  readonly limit: boolean;
 
-  constructor(message: string, source: string, offset: number) {
+  constructor(message: string, source: string, offset: number, limit = false) {
     super(message);
     this.name = 'TemplateError';
     const at = positionAt(source, offset);
     this.line = at.line;
     this.col = at.col;
     this.offset = offset;
+    this.limit = limit;
   }
 }
 
@@ -36,6 +43,14 @@ export class TemplateFunctionError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'TemplateFunctionError';
+  }
+}
+
+/** A function's result would pass a bound on size (./limits.ts). */
+export class TemplateLimitError extends TemplateFunctionError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TemplateLimitError';
   }
 }
 

@@ -203,13 +203,39 @@ describe('token create', () => {
 });
 
 describe('wire form', () => {
-  it('answers unknown paths under /v1 with 404 {"errors":[]}, JSON', async () => {
+  it('answers unknown paths inside a mount with 404 {"errors":[]}, JSON', async () => {
     const client = await startSecrets();
-    for (const path of ['/sys/mounts', '/kv/data/x', '/ssh/nothing-here']) {
+    for (const path of ['/sys/mounts', '/ssh/nothing-here', '/ldap/x/y']) {
       const answer = await client.get(path);
       expect({ status: answer.status, body: answer.body }, path).toEqual({ status: 404, body: { errors: [] } });
       expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     }
+  });
+
+  it('tells a path under no mount from an empty list: 404 naming the route, after the policy check', async () => {
+    const client = await startSecrets({
+      seed: {
+        secrets: {
+          mounts: [{ path: 'ssh', type: 'ssh' }],
+          policies: { lister: [{ path: 'ssh-prod/*', capabilities: ['list'] }] },
+          tokens: [{ token: 'lister-token', policies: ['lister'] }],
+        },
+      },
+    });
+    const body = (route: string) => ({ errors: [`no handler for route "${route}". route entry not found.`] });
+    // an engine with no roles: the empty 404
+    expect((await client.get('/ssh/roles?list=true')).body).toEqual({ errors: [] });
+    for (const answer of [await client.get('/ssh-prod/roles?list=true'), await client.list('/ssh-prod/roles')]) {
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 404, body: body('ssh-prod/roles/') });
+    }
+    const read = await client.get('/kv/data/x');
+    expect({ status: read.status, body: read.body }).toEqual({ status: 404, body: body('kv/data/x') });
+    const write = await client.post('/team/ssh/roles/web', { key_type: 'otp' });
+    expect({ status: write.status, body: write.body }).toEqual({ status: 404, body: body('team/ssh/roles/web') });
+    // a token the path's policies do not grant is denied before the route is looked for
+    expect((await client.get('/ssh-prod/roles?list=true', 'lister-token')).body).toEqual(body('ssh-prod/roles/'));
+    expectDenied(await client.get('/ssh-prod/roles/web', 'lister-token'));
+    expectDenied(await client.get('/ssh-prod/roles?list=true', null));
   });
 
   it('refuses a body that is not a JSON object with 400, on every endpoint that takes one', async () => {
@@ -274,6 +300,7 @@ describe('seed checks', () => {
             { path: 'team', type: 'ssh' },
             { path: 'team/ssh', type: 'ssh' },
             { path: 'team', type: 'ssh' },
+            { path: 'audit/ssh', type: 'ssh' },
           ],
           policies: {
             p: [{ path: '', capabilities: ['read', 'fly'] }],
@@ -300,6 +327,7 @@ describe('seed checks', () => {
       'secrets.mounts[2]: expected a mapping',
       'secrets.mounts[4].path: "team/ssh" overlaps the mount at "team"',
       'secrets.mounts[5].path: "team" overlaps the mount at "team"',
+      'secrets.mounts[6].path: "audit/ssh" is reserved by the service',
       'secrets.policies.p[0].path: expected a path glob',
       'secrets.policies.p[0].capabilities: expected a list of create, read, update, delete, list, sudo, deny',
       'secrets.policies.q: expected a list',

@@ -437,10 +437,17 @@ describe('SSH mounts', () => {
     expect((await client.get('/ssh/roles/web')).status).toBe(200);
   });
 
-  it('answers an unmounted path with 404', async () => {
+  it('answers an unmounted path with 404 naming the route, as the service does', async () => {
     const client = await startSecrets();
-    expectNotFound(await client.get('/ssh-prod/roles/web'));
-    expectNotFound(await client.post('/nowhere/roles/web', USER_ROLE));
+    for (const [answer, route] of [
+      [await client.get('/ssh-prod/roles/web'), 'ssh-prod/roles/web'],
+      [await client.post('/nowhere/roles/web', USER_ROLE), 'nowhere/roles/web'],
+    ] as const) {
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 404,
+        body: { errors: [`no handler for route "${route}". route entry not found.`] },
+      });
+    }
   });
 });
 

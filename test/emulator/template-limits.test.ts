@@ -1,9 +1,10 @@
 /**
  * The emulator's LDAP engine and templates that would build gigabytes
- * (src/template/limits.ts): a role write answers as for any other bad
- * template (the engine's wrapped error, with the template's place), and a
+ * (src/template/limits.ts), sent as raw HTTP (converge refuses them at
+ * validate): a role write answers 400 with the field, the bound and the
+ * template's place, as the service answers bad input, and stores nothing; a
  * render that passes a bound only with the request's values answers 400 with
- * its message; never an anonymous `500 {"errors":[]}`.
+ * its message. Never a 500, and never an anonymous `500 {"errors":[]}`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SecretsClient, startSecrets } from './secrets-client.ts';
@@ -23,8 +24,6 @@ const CONFIG = {
 let secrets: SecretsClient;
 afterEach(() => secrets?.emulator.close());
 
-const wrapped = (message: string) => `1 error occurred:\n\t* ${message}\n\n`;
-
 describe('template limits in the LDAP engine', () => {
   it('refuses a role whose template passes a bound, with the place', async () => {
     secrets = await startSecrets();
@@ -38,11 +37,50 @@ describe('template limits in the LDAP engine', () => {
     for (const [template, message] of cases) {
       const answer = await secrets.post('/ldap/role/big', { ...LDIF, username_template: template });
       expect({ status: answer.status, body: answer.body }).toEqual({
-        status: 500,
-        body: { errors: [wrapped(`invalid username_template: ${message}; ${LIMIT} (line 1, column 3)`)] },
+        status: 400,
+        body: { errors: [`invalid username_template: ${message}; ${LIMIT} (line 1, column 3)`] },
       });
     }
     expect((await secrets.get('/ldap/role/big')).status).toBe(404);
+  });
+
+  it('answers 400 for a bound passed in any template field, on create and on update, and keeps the role', async () => {
+    secrets = await startSecrets();
+    // a field each kind of template offers: LDIF templates have .Username, username templates .RoleName
+    const over = (field: string) => [
+      '{{random 999999999}}',
+      '{{printf "%0999999999d" 1}}',
+      `{{${field}${' | base64'.repeat(60)}}}`,
+      `{{printf "%.999999999s" ${field}}}`,
+      // each value within its bound, the output past it
+      `{{random 1048576}}{{${field}}}`,
+    ];
+    const entry = (value: string) =>
+      `dn: cn={{.Username}},dc=example,dc=org\nobjectClass: person\ncn: x\nsn: ${value}\n`;
+    for (const field of ['creation_ldif', 'deletion_ldif', 'rollback_ldif', 'username_template'] as const) {
+      const username = field === 'username_template';
+      for (const template of over(username ? '.RoleName' : '.Username')) {
+        const value = username ? template : entry(template);
+        for (const name of ['fresh', 'kept']) {
+          if (name === 'kept') expect((await secrets.post('/ldap/role/kept', LDIF)).status).toBe(204);
+          const answer = await secrets.post(`/ldap/role/${name}`, { ...LDIF, [field]: value });
+          expect(answer.status, `${field} ${template} ${name}`).toBe(400);
+          expect(answer.body.errors, `${field} ${template}`).toEqual([
+            expect.stringMatching(new RegExp(`^invalid ${field}: `)),
+          ]);
+          expect(answer.body.errors?.[0]).toMatch(/(\d+ characters long|MiB).*\(line \d+, column \d+\)$/);
+        }
+        expect((await secrets.get('/ldap/role/fresh')).status).toBe(404);
+        expect((await secrets.get('/ldap/role/kept')).data).toMatchObject(LDIF);
+      }
+    }
+  });
+
+  it('still answers a template the engine cannot parse as the engine does: 500 with its wrapped message', async () => {
+    secrets = await startSecrets();
+    const answer = await secrets.post('/ldap/role/bad', { ...LDIF, username_template: '{{if .RoleName}}x{{end}}' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.errors?.[0]).toMatch(/^1 error occurred:\n\t\* invalid username_template: /);
   });
 
   it('refuses chained base64 in an LDIF template, quickly', async () => {
@@ -50,8 +88,9 @@ describe('template limits in the LDAP engine', () => {
     const started = Date.now();
     const creation = `dn: cn={{.Username}},dc=example,dc=org\nobjectClass: person\ncn: x\nsn: {{.Username${' | base64'.repeat(60)}}}\n`;
     const answer = await secrets.post('/ldap/role/big', { ...LDIF, creation_ldif: creation });
+    expect(answer.status).toBe(400);
     expect(answer.body.errors?.[0]).toMatch(
-      /invalid creation_ldif: invalid template: error calling base64: the result would be \d+ characters long/,
+      /^invalid creation_ldif: invalid template: error calling base64: the result would be \d+ characters long/,
     );
     expect(Date.now() - started).toBeLessThan(5000);
   });

@@ -14,7 +14,15 @@ import type { Lease } from '../secrets/leases.ts';
 import { isListing } from '../secrets/routes.ts';
 import { newPassword } from './config.ts';
 import { type LdapEngine, listLevel, nameOf, readOrList, requireConfig } from './engine.ts';
-import { ldifProblem, parseLdif, render, runLdif, storedLdif, usernameTemplateProblem } from './ldif-fields.ts';
+import {
+  type FieldProblem,
+  ldifProblem,
+  parseLdif,
+  render,
+  runLdif,
+  storedLdif,
+  usernameTemplateProblem,
+} from './ldif-fields.ts';
 import type { DynamicRole } from './state.ts';
 
 /** The service's default and maximum lease when neither the role nor the mount sets one: 768h. */
@@ -70,13 +78,17 @@ function roleFromBody(body: Body, existing: DynamicRole | undefined): DynamicRol
   if (role.deletion_ldif === '') throw failed('missing deletion_ldif');
   for (const field of LDIF_FIELDS) {
     const problem = role[field] === '' ? undefined : ldifProblem(role[field]);
-    if (problem) throw failed(`invalid ${field}: ${problem}`);
+    if (problem) throw invalidField(field, problem);
   }
-  const problem = role.username_template && usernameTemplateProblem(role.username_template);
-  if (problem) throw failed(`invalid username_template: ${problem}`);
+  const problem = role.username_template ? usernameTemplateProblem(role.username_template) : undefined;
+  if (problem) throw invalidField('username_template', problem);
   if (role.max_ttl > 0 && role.default_ttl > role.max_ttl) throw refused('default_ttl cannot be greater than max_ttl');
   return role;
 }
+
+/** The engine's failed check of a template is a 500; a template past a render bound is bad input, a 400. */
+const invalidField = (field: string, problem: FieldProblem) =>
+  (problem.limit ? refused : failed)(`invalid ${field}: ${problem.message}`);
 
 async function issue(engine: LdapEngine, request: FastifyRequest, displayName: string) {
   const name = nameOf(request);

@@ -12,29 +12,47 @@ import {
   parseTemplate,
   type TemplateData,
   TemplateError,
+  type TemplateProblem,
   USERNAME_FIELDS,
 } from '../../template/index.ts';
 import { refused } from '../secrets/envelope.ts';
 import { directoryMessage } from './connection.ts';
 import type { Directory } from './directory/index.ts';
 
-/** Why an LDIF field is not acceptable, in the engine's words; undefined when it is. */
-export function ldifProblem(text: string): string | undefined {
+/**
+ * Why a template field is not acceptable, in the engine's words. `limit`: the template asks for more
+ * than a render may produce (src/template/limits.ts), a bound of the emulator's own (the service
+ * would try to build it): that is bad input, a 400, where the engine's own checks of a template
+ * fail as a 500.
+ */
+export interface FieldProblem {
+  message: string;
+  limit: boolean;
+}
+
+/** Why an LDIF field is not acceptable; undefined when it is. */
+export function ldifProblem(text: string): FieldProblem | undefined {
   const check = checkTemplate(text, LDIF_FIELDS, { ldif: true });
   const first = check.problems[0];
-  if (first) return `invalid template: ${first.message} (line ${first.line}, column ${first.col})`;
+  if (first) return placed('invalid template: ', first);
   try {
-    if (parseLdif(check.sample ?? '').length === 0) return 'must specify at least one LDIF entry';
+    if (parseLdif(check.sample ?? '').length === 0)
+      return { message: 'must specify at least one LDIF entry', limit: false };
   } catch (error) {
-    return `LDIF is invalid: ${(error as Error).message}`;
+    return { message: `LDIF is invalid: ${(error as Error).message}`, limit: false };
   }
   return undefined;
 }
 
-export function usernameTemplateProblem(text: string): string | undefined {
+export function usernameTemplateProblem(text: string): FieldProblem | undefined {
   const first = checkTemplate(text, USERNAME_FIELDS).problems[0];
-  return first && `${first.message} (line ${first.line}, column ${first.col})`;
+  return first && placed('', first);
 }
+
+const placed = (prefix: string, problem: TemplateProblem): FieldProblem => ({
+  message: `${prefix}${problem.message} (line ${problem.line}, column ${problem.col})`,
+  limit: problem.limit === true,
+});
 
 /** An LDIF field as stored: base64 given is kept decoded. */
 export const storedLdif = (text: string): string => decodeLdifField(text);

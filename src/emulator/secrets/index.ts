@@ -17,6 +17,7 @@ import { bodyOf, seconds, str } from './fields.ts';
 import { mountRouter } from './routes.ts';
 import { MEMORY_DIRECTORY_URL } from './seed.ts';
 import { type SecretsSlice, secretsSlice } from './slice.ts';
+import { unmountedRoute } from './unmounted.ts';
 
 export const SECRETS_PREFIX = '/v1';
 
@@ -53,6 +54,7 @@ export const secrets: ApiModule = {
   name: 'secrets',
   prefix: SECRETS_PREFIX,
   form: PLAIN_JSON_FORM,
+  notFound: (request, ctx) => unmountedRoute(request, secretsSlice(ctx.state), SECRETS_PREFIX),
   register(api, ctx) {
     const slice = secretsSlice(ctx.state);
     acceptServiceJson(api);

@@ -2,6 +2,7 @@
  * The secrets part of a seed (docs/emulator.md): engines to mount, policies
  * and tokens. The default seed mounts the SSH engine at `ssh`.
  */
+import { isReservedMount } from '../../api/secrets-mounts.ts';
 import { CAPABILITIES, type Capability, type PolicyRule } from './access.ts';
 import type { EngineType } from './slice.ts';
 
@@ -47,7 +48,6 @@ export function mergeSecretsSeeds(seeds: readonly (SecretsSeed | undefined)[]): 
 }
 
 const MOUNT_PATH = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/;
-const RESERVED = ['sys', 'auth', 'identity', 'cubbyhole'];
 /** Policies every token may name without the seed defining them: `root` grants everything, `default` nothing here. */
 const BUILT_IN_POLICIES = ['root', 'default'];
 
@@ -64,7 +64,7 @@ export function secretsSeedProblems(value: unknown): string[] {
   eachItem(value.mounts, 'secrets.mounts', problems, (mount, at) => {
     if (typeof mount.path !== 'string' || !MOUNT_PATH.test(mount.path)) {
       problems.push(`${at}.path: expected a path of letters, digits, - and _ segments`);
-    } else if (RESERVED.includes(mount.path.split('/')[0] ?? '')) {
+    } else if (isReservedMount(mount.path)) {
       problems.push(`${at}.path: "${mount.path}" is reserved by the service`);
     } else {
       // the service refuses a mount at or inside another one; a repeated path would silently replace the first

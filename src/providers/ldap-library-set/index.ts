@@ -8,7 +8,7 @@
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject } from '../../reconcile/types.ts';
 import { commaSet, flag, seconds } from '../shared/rules.ts';
-import { readData, secretsPath } from '../shared/secrets-api.ts';
+import { readData } from '../shared/secrets-api.ts';
 import { secretsRoleProvider } from '../shared/secrets-role.ts';
 
 const DAY = 24 * 3600;
@@ -45,9 +45,9 @@ export const ldapLibrarySet = secretsRoleProvider({
     // the set, and which of its accounts are out now (`checked_out`, never compared)
     async read(ctx, live) {
       const { scope = 'ldap', name } = live.address;
-      const data = await readData(ctx, secretsPath(scope, 'library', name));
+      const data = await readData(ctx, scope, 'library', name);
       if (!data) return undefined;
-      const status = await readData(ctx, secretsPath(scope, 'library', name, 'status'));
+      const status = await readData(ctx, scope, 'library', name, 'status');
       const out = Object.entries(status ?? {})
         .filter(
           ([, state]) =>

@@ -40,7 +40,7 @@ export function mountSingletonProvider(config: MountSingletonConfig): Provider {
       fields: forms.readable(data),
     });
     const get = async (ctx: ProviderContext, mount: string) => {
-      const data = await readData(ctx, pathOf(mount));
+      const data = await readData(ctx, mount, ...config.path);
       return data && live(mount, data);
     };
     const write = async (ctx: ProviderContext, desired: DesiredObject, fields: Fields) =>

@@ -5,6 +5,7 @@
  * HTTP stack can send), and 404 meaning "none": for one object and for an
  * empty list alike.
  */
+import { isReservedMount, RESERVED_MOUNTS } from '../../api/secrets-mounts.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import { isPlainObject } from '../../reconcile/equal.ts';
@@ -13,8 +14,8 @@ import type { DesiredObject, Fields } from '../../reconcile/types.ts';
 
 export const SECRETS_PREFIX = '/v1';
 
-/** Paths the secrets service keeps for itself: no engine can be mounted at or under them. */
-const RESERVED_MOUNTS = ['sys', 'auth', 'identity', 'cubbyhole'];
+/** How the service's router begins its 404 for a path under no mount. */
+const NO_ROUTE = 'no handler for route ';
 
 /**
  * A secrets engine's mount at a reserved path (`sys`, `auth/token`) would send the role's writes to
@@ -23,8 +24,7 @@ const RESERVED_MOUNTS = ['sys', 'auth', 'identity', 'cubbyhole'];
 export function reservedMountProblems(object: DesiredObject): SpecProblem[] {
   const mount = object.metadata.mount;
   if (typeof mount !== 'string') return [];
-  const first = mount.split('/')[0] ?? '';
-  if (!RESERVED_MOUNTS.includes(first)) return [];
+  if (!isReservedMount(mount)) return [];
   return [
     {
       path: 'metadata.mount',
@@ -39,8 +39,9 @@ export function secretsPath(mount: string, ...rest: string[]): string {
   return `${SECRETS_PREFIX}/${segments.join('/')}`;
 }
 
-/** The names under a list path; none when the service answers 404. */
-export async function listNames(ctx: ProviderContext, path: string): Promise<string[]> {
+/** The names under a list path of a mount; none when the service answers the empty 404. */
+export async function listNames(ctx: ProviderContext, mount: string, ...rest: string[]): Promise<string[]> {
+  const path = secretsPath(mount, ...rest);
   const response = await ctx.client.request<{ data?: { keys?: unknown } }>({
     method: 'GET',
     path,
@@ -48,7 +49,7 @@ export async function listNames(ctx: ProviderContext, path: string): Promise<str
     accept: [404],
     signal: ctx.signal,
   });
-  if (response.status === 404) return [];
+  if (response.status === 404) return noneOrMissingMount(response.body, mount, `GET ${path}?list=true`, []);
   const keys = response.body?.data?.keys;
   if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string')) {
     throw new ConvergeError('API_ERROR', `GET ${path}?list=true: the answer has no list of names in data.keys`);
@@ -56,18 +57,37 @@ export async function listNames(ctx: ProviderContext, path: string): Promise<str
   return keys;
 }
 
-/** The `data` of one object; undefined when it does not exist. */
-export async function readData(ctx: ProviderContext, path: string): Promise<Fields | undefined> {
+/** The `data` of one object of a mount; undefined when it does not exist. */
+export async function readData(ctx: ProviderContext, mount: string, ...rest: string[]): Promise<Fields | undefined> {
+  const path = secretsPath(mount, ...rest);
   const response = await ctx.client.request<{ data?: unknown }>({
     method: 'GET',
     path,
     accept: [404],
     signal: ctx.signal,
   });
-  if (response.status === 404) return undefined;
+  if (response.status === 404) return noneOrMissingMount(response.body, mount, `GET ${path}`, undefined);
   const data = response.body?.data;
   if (!isPlainObject(data)) throw new ConvergeError('API_ERROR', `GET ${path}: the answer has no data object`);
   return data as Fields;
+}
+
+/**
+ * A 404 is "nothing there" (no such object, an empty list), except when the service says it has no
+ * route for the path: no engine is mounted there at all (docs/apis.md). Reading that as "none" would
+ * plan creates that can only fail, so it is an error naming the mount. The server's words are
+ * matched, never repeated.
+ */
+function noneOrMissingMount<T>(body: unknown, mount: string, request: string, none: T): T {
+  const errors = isPlainObject(body) && Array.isArray(body.errors) ? body.errors : [];
+  if (!errors.some((e) => typeof e === 'string' && e.startsWith(NO_ROUTE))) return none;
+  throw new ConvergeError(
+    'PLAN_INVALID',
+    `no secrets engine is mounted at "${mount}": ${request} answered 404 with no route for the path`,
+    {
+      hint: `mount the engine there first (ssh for the SSH kinds, ldap for the LDAP kinds: \`vault secrets enable -path=${mount} ssh\`), or correct metadata.mount`,
+    },
+  );
 }
 
 /** A POST that creates or rebuilds an object; answers the `data` when there is one (a generated key). */

@@ -37,7 +37,7 @@ async function walk(ctx: ProviderContext, mount: string, collection: string): Pr
     const levels = await Promise.all(
       folders.map(async (folder) => {
         // `apps/` ends the path in `/`: the list of that level
-        const keys = await listNames(ctx, secretsPath(mount, collection, folder));
+        const keys = await listNames(ctx, mount, collection, folder);
         return keys.map((key) => `${folder}${key}`);
       }),
     );
@@ -56,7 +56,8 @@ export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
   return defineProvider((forms) => {
     const toLive = (a: Address, data: Record<string, unknown> | undefined): LiveObject | undefined =>
       data && { kind, address: a, ref: a.name, fields: forms.readable(data as LiveObject['fields'] & object) };
-    const get = async (ctx: ProviderContext, a: Address) => toLive(a, await readData(ctx, pathOf(a)));
+    const get = async (ctx: ProviderContext, a: Address) =>
+      toLive(a, await readData(ctx, a.scope ?? config.defaultMount, collection, a.name));
     const write = async (ctx: ProviderContext, desired: DesiredObject, fields: LiveObject['fields']) => {
       await writeData(ctx, pathOf(desired.address), forms.wire(fields ?? {}, desired.spec));
     };
@@ -72,9 +73,7 @@ export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
       // names only: the engine reads each one that it needs with `read`
       async list(ctx, unit) {
         const mount = unit.scope ?? config.defaultMount;
-        const names = await (config.hierarchical
-          ? walk(ctx, mount, collection)
-          : listNames(ctx, secretsPath(mount, collection)));
+        const names = await (config.hierarchical ? walk(ctx, mount, collection) : listNames(ctx, mount, collection));
         return names.map((name) => ({ kind, address: address(mount, name), ref: name }));
       },
       read: (ctx, live) => get(ctx, live.address),

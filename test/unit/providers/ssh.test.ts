@@ -167,6 +167,25 @@ describe('SSHRole requests', () => {
     ).toBeUndefined();
   });
 
+  it('reads a 404 naming no route as a mount without an engine, not as none', async () => {
+    const noRoute = (path: string) => ({
+      status: 404,
+      body: { errors: [`no handler for route "${path}". route entry not found.`] },
+    });
+    const client = new FakeClient()
+      .on('GET', '/v1/ssh-prod/roles', () => noRoute('ssh-prod/roles/'))
+      .on('GET', '/v1/ssh-prod/roles/web', () => noRoute('ssh-prod/roles/web'))
+      .on('GET', '/v1/ssh-prod/config/ca', () => noRoute('ssh-prod/config/ca'));
+    const ctx = secretsContext(client);
+    const missing = 'no secrets engine is mounted at "ssh-prod"';
+    await expect(sshRole.list(ctx, { scope: 'ssh-prod' })).rejects.toThrow(missing);
+    await expect(sshRole.get?.(ctx, { kind: 'SSHRole', scope: 'ssh-prod', name: 'web' })).rejects.toThrow(missing);
+    await expect(sshCertificateAuthority.list(ctx, { scope: 'ssh-prod' })).rejects.toMatchObject({
+      code: 'PLAN_INVALID',
+      hint: expect.stringContaining('vault secrets enable -path=ssh-prod ssh'),
+    });
+  });
+
   it('writes the whole role as the API wants it: comma strings, durations in seconds', async () => {
     const spec = { key_type: 'otp', default_user: 'ubuntu', cidr_list: ['10.0.0.0/8', '192.168.0.0/16'] };
     const body = wireForm(sshRole.canonicalDesired(spec), spec);

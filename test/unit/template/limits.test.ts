@@ -57,7 +57,23 @@ describe('template limits', () => {
         line: 1,
         col: 3,
         message: `error calling printf: printf: the width 999999999 would be 999999999 characters long; ${LIMIT}`,
+        limit: true,
       },
     ]);
+  });
+
+  it('marks a problem of a bound apart from other problems, so the emulator can answer it as bad input', () => {
+    const over = checkTemplate('{{random 999999999}}', USERNAME_FIELDS).problems;
+    expect(over).toEqual([expect.objectContaining({ line: 1, col: 3, limit: true })]);
+    const output = checkTemplate('{{random 1048576}}{{.RoleName}}', USERNAME_FIELDS).problems;
+    expect(output).toEqual([expect.objectContaining({ limit: true })]);
+    for (const text of ['{{random -1}}', '{{.Nope}}', '{{if .RoleName}}x{{end}}']) {
+      const problems = checkTemplate(text, USERNAME_FIELDS).problems;
+      expect(problems.length, text).toBeGreaterThan(0);
+      expect(
+        problems.every((p) => p.limit === undefined),
+        text,
+      ).toBe(true);
+    }
   });
 });
