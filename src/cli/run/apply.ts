@@ -61,7 +61,11 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   events.on(reporter.listener);
 
   const interrupt = new AbortController();
-  const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
+  const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal).catch(async (error) => {
+    // the read view goes before the error is printed
+    await reporter.close();
+    throw error;
+  });
   try {
     const plan = saved && checked ? checkSavedPlan(saved, checked, inputs, run) : run.plan;
     // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial

@@ -45,7 +45,7 @@ describe('reporterKind', () => {
 
 describe('chooseReporter', () => {
   const events = [
-    ev({ type: 'read-done', objects: 3, elapsedMs: 12 }),
+    ev({ type: 'read-done', objects: 3, requests: 4, elapsedMs: 12 }),
     ev({ type: 'apply-start', total: 2 }),
     ev({ type: 'action-start', action: planned('GeneralSettings') }),
     ev({ type: 'action-done', action: planned('GeneralSettings'), elapsedMs: 120 }),

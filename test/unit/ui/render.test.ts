@@ -5,6 +5,7 @@ import { registerSecret } from '../../../src/api/redact.ts';
 import { startInkReporter } from '../../../src/ui/ink/render.ts';
 import { memoryOutput } from '../../../src/ui/output.ts';
 import { ev, planned, planOf, summary, unstyled } from './events.ts';
+import { screenOf } from './screen.ts';
 
 /** A terminal-like stream that keeps everything written to it. */
 class FakeTerminal extends EventEmitter {
@@ -21,7 +22,58 @@ class FakeTerminal extends EventEmitter {
 }
 
 describe('startInkReporter', () => {
-  it('prints reading as plain lines, mounts on apply-start, and leaves the log and summary on close', async () => {
+  it('shows reading as it goes, leaves one line when it ends, then the retries met meanwhile', async () => {
+    const terminal = new FakeTerminal();
+    const output = memoryOutput();
+    const reporter = startInkReporter({
+      stream: terminal as unknown as NodeJS.WriteStream,
+      output,
+      colors: pc.createColors(false),
+    });
+    reporter.listener(ev({ type: 'read-start', kinds: ['GeneralSettings', 'AdminUser'] }));
+    reporter.listener(ev({ type: 'read-progress', kind: 'GeneralSettings', objects: 1, requests: 1, done: true }));
+    reporter.listener(
+      ev({ type: 'retry', method: 'GET', path: '/api/v2/admin/users', attempt: 1, delayMs: 100, reason: '503' }),
+    );
+    reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 3, requests: 3, done: false }));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(screenOf(terminal.written)).toEqual([
+      expect.stringMatching(
+        /^. Reading live state {2}1\/2 kind\(s\) read · 4 object\(s\) · 3 request\(s\) · .* · 1 retried$/,
+      ),
+      '  AdminUser  3 object(s) so far',
+      '  last retry: GET /api/v2/admin/users: 503',
+    ]);
+    // the retry waits for the view to go: a line written under a live region would be drawn over
+    expect(output.stderr).toEqual([]);
+
+    reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 3, requests: 4, done: true }));
+    reporter.listener(ev({ type: 'read-done', objects: 4, requests: 4, elapsedMs: 260 }));
+    expect(screenOf(terminal.written)).toEqual(['Read 4 live object(s) in 260ms, 4 request(s)']);
+    expect(output.stderr).toEqual(['retrying GET /api/v2/admin/users in 100 ms (503)']);
+    const before = terminal.written;
+    reporter.listener(ev({ type: 'plan-ready', plan: planOf([planned('GeneralSettings')]) }));
+    await reporter.close();
+    // nothing is drawn again before an apply starts
+    expect(terminal.written).toBe(before);
+  });
+
+  it('says where a failed read stopped when it is closed', async () => {
+    const terminal = new FakeTerminal();
+    const reporter = startInkReporter({
+      stream: terminal as unknown as NodeJS.WriteStream,
+      output: memoryOutput(),
+      colors: pc.createColors(false),
+    });
+    reporter.listener(ev({ type: 'read-start', kinds: ['AdminUser', 'SSHRole'] }));
+    reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 2, requests: 1, done: true }));
+    await reporter.close();
+    expect(screenOf(terminal.written)).toEqual([
+      expect.stringMatching(/^Reading stopped after \d+ms: 1\/2 kind\(s\) read, 2 object\(s\), 1 request\(s\)$/),
+    ]);
+  });
+
+  it('mounts the apply view on apply-start, and leaves the log and summary on close', async () => {
     registerSecret('tok-abcdef-123456');
     const terminal = new FakeTerminal();
     const output = memoryOutput();
@@ -32,12 +84,12 @@ describe('startInkReporter', () => {
     });
     const settings = planned('GeneralSettings');
     const ann = planned('AdminUser/ann', 'create');
-    reporter.listener(ev({ type: 'read-start', kinds: ['GeneralSettings', 'AdminUser'] }));
-    reporter.listener(ev({ type: 'read-done', objects: 2, elapsedMs: 15 }));
+    reporter.listener(ev({ type: 'read-start', kinds: [] }));
+    reporter.listener(ev({ type: 'read-done', objects: 0, requests: 0, elapsedMs: 15 }));
     reporter.listener(ev({ type: 'plan-ready', plan: planOf([settings, ann]) }));
     // before apply-start the terminal belongs to the plan and the prompt
     expect(terminal.written).toBe('');
-    expect(output.stderr).toEqual(['Read 2 live object(s) in 15 ms']);
+    expect(output.stderr).toEqual(['Read 0 live object(s) in 15 ms, 0 request(s)']);
 
     reporter.listener(ev({ type: 'apply-start', total: 2 }));
     reporter.listener(ev({ type: 'action-start', action: settings }));
