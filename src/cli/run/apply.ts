@@ -14,6 +14,7 @@ import { resolveKind } from '../kind-name.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { checkBeforeReading, checkSavedPlan, savedPlanFlags } from '../saved-plan.ts';
 import { closeClients, concurrencyOf, loadInputs } from '../session.ts';
+import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
@@ -57,6 +58,7 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     env: process.env,
     output,
     colors,
+    converge: VERSION,
   });
   events.on(reporter.listener);
 

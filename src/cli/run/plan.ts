@@ -52,6 +52,7 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
           env: process.env,
           output,
           colors: colorsFor(process.stderr, flags.color),
+          converge: VERSION,
         });
   if (reporter) events.on(reporter.listener);
   const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal).finally(() =>
