@@ -4678,12 +4678,13 @@ validate20.errors = vErrors;
 return errors === 0;
 });
 
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."},"digest":{"type":"string","description":"Acknowledges the content: `sha256:` and the digest of the packed `source` (or of the `archive`), as the plan's note gives it. While the content has this digest, a published version whose content differs from what converge uploaded is in sync, without a note; a version still to publish must have it.","pattern":"^sha256:[0-9a-f]{64}$","patternErrorMessage":"must be sha256: and 64 lower-case hex digits, as the plan's note gives it"}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema48 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const pattern29 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$", "u");
 const pattern30 = new RegExp("^[a-z0-9]{1,64}$", "u");
 const pattern32 = new RegExp("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$", "u");
-const pattern33 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
+const pattern33 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern34 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
 
 const validate21 = (function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/RegistryModule.schema.json" */;
@@ -5067,7 +5068,7 @@ vErrors.push(err28);
 errors++;
 }
 for(const key4 in data12){
-if(!(((key4 === "version") || (key4 === "source")) || (key4 === "archive"))){
+if(!((((key4 === "version") || (key4 === "source")) || (key4 === "archive")) || (key4 === "digest"))){
 const err29 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
 if(vErrors === null){
 vErrors = [err29];
@@ -5153,9 +5154,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-else {
-const err36 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
+if(data12.digest !== undefined){
+let data16 = data12.digest;
+if(typeof data16 === "string"){
+if(!pattern33.test(data16)){
+const err36 = {instancePath:instancePath+"/spec/versions/" + i0+"/digest",schemaPath:"#/properties/spec/properties/versions/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema47.properties.spec.properties.versions.items.properties.digest,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5165,9 +5168,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
 else {
-const err37 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data11};
+const err37 = {instancePath:instancePath+"/spec/versions/" + i0+"/digest",schemaPath:"#/properties/spec/properties/versions/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.digest.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.digest,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5177,12 +5179,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data10["test-config"] !== undefined){
-let data16 = data10["test-config"];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-for(const key5 in data16){
-if(!(key5 === "tests-enabled")){
-const err38 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data16};
+}
+else {
+const err38 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5192,10 +5191,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data16["tests-enabled"] !== undefined){
-let data17 = data16["tests-enabled"];
-if(typeof data17 !== "boolean"){
-const err39 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data17};
+}
+else {
+const err39 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data11};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5205,9 +5203,12 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
-else {
-const err40 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data16};
+if(data10["test-config"] !== undefined){
+let data17 = data10["test-config"];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key5 in data17){
+if(!(key5 === "tests-enabled")){
+const err40 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5217,11 +5218,10 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data10["vcs-repo"] !== undefined){
-let data18 = data10["vcs-repo"];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-if(data18.identifier === undefined){
-const err41 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
+if(data17["tests-enabled"] !== undefined){
+let data18 = data17["tests-enabled"];
+if(typeof data18 !== "boolean"){
+const err41 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5230,9 +5230,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key6 in data18){
-if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
-const err42 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data17};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5242,11 +5243,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data18.identifier !== undefined){
-let data19 = data18.identifier;
-if(typeof data19 === "string"){
-if(!pattern33.test(data19)){
-const err43 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
+if(data10["vcs-repo"] !== undefined){
+let data19 = data10["vcs-repo"];
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.identifier === undefined){
+const err43 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5255,9 +5256,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data19};
+for(const key6 in data19){
+if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
+const err44 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5267,10 +5268,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data18["oauth-token-id"] !== undefined){
-let data20 = data18["oauth-token-id"];
-if(typeof data20 !== "string"){
-const err45 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data20};
+if(data19.identifier !== undefined){
+let data20 = data19.identifier;
+if(typeof data20 === "string"){
+if(!pattern34.test(data20)){
+const err45 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5280,10 +5282,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data18.branch !== undefined){
-let data21 = data18.branch;
-if(typeof data21 !== "string"){
-const err46 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data21};
+else {
+const err46 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5293,9 +5293,10 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data18};
+if(data19["oauth-token-id"] !== undefined){
+let data21 = data19["oauth-token-id"];
+if(typeof data21 !== "string"){
+const err47 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -5305,10 +5306,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data10["no-code"] !== undefined){
-let data22 = data10["no-code"];
-if(typeof data22 !== "boolean"){
-const err48 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data22};
+if(data19.branch !== undefined){
+let data22 = data19.branch;
+if(typeof data22 !== "string"){
+const err48 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data22};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -5320,7 +5321,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data10};
+const err49 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -5330,9 +5331,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-let data23 = data.ensure;
-if(typeof data23 !== "string"){
-const err50 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data23};
+if(data10["no-code"] !== undefined){
+let data23 = data10["no-code"];
+if(typeof data23 !== "boolean"){
+const err50 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -5341,8 +5343,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(!((data23 === "present") || (data23 === "absent"))){
-const err51 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data23};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data10};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -5352,13 +5356,35 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+let data24 = data.ensure;
+if(typeof data24 !== "string"){
+const err52 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data24};
 if(vErrors === null){
 vErrors = [err52];
 }
 else {
 vErrors.push(err52);
+}
+errors++;
+}
+if(!((data24 === "present") || (data24 === "absent"))){
+const err53 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data24};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
 }
 errors++;
 }
@@ -5369,8 +5395,8 @@ return errors === 0;
 const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SAMLSettings.schema.json","title":"SAMLSettings","description":"SAML single sign-on settings. When `enabled` is true all remaining attributes must have valid values; omitted attributes keep their previous values or defaults. Singleton (identity `saml-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/saml-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SAMLSettings","description":"The kind of object: `SAMLSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SAML single sign-on is enabled.","default":false},"debug":{"type":"boolean","description":"Shows an administrator the SAML response XML and processed values during login.","default":false},"idp-cert":{"type":"string","description":"PEM-encoded X.509 certificate from the identity provider (for example `${file:idp.pem}`). Changing it rotates the certificate: the API keeps the previous one as `old-idp-cert`.","pattern":"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$","patternErrorMessage":"must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)"},"slo-endpoint-url":{"type":"string","description":"HTTPS single log-out URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"sso-endpoint-url":{"type":"string","description":"HTTPS single sign-on URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"attr-username":{"type":"string","description":"SAML attribute holding the username.","default":"Username"},"attr-groups":{"type":"string","description":"SAML attribute holding team membership.","default":"MemberOf"},"attr-site-admin":{"type":"string","description":"Attribute granting site-admin access; overrides the site-admin-role method.","default":"SiteAdmin"},"site-admin-role":{"type":"string","description":"Role, within the team attribute list, that grants site-admin access.","default":"site-admins"},"sso-api-token-session-timeout":{"$ref":"#/definitions/duration","description":"Session timeout of API tokens created through SAML single sign-on (seconds on the wire; default 14 days).","default":1209600}},"x-reserved-fields":{"old-idp-cert":"it is read-only (the API keeps the previous certificate there during a rotation)","acs-consumer-url":"it is read-only (the API sets it)","metadata-url":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
 const schema50 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema51 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"};
-const pattern34 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
-const pattern35 = new RegExp("^https://", "u");
+const pattern35 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
+const pattern36 = new RegExp("^https://", "u");
 const formats2 = requireRuntime("ajv-formats/dist/formats").fullFormats.uri;
 
 const validate22 = (function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5542,7 +5568,7 @@ errors++;
 if(data4["idp-cert"] !== undefined){
 let data7 = data4["idp-cert"];
 if(typeof data7 === "string"){
-if(!pattern34.test(data7)){
+if(!pattern35.test(data7)){
 const err11 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/pattern",keyword:"pattern",params:{pattern: "^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"},message:"must match pattern \""+"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"+"\"",schema:"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$",parentSchema:schema49.properties.spec.properties["idp-cert"],data:data7};
 if(vErrors === null){
 vErrors = [err11];
@@ -5567,7 +5593,7 @@ errors++;
 if(data4["slo-endpoint-url"] !== undefined){
 let data8 = data4["slo-endpoint-url"];
 if(typeof data8 === "string"){
-if(!pattern35.test(data8)){
+if(!pattern36.test(data8)){
 const err13 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["slo-endpoint-url"],data:data8};
 if(vErrors === null){
 vErrors = [err13];
@@ -5602,7 +5628,7 @@ errors++;
 if(data4["sso-endpoint-url"] !== undefined){
 let data9 = data4["sso-endpoint-url"];
 if(typeof data9 === "string"){
-if(!pattern35.test(data9)){
+if(!pattern36.test(data9)){
 const err16 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["sso-endpoint-url"],data:data9};
 if(vErrors === null){
 vErrors = [err16];
@@ -6338,7 +6364,7 @@ return errors === 0;
 
 const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHCertificateAuthority.schema.json","title":"SSHCertificateAuthority","description":"The certificate authority of an SSH secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/ca` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHCertificateAuthority","description":"The kind of object: `SSHCertificateAuthority`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"generate_signing_key":{"type":"boolean","description":"Generate the key pair in the service (the default when no keys are given). A generated CA that exists is left alone."},"key_type":{"type":"string","enum":["ssh-rsa","ecdsa-sha2-nistp256","ecdsa-sha2-nistp384","ecdsa-sha2-nistp521","ssh-ed25519","rsa","ec","ed25519"],"description":"Type of a generated key (default `ssh-rsa`); sent on create only."},"key_bits":{"type":"integer","enum":[0,2048,3072,4096,256,384,521],"description":"Size of a generated key: RSA 2048, 3072 or 4096 (0: 4096), EC 256, 384 or 521 (0: 256); sent on create only."},"private_key":{"type":"string","description":"The CA's private key, only from `${file:path}` or `${env:NAME}`; sent on create, never read nor shown.","writeOnly":true},"public_key":{"type":"string","description":"The CA's public key (`ssh-ed25519 AAAA…`), with `private_key`. The live CA is compared by it: a different key replaces the CA (`--allow-replace SSHCertificateAuthority`).","pattern":"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$","patternErrorMessage":"must be an OpenSSH public key line like \"ssh-ed25519 AAAA...\""}}},"ensure":{"type":"string","description":"`present` (default) makes sure the mount has this CA; `absent` deletes it, which stops all signing.","enum":["present","absent"],"default":"present"}},"if":{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
 const schema57 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern39 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
+const pattern40 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
 
 const validate25 = (function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHCertificateAuthority.schema.json" */;
@@ -6641,7 +6667,7 @@ errors++;
 if(data6.public_key !== undefined){
 let data11 = data6.public_key;
 if(typeof data11 === "string"){
-if(!pattern39.test(data11)){
+if(!pattern40.test(data11)){
 const err22 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/pattern",keyword:"pattern",params:{pattern: "^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"},message:"must match pattern \""+"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"+"\"",schema:"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$",parentSchema:schema56.properties.spec.properties.public_key,data:data11};
 if(vErrors === null){
 vErrors = [err22];
@@ -6716,9 +6742,9 @@ const schema59 = {"type":"object","description":"Local labels for `--selector` (
 const schema60 = {"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"};
 const schema64 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"};
 const schema68 = {"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}};
-const pattern41 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
-const pattern42 = new RegExp("^[^,]*$", "u");
-const pattern50 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
+const pattern42 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
+const pattern43 = new RegExp("^[^,]*$", "u");
+const pattern51 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
 
 const validate26 = (function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHRole.schema.json" */;
@@ -6904,7 +6930,7 @@ errors++;
 if(data2.name !== undefined){
 let data4 = data2.name;
 if(typeof data4 === "string"){
-if(!pattern41.test(data4)){
+if(!pattern42.test(data4)){
 const err13 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema58.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err13];
@@ -7108,7 +7134,7 @@ const len0 = data11.length;
 for(let i0=0; i0<len0; i0++){
 let data12 = data11[i0];
 if(typeof data12 === "string"){
-if(!pattern42.test(data12)){
+if(!pattern43.test(data12)){
 const err25 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data12};
 if(vErrors === null){
 vErrors = [err25];
@@ -7201,7 +7227,7 @@ const len1 = data13.length;
 for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 if(typeof data14 === "string"){
-if(!pattern42.test(data14)){
+if(!pattern43.test(data14)){
 const err30 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data14};
 if(vErrors === null){
 vErrors = [err30];
@@ -7327,7 +7353,7 @@ const len2 = data16.length;
 for(let i2=0; i2<len2; i2++){
 let data17 = data16[i2];
 if(typeof data17 === "string"){
-if(!pattern42.test(data17)){
+if(!pattern43.test(data17)){
 const err38 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data17};
 if(vErrors === null){
 vErrors = [err38];
@@ -7431,7 +7457,7 @@ const len3 = data19.length;
 for(let i3=0; i3<len3; i3++){
 let data20 = data19[i3];
 if(typeof data20 === "string"){
-if(!pattern42.test(data20)){
+if(!pattern43.test(data20)){
 const err44 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data20};
 if(vErrors === null){
 vErrors = [err44];
@@ -7609,7 +7635,7 @@ const len4 = data24.length;
 for(let i4=0; i4<len4; i4++){
 let data25 = data24[i4];
 if(typeof data25 === "string"){
-if(!pattern42.test(data25)){
+if(!pattern43.test(data25)){
 const err56 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data25};
 if(vErrors === null){
 vErrors = [err56];
@@ -7702,7 +7728,7 @@ const len5 = data26.length;
 for(let i5=0; i5<len5; i5++){
 let data27 = data26[i5];
 if(typeof data27 === "string"){
-if(!pattern42.test(data27)){
+if(!pattern43.test(data27)){
 const err61 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data27};
 if(vErrors === null){
 vErrors = [err61];
@@ -7988,7 +8014,7 @@ passing6 = 1;
 }
 const _errs150 = errors;
 if(typeof data40 === "string"){
-if(!pattern50.test(data40)){
+if(!pattern51.test(data40)){
 const err81 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"},message:"must match pattern \""+"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"+"\"",schema:"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$",parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data40};
 if(vErrors === null){
 vErrors = [err81];
@@ -8426,7 +8452,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(!pattern41.test(data8)){
+if(!pattern42.test(data8)){
 const err18 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema71.properties.spec.properties.roles.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
