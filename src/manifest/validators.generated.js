@@ -6657,12 +6657,13 @@ validate20.errors = vErrors;
 return errors === 0;
 });
 
-const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema47 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/RegistryModule.schema.json","title":"RegistryModule","description":"A module of an organization's private registry, or a record of a public one. Identity: `metadata.organization`, `name`, `provider` (and `registry`/`namespace` for public records). API: `/api/v2/organizations/<org>/registry-modules` (platform API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"RegistryModule","description":"The kind of object: `RegistryModule`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":["organization","name","provider"],"properties":{"organization":{"type":"string","minLength":1,"description":"The organization that owns the module.","pattern":"^[A-Za-z0-9_-]+$","patternErrorMessage":"must be an organization name"},"name":{"type":"string","description":"The module's name: letters, digits, `-` and `_` (not first or last), at most 64.","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"provider":{"type":"string","description":"The module's provider: lower-case letters and digits, at most 64.","pattern":"^[a-z0-9]{1,64}$","patternErrorMessage":"must be lower-case letters and digits, at most 64 characters"},"registry":{"type":"string","enum":["private","public"],"default":"private","description":"`private` (default): the organization's own module; `public`: a record of a publicly curated module."},"namespace":{"type":"string","description":"The public module's namespace (public records only).","pattern":"^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$","patternErrorMessage":"must be letters, digits, - and _ (not first or last), at most 64 characters"},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes with the API's own names.","properties":{"versions":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["version"],"description":"One version: its content from a directory (`source`, packed reproducibly by converge) or a gzip tarball (`archive`). Uploaded once, never changed.","properties":{"version":{"type":"string","description":"A semantic version.","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$","patternErrorMessage":"must be a semantic version like \"1.2.0\""},"source":{"type":"string","minLength":1,"description":"The module's directory, relative to the manifest; `.terraformignore` is honoured, `.git` skipped."},"archive":{"type":"string","minLength":1,"description":"A gzip tarball with the module at its root, relative to the manifest."},"digest":{"type":"string","description":"Acknowledges the content: `sha256:` and the digest of the packed `source` (or of the `archive`), as the plan's note gives it. While the content has this digest, a published version whose content differs from what converge uploaded is in sync, without a note; a version still to publish must have it.","pattern":"^sha256:[0-9a-f]{64}$","patternErrorMessage":"must be sha256: and 64 lower-case hex digits, as the plan's note gives it"}}},"description":"Versions to publish (private modules without VCS, or branch-based VCS modules); each is planned on its own."},"test-config":{"type":"object","additionalProperties":false,"description":"Module tests.","properties":{"tests-enabled":{"type":"boolean","description":"Whether tests run for the module."}}},"vcs-repo":{"type":"object","additionalProperties":false,"required":["identifier"],"description":"Publish from a VCS repository instead of uploads.","properties":{"identifier":{"type":"string","description":"`<org>/<repo>`; the repository `terraform-<provider>-<name>`. Cannot change.","pattern":"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$","patternErrorMessage":"must be <org>/<repo>"},"oauth-token-id":{"type":"string","description":"The VCS connection (`ot-…`); sent on create."},"branch":{"type":"string","description":"Branch-based publishing from this branch; empty: tag-based (every semver tag is a version)."}}},"no-code":{"type":"boolean","description":"Enables no-code provisioning; sent on create."}}},"ensure":{"type":"string","description":"`present` (default) makes sure the object exists as declared; `absent` deletes it.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema48 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const pattern49 = new RegExp("^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$", "u");
 const pattern50 = new RegExp("^[a-z0-9]{1,64}$", "u");
 const pattern52 = new RegExp("^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$", "u");
-const pattern53 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
+const pattern53 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+const pattern54 = new RegExp("^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$", "u");
 
 const validate21 = (function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/RegistryModule.schema.json" */;
@@ -7104,7 +7105,7 @@ vErrors.push(err31);
 errors++;
 }
 for(const key4 in data13){
-if(!(((key4 === "version") || (key4 === "source")) || (key4 === "archive"))){
+if(!((((key4 === "version") || (key4 === "source")) || (key4 === "archive")) || (key4 === "digest"))){
 const err32 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties.versions.items,data:data13};
 if(vErrors === null){
 vErrors = [err32];
@@ -7190,9 +7191,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data13};
+if(data13.digest !== undefined){
+let data17 = data13.digest;
+if(typeof data17 === "string"){
+if(!pattern53.test(data17)){
+const err39 = {instancePath:instancePath+"/spec/versions/" + i0+"/digest",schemaPath:"#/properties/spec/properties/versions/items/properties/digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\"",schema:"^sha256:[0-9a-f]{64}$",parentSchema:schema47.properties.spec.properties.versions.items.properties.digest,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -7202,9 +7205,8 @@ vErrors.push(err39);
 errors++;
 }
 }
-}
 else {
-const err40 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data12};
+const err40 = {instancePath:instancePath+"/spec/versions/" + i0+"/digest",schemaPath:"#/properties/spec/properties/versions/items/properties/digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties.versions.items.properties.digest.type,parentSchema:schema47.properties.spec.properties.versions.items.properties.digest,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -7214,12 +7216,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data11["test-config"] !== undefined){
-let data17 = data11["test-config"];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key5 in data17){
-if(!(key5 === "tests-enabled")){
-const err41 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data17};
+}
+else {
+const err41 = {instancePath:instancePath+"/spec/versions/" + i0,schemaPath:"#/properties/spec/properties/versions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties.versions.items.type,parentSchema:schema47.properties.spec.properties.versions.items,data:data13};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7229,10 +7228,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data17["tests-enabled"] !== undefined){
-let data18 = data17["tests-enabled"];
-if(typeof data18 !== "boolean"){
-const err42 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data18};
+}
+else {
+const err42 = {instancePath:instancePath+"/spec/versions",schemaPath:"#/properties/spec/properties/versions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.spec.properties.versions.type,parentSchema:schema47.properties.spec.properties.versions,data:data12};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -7242,9 +7240,12 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data17};
+if(data11["test-config"] !== undefined){
+let data18 = data11["test-config"];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key5 in data18){
+if(!(key5 === "tests-enabled")){
+const err43 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["test-config"],data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7254,11 +7255,10 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data11["vcs-repo"] !== undefined){
-let data19 = data11["vcs-repo"];
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-if(data19.identifier === undefined){
-const err44 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
+if(data18["tests-enabled"] !== undefined){
+let data19 = data18["tests-enabled"];
+if(typeof data19 !== "boolean"){
+const err44 = {instancePath:instancePath+"/spec/test-config/tests-enabled",schemaPath:"#/properties/spec/properties/test-config/properties/tests-enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"].type,parentSchema:schema47.properties.spec.properties["test-config"].properties["tests-enabled"],data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -7267,9 +7267,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key6 in data19){
-if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
-const err45 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/spec/test-config",schemaPath:"#/properties/spec/properties/test-config/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["test-config"].type,parentSchema:schema47.properties.spec.properties["test-config"],data:data18};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7279,11 +7280,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data19.identifier !== undefined){
-let data20 = data19.identifier;
-if(typeof data20 === "string"){
-if(!pattern53.test(data20)){
-const err46 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data20};
+if(data11["vcs-repo"] !== undefined){
+let data20 = data11["vcs-repo"];
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.identifier === undefined){
+const err46 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/required",keyword:"required",params:{missingProperty: "identifier"},message:"must have required property '"+"identifier"+"'",schema:schema47.properties.spec.properties["vcs-repo"].required,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -7292,9 +7293,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data20};
+for(const key6 in data20){
+if(!(((key6 === "identifier") || (key6 === "oauth-token-id")) || (key6 === "branch"))){
+const err47 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -7304,10 +7305,11 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data19["oauth-token-id"] !== undefined){
-let data21 = data19["oauth-token-id"];
-if(typeof data21 !== "string"){
-const err48 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data21};
+if(data20.identifier !== undefined){
+let data21 = data20.identifier;
+if(typeof data21 === "string"){
+if(!pattern54.test(data21)){
+const err48 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/pattern",keyword:"pattern",params:{pattern: "^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"},message:"must match pattern \""+"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$"+"\"",schema:"^[^/\\s]+/(?:[^/\\s]+/_git/)?[^/\\s]+$",parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -7317,10 +7319,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data19.branch !== undefined){
-let data22 = data19.branch;
-if(typeof data22 !== "string"){
-const err49 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data22};
+else {
+const err49 = {instancePath:instancePath+"/spec/vcs-repo/identifier",schemaPath:"#/properties/spec/properties/vcs-repo/properties/identifier/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.identifier.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.identifier,data:data21};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -7330,9 +7330,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-}
-else {
-const err50 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data19};
+if(data20["oauth-token-id"] !== undefined){
+let data22 = data20["oauth-token-id"];
+if(typeof data22 !== "string"){
+const err50 = {instancePath:instancePath+"/spec/vcs-repo/oauth-token-id",schemaPath:"#/properties/spec/properties/vcs-repo/properties/oauth-token-id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties["oauth-token-id"],data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -7342,10 +7343,10 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data11["no-code"] !== undefined){
-let data23 = data11["no-code"];
-if(typeof data23 !== "boolean"){
-const err51 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data23};
+if(data20.branch !== undefined){
+let data23 = data20.branch;
+if(typeof data23 !== "string"){
+const err51 = {instancePath:instancePath+"/spec/vcs-repo/branch",schemaPath:"#/properties/spec/properties/vcs-repo/properties/branch/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.spec.properties["vcs-repo"].properties.branch.type,parentSchema:schema47.properties.spec.properties["vcs-repo"].properties.branch,data:data23};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -7357,7 +7358,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data11};
+const err52 = {instancePath:instancePath+"/spec/vcs-repo",schemaPath:"#/properties/spec/properties/vcs-repo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.properties["vcs-repo"].type,parentSchema:schema47.properties.spec.properties["vcs-repo"],data:data20};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -7367,9 +7368,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-let data24 = data.ensure;
-if(typeof data24 !== "string"){
-const err53 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data24};
+if(data11["no-code"] !== undefined){
+let data24 = data11["no-code"];
+if(typeof data24 !== "boolean"){
+const err53 = {instancePath:instancePath+"/spec/no-code",schemaPath:"#/properties/spec/properties/no-code/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.spec.properties["no-code"].type,parentSchema:schema47.properties.spec.properties["no-code"],data:data24};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -7378,8 +7380,10 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(!((data24 === "present") || (data24 === "absent"))){
-const err54 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data24};
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.spec.type,parentSchema:schema47.properties.spec,data:data11};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7388,10 +7392,10 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data.patch !== undefined){
-let data25 = data.patch;
-if(typeof data25 !== "boolean"){
-const err55 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.patch.type,parentSchema:schema47.properties.patch,data:data25};
+}
+let data25 = data.ensure;
+if(typeof data25 !== "string"){
+const err55 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ensure.type,parentSchema:schema47.properties.ensure,data:data25};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7400,16 +7404,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data.ignore !== undefined){
-let data26 = data.ignore;
-if(Array.isArray(data26)){
-const len1 = data26.length;
-for(let i1=0; i1<len1; i1++){
-let data27 = data26[i1];
-if(typeof data27 === "string"){
-if(func2(data27) < 1){
-const err56 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.ignore.items,data:data27};
+if(!((data25 === "present") || (data25 === "absent"))){
+const err56 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema47.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.ensure.enum,parentSchema:schema47.properties.ensure,data:data25};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -7418,8 +7414,10 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(!pattern0.test(data27)){
-const err57 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema47.properties.ignore.items,data:data27};
+if(data.patch !== undefined){
+let data26 = data.patch;
+if(typeof data26 !== "boolean"){
+const err57 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema47.properties.patch.type,parentSchema:schema47.properties.patch,data:data26};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -7429,8 +7427,15 @@ vErrors.push(err57);
 errors++;
 }
 }
-else {
-const err58 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ignore.items.type,parentSchema:schema47.properties.ignore.items,data:data27};
+if(data.ignore !== undefined){
+let data27 = data.ignore;
+if(Array.isArray(data27)){
+const len1 = data27.length;
+for(let i1=0; i1<len1; i1++){
+let data28 = data27[i1];
+if(typeof data28 === "string"){
+if(func2(data28) < 1){
+const err58 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.ignore.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7439,19 +7444,8 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-let i2 = data26.length;
-let j0;
-if(i2 > 1){
-const indices0 = {};
-for(;i2--;){
-let item0 = data26[i2];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err59 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema47.properties.ignore,data:data26};
+if(!pattern0.test(data28)){
+const err59 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema47.properties.ignore.items,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7459,14 +7453,10 @@ else {
 vErrors.push(err59);
 }
 errors++;
-break;
-}
-indices0[item0] = i2;
-}
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.ignore.type,parentSchema:schema47.properties.ignore,data:data26};
+const err60 = {instancePath:instancePath+"/ignore/" + i1,schemaPath:"#/properties/ignore/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.ignore.items.type,parentSchema:schema47.properties.ignore.items,data:data28};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7476,15 +7466,18 @@ vErrors.push(err60);
 errors++;
 }
 }
-if(data.sensitive !== undefined){
-let data28 = data.sensitive;
-if(Array.isArray(data28)){
-const len2 = data28.length;
-for(let i3=0; i3<len2; i3++){
-let data29 = data28[i3];
-if(typeof data29 === "string"){
-if(func2(data29) < 1){
-const err61 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.sensitive.items,data:data29};
+let i2 = data27.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data27[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err61 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema47.properties.ignore,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7492,9 +7485,14 @@ else {
 vErrors.push(err61);
 }
 errors++;
+break;
 }
-if(!pattern0.test(data29)){
-const err62 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema47.properties.sensitive.items,data:data29};
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/ignore",schemaPath:"#/properties/ignore/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.ignore.type,parentSchema:schema47.properties.ignore,data:data27};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7504,8 +7502,15 @@ vErrors.push(err62);
 errors++;
 }
 }
-else {
-const err63 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.sensitive.items.type,parentSchema:schema47.properties.sensitive.items,data:data29};
+if(data.sensitive !== undefined){
+let data29 = data.sensitive;
+if(Array.isArray(data29)){
+const len2 = data29.length;
+for(let i3=0; i3<len2; i3++){
+let data30 = data29[i3];
+if(typeof data30 === "string"){
+if(func2(data30) < 1){
+const err63 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema47.properties.sensitive.items,data:data30};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -7514,19 +7519,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-let i4 = data28.length;
-let j1;
-if(i4 > 1){
-const indices1 = {};
-for(;i4--;){
-let item1 = data28[i4];
-if(typeof item1 !== "string"){
-continue;
-}
-if(typeof indices1[item1] == "number"){
-j1 = indices1[item1];
-const err64 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema47.properties.sensitive,data:data28};
+if(!pattern0.test(data30)){
+const err64 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/pattern",keyword:"pattern",params:{pattern: "^\\S+$"},message:"must match pattern \""+"^\\S+$"+"\"",schema:"^\\S+$",parentSchema:schema47.properties.sensitive.items,data:data30};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -7534,14 +7528,10 @@ else {
 vErrors.push(err64);
 }
 errors++;
-break;
-}
-indices1[item1] = i4;
-}
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.sensitive.type,parentSchema:schema47.properties.sensitive,data:data28};
+const err65 = {instancePath:instancePath+"/sensitive/" + i3,schemaPath:"#/properties/sensitive/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.sensitive.items.type,parentSchema:schema47.properties.sensitive.items,data:data30};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -7551,14 +7541,50 @@ vErrors.push(err65);
 errors++;
 }
 }
+let i4 = data29.length;
+let j1;
+if(i4 > 1){
+const indices1 = {};
+for(;i4--;){
+let item1 = data29[i4];
+if(typeof item1 !== "string"){
+continue;
 }
-else {
-const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err66 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema47.properties.sensitive,data:data29};
 if(vErrors === null){
 vErrors = [err66];
 }
 else {
 vErrors.push(err66);
+}
+errors++;
+break;
+}
+indices1[item1] = i4;
+}
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/sensitive",schemaPath:"#/properties/sensitive/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.sensitive.type,parentSchema:schema47.properties.sensitive,data:data29};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
 }
 errors++;
 }
@@ -7569,8 +7595,8 @@ return errors === 0;
 const schema49 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SAMLSettings.schema.json","title":"SAMLSettings","description":"SAML single sign-on settings. When `enabled` is true all remaining attributes must have valid values; omitted attributes keep their previous values or defaults. Singleton (identity `saml-settings`): converge updates it and never deletes it. API: `PATCH /api/v2/admin/saml-settings`.","type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"type":"string","const":"SAMLSettings","description":"The kind of object: `SAMLSettings`."},"metadata":{"type":"object","description":"Settings are singletons: they have no name. Only local labels may be given here.","additionalProperties":false,"properties":{"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}},"x-reserved-fields":{"name":"settings are singletons and have no name"}},"spec":{"type":"object","additionalProperties":false,"description":"Attributes of the settings, with the API's own names. An attribute left out is set to its documented default when it has one, and is not managed otherwise.","properties":{"enabled":{"type":"boolean","description":"Whether SAML single sign-on is enabled.","default":false},"debug":{"type":"boolean","description":"Shows an administrator the SAML response XML and processed values during login.","default":false},"idp-cert":{"type":"string","description":"PEM-encoded X.509 certificate from the identity provider (for example `${file:idp.pem}`). Changing it rotates the certificate: the API keeps the previous one as `old-idp-cert`.","pattern":"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$","patternErrorMessage":"must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)"},"slo-endpoint-url":{"type":"string","description":"HTTPS single log-out URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"sso-endpoint-url":{"type":"string","description":"HTTPS single sign-on URL of the identity provider.","format":"uri","pattern":"^https://","patternErrorMessage":"must be an https:// URL"},"attr-username":{"type":"string","description":"SAML attribute holding the username.","default":"Username"},"attr-groups":{"type":"string","description":"SAML attribute holding team membership.","default":"MemberOf"},"attr-site-admin":{"type":"string","description":"Attribute granting site-admin access; overrides the site-admin-role method.","default":"SiteAdmin"},"site-admin-role":{"type":"string","description":"Role, within the team attribute list, that grants site-admin access.","default":"site-admins"},"sso-api-token-session-timeout":{"$ref":"#/definitions/duration","description":"Session timeout of API tokens created through SAML single sign-on (seconds on the wire; default 14 days).","default":1209600}},"x-reserved-fields":{"old-idp-cert":"it is read-only (the API keeps the previous certificate there during a rotation)","acs-consumer-url":"it is read-only (the API sets it)","metadata-url":"it is read-only (the API sets it)"}},"ensure":{"type":"string","description":"Settings always exist: they are updated, never deleted.","enum":["present"],"default":"present","errorMessage":"must be \"present\": settings are updated, never deleted"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"}}};
 const schema50 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
 const schema51 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`2h`, `90m`, `1.5h`, `3600s`, `1h30m`) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"2h\", \"90m\", \"1.5h\" or a whole number of seconds"};
-const pattern56 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
-const pattern57 = new RegExp("^https://", "u");
+const pattern57 = new RegExp("^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$", "u");
+const pattern58 = new RegExp("^https://", "u");
 const formats2 = requireRuntime("ajv-formats/dist/formats").fullFormats.uri;
 
 const validate22 = (function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -7742,7 +7768,7 @@ errors++;
 if(data4["idp-cert"] !== undefined){
 let data7 = data4["idp-cert"];
 if(typeof data7 === "string"){
-if(!pattern56.test(data7)){
+if(!pattern57.test(data7)){
 const err11 = {instancePath:instancePath+"/spec/idp-cert",schemaPath:"#/properties/spec/properties/idp-cert/pattern",keyword:"pattern",params:{pattern: "^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"},message:"must match pattern \""+"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$"+"\"",schema:"^\\s*-----BEGIN CERTIFICATE-----[\\s\\S]+-----END CERTIFICATE-----\\s*$",parentSchema:schema49.properties.spec.properties["idp-cert"],data:data7};
 if(vErrors === null){
 vErrors = [err11];
@@ -7767,7 +7793,7 @@ errors++;
 if(data4["slo-endpoint-url"] !== undefined){
 let data8 = data4["slo-endpoint-url"];
 if(typeof data8 === "string"){
-if(!pattern57.test(data8)){
+if(!pattern58.test(data8)){
 const err13 = {instancePath:instancePath+"/spec/slo-endpoint-url",schemaPath:"#/properties/spec/properties/slo-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["slo-endpoint-url"],data:data8};
 if(vErrors === null){
 vErrors = [err13];
@@ -7802,7 +7828,7 @@ errors++;
 if(data4["sso-endpoint-url"] !== undefined){
 let data9 = data4["sso-endpoint-url"];
 if(typeof data9 === "string"){
-if(!pattern57.test(data9)){
+if(!pattern58.test(data9)){
 const err16 = {instancePath:instancePath+"/spec/sso-endpoint-url",schemaPath:"#/properties/spec/properties/sso-endpoint-url/pattern",keyword:"pattern",params:{pattern: "^https://"},message:"must match pattern \""+"^https://"+"\"",schema:"^https://",parentSchema:schema49.properties.spec.properties["sso-endpoint-url"],data:data9};
 if(vErrors === null){
 vErrors = [err16];
@@ -9027,7 +9053,7 @@ return errors === 0;
 
 const schema56 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/SSHCertificateAuthority.schema.json","title":"SSHCertificateAuthority","description":"The certificate authority of an SSH secrets engine mount: one per mount. Identity: `metadata.mount`. API: `/v1/<mount>/config/ca` (secrets API).","type":"object","additionalProperties":false,"required":["kind","metadata"],"properties":{"kind":{"type":"string","const":"SSHCertificateAuthority","description":"The kind of object: `SSHCertificateAuthority`."},"metadata":{"type":"object","description":"Which object this is.","additionalProperties":false,"required":[],"properties":{"mount":{"type":"string","description":"Where the SSH engine is mounted (`ssh` unless said).","default":"ssh","pattern":"^[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)*$","patternErrorMessage":"must be a mount path like \"ssh\" or \"teams/ssh-prod\""},"labels":{"$ref":"#/definitions/labels","description":"Local labels for `--selector`; never sent to any API."}}},"spec":{"type":"object","additionalProperties":false,"description":"Parameters with the API's own names.","properties":{"generate_signing_key":{"type":"boolean","description":"Generate the key pair in the service (the default when no keys are given). A generated CA that exists is left alone."},"key_type":{"type":"string","enum":["ssh-rsa","ecdsa-sha2-nistp256","ecdsa-sha2-nistp384","ecdsa-sha2-nistp521","ssh-ed25519","rsa","ec","ed25519"],"description":"Type of a generated key (default `ssh-rsa`); sent on create only."},"key_bits":{"type":"integer","enum":[0,2048,3072,4096,256,384,521],"description":"Size of a generated key: RSA 2048, 3072 or 4096 (0: 4096), EC 256, 384 or 521 (0: 256); sent on create only."},"private_key":{"type":"string","description":"The CA's private key, only from `${file:path}` or `${env:NAME}`; sent on create, never read nor shown.","writeOnly":true},"public_key":{"type":"string","description":"The CA's public key (`ssh-ed25519 AAAA…`), with `private_key`. The live CA is compared by it: a different key replaces the CA (`--allow-replace SSHCertificateAuthority`).","pattern":"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$","patternErrorMessage":"must be an OpenSSH public key line like \"ssh-ed25519 AAAA...\""}}},"ensure":{"type":"string","description":"`present` (default) makes sure the mount has this CA; `absent` deletes it, which stops all signing.","enum":["present","absent"],"default":"present"},"patch":{"type":"boolean","description":"`true`: an overlay. It names an object declared in another document (same kind and metadata) and only the fields it changes; maps merge, lists replace. See docs/environments.md."},"ignore":{"type":"array","description":"Field paths converge never compares nor sends for this object (`plan-timeout`, `default_extensions.*`): someone else manages them. See docs/environments.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true},"sensitive":{"type":"array","description":"Field paths whose values are secrets for this object, besides the kind's own secret fields: never shown in any output nor saved in a plan. See docs/security.md.","items":{"type":"string","minLength":1,"pattern":"^\\S+$","patternErrorMessage":"must be a field path like \"ttl\" or \"test-config.tests-enabled\""},"uniqueItems":true}},"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"definitions":{"labels":{"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}},"duration":{"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"},"commaSet":{"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"},"stringMap":{"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}}}};
 const schema57 = {"type":"object","description":"Local labels for `--selector` (for example `team: web`); never sent to any API.","additionalProperties":{"type":"string","description":"A label value."}};
-const pattern67 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
+const pattern68 = new RegExp("^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$", "u");
 
 const validate25 = (function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHCertificateAuthority.schema.json" */;
@@ -9388,7 +9414,7 @@ errors++;
 if(data7.public_key !== undefined){
 let data12 = data7.public_key;
 if(typeof data12 === "string"){
-if(!pattern67.test(data12)){
+if(!pattern68.test(data12)){
 const err25 = {instancePath:instancePath+"/spec/public_key",schemaPath:"#/properties/spec/properties/public_key/pattern",keyword:"pattern",params:{pattern: "^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"},message:"must match pattern \""+"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$"+"\"",schema:"^\\s*(?:ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|ssh-dss) [A-Za-z0-9+/]+=*(?:\\s.*)?$",parentSchema:schema56.properties.spec.properties.public_key,data:data12};
 if(vErrors === null){
 vErrors = [err25];
@@ -9626,9 +9652,9 @@ const schema59 = {"type":"object","description":"Local labels for `--selector` (
 const schema60 = {"description":"A list of strings, or one comma-separated string; order does not matter.","oneOf":[{"type":"string"},{"type":"array","items":{"type":"string","pattern":"^[^,]*$","patternErrorMessage":"an item of a list must not hold a comma"}}],"errorMessage":"must be a list of strings or one comma-separated string"};
 const schema64 = {"type":["string","integer"],"description":"A duration: a decimal number with a unit (`30m`, `12h`, `1h30m`, `90s`; the hour is the largest unit) or a whole number of seconds.","pattern":"^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$","minimum":0,"errorMessage":"must be a duration like \"30m\", \"12h\", \"1h30m\" or a whole number of seconds"};
 const schema68 = {"type":"object","description":"Names mapped to string values.","additionalProperties":{"type":"string"}};
-const pattern71 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
-const pattern72 = new RegExp("^[^,]*$", "u");
-const pattern80 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
+const pattern72 = new RegExp("^\\w(?:[\\w.-]*\\w)?$", "u");
+const pattern73 = new RegExp("^[^,]*$", "u");
+const pattern81 = new RegExp("^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$", "u");
 
 const validate26 = (function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="https://converge.dev/schemas/SSHRole.schema.json" */;
@@ -9872,7 +9898,7 @@ errors++;
 if(data3.name !== undefined){
 let data5 = data3.name;
 if(typeof data5 === "string"){
-if(!pattern71.test(data5)){
+if(!pattern72.test(data5)){
 const err16 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema58.properties.metadata.properties.name,data:data5};
 if(vErrors === null){
 vErrors = [err16];
@@ -10076,7 +10102,7 @@ const len0 = data12.length;
 for(let i0=0; i0<len0; i0++){
 let data13 = data12[i0];
 if(typeof data13 === "string"){
-if(!pattern72.test(data13)){
+if(!pattern73.test(data13)){
 const err28 = {instancePath:instancePath+"/spec/cidr_list/" + i0,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data13};
 if(vErrors === null){
 vErrors = [err28];
@@ -10169,7 +10195,7 @@ const len1 = data14.length;
 for(let i1=0; i1<len1; i1++){
 let data15 = data14[i1];
 if(typeof data15 === "string"){
-if(!pattern72.test(data15)){
+if(!pattern73.test(data15)){
 const err33 = {instancePath:instancePath+"/spec/exclude_cidr_list/" + i1,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data15};
 if(vErrors === null){
 vErrors = [err33];
@@ -10295,7 +10321,7 @@ const len2 = data17.length;
 for(let i2=0; i2<len2; i2++){
 let data18 = data17[i2];
 if(typeof data18 === "string"){
-if(!pattern72.test(data18)){
+if(!pattern73.test(data18)){
 const err41 = {instancePath:instancePath+"/spec/allowed_users/" + i2,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data18};
 if(vErrors === null){
 vErrors = [err41];
@@ -10399,7 +10425,7 @@ const len3 = data20.length;
 for(let i3=0; i3<len3; i3++){
 let data21 = data20[i3];
 if(typeof data21 === "string"){
-if(!pattern72.test(data21)){
+if(!pattern73.test(data21)){
 const err47 = {instancePath:instancePath+"/spec/allowed_domains/" + i3,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data21};
 if(vErrors === null){
 vErrors = [err47];
@@ -10577,7 +10603,7 @@ const len4 = data25.length;
 for(let i4=0; i4<len4; i4++){
 let data26 = data25[i4];
 if(typeof data26 === "string"){
-if(!pattern72.test(data26)){
+if(!pattern73.test(data26)){
 const err59 = {instancePath:instancePath+"/spec/allowed_critical_options/" + i4,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data26};
 if(vErrors === null){
 vErrors = [err59];
@@ -10670,7 +10696,7 @@ const len5 = data27.length;
 for(let i5=0; i5<len5; i5++){
 let data28 = data27[i5];
 if(typeof data28 === "string"){
-if(!pattern72.test(data28)){
+if(!pattern73.test(data28)){
 const err64 = {instancePath:instancePath+"/spec/allowed_extensions/" + i5,schemaPath:"#/definitions/commaSet/oneOf/1/items/pattern",keyword:"pattern",params:{pattern: "^[^,]*$"},message:"must match pattern \""+"^[^,]*$"+"\"",schema:"^[^,]*$",parentSchema:schema60.oneOf[1].items,data:data28};
 if(vErrors === null){
 vErrors = [err64];
@@ -10956,7 +10982,7 @@ passing6 = 1;
 }
 const _errs154 = errors;
 if(typeof data41 === "string"){
-if(!pattern80.test(data41)){
+if(!pattern81.test(data41)){
 const err84 = {instancePath:instancePath+"/spec/allowed_user_key_lengths/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/spec/properties/allowed_user_key_lengths/additionalProperties/oneOf/2/pattern",keyword:"pattern",params:{pattern: "^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"},message:"must match pattern \""+"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$"+"\"",schema:"^\\s*\\d+(?:\\s*,\\s*\\d+)*\\s*$",parentSchema:schema58.properties.spec.properties.allowed_user_key_lengths.additionalProperties.oneOf[2],data:data41};
 if(vErrors === null){
 vErrors = [err84];
@@ -11615,7 +11641,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 === "string"){
-if(!pattern71.test(data9)){
+if(!pattern72.test(data9)){
 const err21 = {instancePath:instancePath+"/spec/roles/" + i0,schemaPath:"#/properties/spec/properties/roles/items/pattern",keyword:"pattern",params:{pattern: "^\\w(?:[\\w.-]*\\w)?$"},message:"must match pattern \""+"^\\w(?:[\\w.-]*\\w)?$"+"\"",schema:"^\\w(?:[\\w.-]*\\w)?$",parentSchema:schema71.properties.spec.properties.roles.items,data:data9};
 if(vErrors === null){
 vErrors = [err21];

@@ -31,8 +31,12 @@ export interface ApplySummary {
 
 export type ReconcileEventBody =
   | { type: 'read-start'; kinds: string[] }
-  | { type: 'read-progress'; kind: string; objects: number }
-  | { type: 'read-done'; objects: number; elapsedMs: number }
+  /**
+   * After each answer while a kind is read, and once more with `done` when the kind is read:
+   * `objects` of the kind found so far, `requests` sent by the run since reading began (all kinds).
+   */
+  | { type: 'read-progress'; kind: string; objects: number; requests: number; done: boolean }
+  | { type: 'read-done'; objects: number; requests: number; elapsedMs: number }
   | { type: 'plan-ready'; plan: Plan }
   | { type: 'apply-start'; total: number }
   | { type: 'action-start'; action: PlannedAction }

@@ -162,7 +162,7 @@ export function planObject(
     const notes = [...kindNotes, ...(provider.liveNotes?.(desired.spec, live.fields) ?? [])];
     return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [
       ...notes,
-      ...differences(changes, secrets.send),
+      ...differences(changes, secrets.send, (fields) => provider.changedSinceSent?.(desired.spec, fields)),
     ]);
   }
   // a replacement creates the object anew, so every write-only field goes with it;
@@ -227,18 +227,27 @@ function cannotReplace(key: string, desired: DesiredObject, changes: readonly Fi
   return { problem: { key, source: desired.source, message: `${key}: ${message}` } };
 }
 
-/** What differs on an object that is never written again (a module version): notes, not changes. */
-function differences(changes: readonly FieldChange[], send: ReadonlyMap<string, string>): string[] {
+/**
+ * What differs on an object that is never written again (a module version): notes, not changes.
+ * `own` is the kind's words for write-only values changed since converge sent them, if it has any.
+ */
+function differences(
+  changes: readonly FieldChange[],
+  send: ReadonlyMap<string, string>,
+  own: (fields: readonly string[]) => string[] | undefined,
+): string[] {
   const differ = changes.filter((c) => !c.secret).map((c) => c.path);
   // a write-only value (a version's content digest) that changed since converge sent it
   const changed = changes.filter((c) => c.secret && send.get(c.path) === CHANGED).map((c) => c.path);
+  const changedNotes =
+    changed.length === 0
+      ? []
+      : (own(changed) ?? [
+          `${changed.join(', ')} changed since converge sent it, and this object is never written again: publish the change as a new one`,
+        ]);
   return [
     ...(differ.length > 0 ? [`differs from the live object (${differ.join(', ')}), which is never changed`] : []),
-    ...(changed.length > 0
-      ? [
-          `${changed.join(', ')} changed since converge sent it, and this object is never written again: publish the change as a new one`,
-        ]
-      : []),
+    ...changedNotes,
   ];
 }
 

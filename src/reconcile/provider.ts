@@ -206,6 +206,13 @@ export interface Provider {
   liveNotes?(spec: Fields, live: Fields): string[];
   /** Plan notes about a desired spec that are not changes (a field that does not apply to the key type). */
   notes?(spec: Fields): string[];
+  /**
+   * What a plan says of write-only fields that changed since converge sent them on an object that is
+   * never written again (a module version's content): the kind's own words and remedy, or nothing
+   * when the manifest acknowledges the change. Absent: the engine's note (`changed since converge
+   * sent it, and this object is never written again`).
+   */
+  changedSinceSent?(spec: Fields, fields: readonly string[]): string[];
 
   /** Canonical spec of a desired object: defaults applied, values normalized. Pure. */
   canonicalDesired(spec: Fields): Fields;

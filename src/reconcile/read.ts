@@ -39,6 +39,7 @@ export async function readLive(
   onRead?: OnRead,
 ): Promise<LiveState> {
   const started = Date.now();
+  const sent = requestCounter(requests, contextOf);
   events.emit({ type: 'read-start', kinds: requests.map((r) => r.provider.kind) });
   const state: LiveState = new Map();
   await Promise.all(
@@ -46,6 +47,9 @@ export async function readLive(
       const ctx = contextOf(provider);
       const byKey = new Map<string, LiveObject>();
       state.set(provider.kind, byKey);
+      // a terminal shows a slow read moving (src/ui/ink/read-view.ts), not a blank screen
+      const progress = (done = false) =>
+        events.emit({ type: 'read-progress', kind: provider.kind, objects: byKey.size, requests: sent(), done });
       const all = new Map(units);
       const expanded = await Promise.all(
         [...(scopes ?? [])].map((scope) =>
@@ -53,18 +57,40 @@ export async function readLive(
         ),
       );
       for (const list of expanded) for (const unit of list ?? []) all.set(unitKey(unit), unit);
-      const lists = await Promise.all([...all.values()].map((unit) => queue.add(() => provider.list(ctx, unit))));
-      for (const list of lists) for (const live of list ?? []) byKey.set(addressKey(live.address), live);
+      await Promise.all(
+        [...all.values()].map(async (unit) => {
+          const list = await queue.add(() => provider.list(ctx, unit));
+          for (const live of list ?? []) byKey.set(addressKey(live.address), live);
+          progress();
+        }),
+      );
       const toRead = [...byKey].filter(([key, live]) => !live.fields && (needFields === 'all' || needFields.has(key)));
       await Promise.all(
-        toRead.map(([key, live]) => queue.add(() => readFull(provider, ctx, key, live, byKey, onRead))),
+        toRead.map(async ([key, live]) => {
+          await queue.add(() => readFull(provider, ctx, key, live, byKey, onRead));
+          progress();
+        }),
       );
-      events.emit({ type: 'read-progress', kind: provider.kind, objects: byKey.size });
+      progress(true);
     }),
   );
   const objects = [...state.values()].reduce((n, m) => n + m.size, 0);
-  events.emit({ type: 'read-done', objects, elapsedMs: Date.now() - started });
+  events.emit({ type: 'read-done', objects, requests: sent(), elapsedMs: Date.now() - started });
   return state;
+}
+
+/** Requests the clients of the kinds read have sent since this call; a family without a connection sent none. */
+function requestCounter(requests: readonly ReadRequest[], contextOf: ContextOf): () => number {
+  const clients = [...new Set(requests.map((r) => r.provider.api))].flatMap((api) => {
+    try {
+      return [contextOf({ api }).client];
+    } catch {
+      return []; // its kinds' reads fail with the set-up hint
+    }
+  });
+  const count = () => clients.reduce((n, client) => n + client.stats.requests, 0);
+  const before = count();
+  return () => count() - before;
 }
 
 async function readFull(

@@ -23,6 +23,8 @@ export interface ReporterOptions {
   env: NodeJS.ProcessEnv;
   output: Output;
   colors: Colors;
+  /** converge's version, named by the JSON stream's header. */
+  converge: string;
 }
 
 export type ReporterKind = 'json' | 'ink' | 'plain';
@@ -33,7 +35,7 @@ export function isCi(env: NodeJS.ProcessEnv): boolean {
   return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
 }
 
-export function reporterKind(options: Omit<ReporterOptions, 'output' | 'colors'>): ReporterKind {
+export function reporterKind(options: Omit<ReporterOptions, 'output' | 'colors' | 'converge'>): ReporterKind {
   if (options.json) return 'json';
   const live = options.progress && options.stream.isTTY === true && !isCi(options.env) && options.env.TERM !== 'dumb';
   return live ? 'ink' : 'plain';
@@ -43,7 +45,7 @@ export async function chooseReporter(options: ReporterOptions): Promise<Reporter
   const done = async () => {};
   switch (reporterKind(options)) {
     case 'json':
-      return { listener: jsonReporter(options.output), close: done };
+      return { listener: jsonReporter(options.output, options.converge), close: done };
     case 'plain':
       return { listener: plainReporter(options.output, options.colors), close: done };
     case 'ink': {
@@ -55,7 +57,22 @@ export async function chooseReporter(options: ReporterOptions): Promise<Reporter
   }
 }
 
-/** One JSON object per line for machines: the same events the other views render. */
-export function jsonReporter(output: Output): (event: ReconcileEvent) => void {
+export const APPLY_EVENTS_FORMAT = 'converge-apply-events';
+export const APPLY_EVENTS_VERSION = 1;
+
+/**
+ * One JSON object per line for machines: a header naming the format and its version
+ * (schemas/documents/converge-apply-events.schema.json, docs/commands.md), then the same events
+ * the other views render.
+ */
+export function jsonReporter(output: Output, converge: string): (event: ReconcileEvent) => void {
+  const header = {
+    type: 'header',
+    format: APPLY_EVENTS_FORMAT,
+    version: APPLY_EVENTS_VERSION,
+    converge,
+    generatedAt: new Date().toISOString(),
+  };
+  output.out(JSON.stringify(header));
   return (event) => output.out(JSON.stringify(event));
 }

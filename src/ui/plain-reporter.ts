@@ -14,7 +14,9 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
   return (event) => {
     switch (event.type) {
       case 'read-done':
-        output.err(colors.dim(`Read ${event.objects} live object(s) in ${event.elapsedMs} ms`));
+        output.err(
+          colors.dim(`Read ${event.objects} live object(s) in ${event.elapsedMs} ms, ${event.requests} request(s)`),
+        );
         break;
       case 'apply-start':
         total = event.total;

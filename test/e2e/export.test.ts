@@ -7,6 +7,8 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
@@ -17,6 +19,7 @@ const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
   fileURLToPath(new URL(`../../examples/${dir}/`, import.meta.url)),
 );
 const SMTP_PASSWORD = 'canary-export-smtp-password-4410';
+const DOCUMENT_SCHEMA = fileURLToPath(new URL('../../schemas/documents/converge-export.schema.json', import.meta.url));
 const KINDS = providers.map((p) => p.kind);
 /** Kinds whose objects live in organizations: exported only for the organizations named with --scope. */
 const IN_ORGANIZATIONS = providers.filter((p) => p.scoped && !p.address({}).scope).map((p) => p.kind);
@@ -124,6 +127,43 @@ describe('converge export', () => {
       for (const m of text.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)) expect(example).toMatch(new RegExp(`^${m[1]}=$`, 'm'));
     }
     expect(example).toContain('# SMTPSettings spec.password (smtp-settings.yaml)\nSMTP_SETTINGS_PASSWORD=');
+  });
+
+  it('--json prints a converge-export document that its schema accepts, naming what was written', async () => {
+    const dir = join(scratch, 'exported-json');
+    const result = await run(['export', '--out', dir, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const doc = JSON.parse(result.stdout);
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(await readFile(DOCUMENT_SCHEMA, 'utf8')));
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc).toMatchObject({
+      format: 'converge-export',
+      version: 1,
+      out: dir,
+      objects: 24,
+      envExample: '.env.example',
+    });
+    // the same files as the text export's, each with its objects
+    expect([...doc.files.map((f: { path: string }) => f.path), '.env.example'].sort()).toEqual(await files(dir));
+    expect(doc.kinds.map((k: { kind: string }) => k.kind)).toEqual(EXPORTED_BY_DEFAULT);
+    expect(doc.skipped).toEqual(IN_ORGANIZATIONS.map((kind) => ({ kind, reason: 'needs-scope' })));
+    // every placeholder's variable, as .env.example lists them; names, never values
+    const example = await readFile(join(dir, '.env.example'), 'utf8');
+    expect(doc.placeholders.map((p: { name: string }) => p.name)).toEqual(
+      [...example.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => m[1]),
+    );
+    expect(doc.placeholders).toContainEqual({
+      name: 'SMTP_SETTINGS_PASSWORD',
+      object: 'SMTPSettings',
+      field: 'password',
+      file: 'smtp-settings.yaml',
+    });
+    expect(result.stdout).not.toContain(SMTP_PASSWORD);
+    // progress stays on stderr
+    expect(result.stderr).toMatch(/Read \d+ live object/);
+    expect(validate({ ...doc, version: 2 })).toBe(false);
   });
 
   it('exports admin users as their two flags only', async () => {

@@ -1,10 +1,10 @@
 /**
  * `converge plan --format markdown|json` as a process against the emulator:
  * the Markdown a pull request is commented with, and the versioned JSON
- * documents of plan and drift, validated against their schemas under
- * schemas/documents/ with ajv.
+ * documents of plan, drift and apply's events, validated against their
+ * schemas under schemas/documents/ with ajv.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
@@ -24,11 +24,15 @@ let target: CliTarget;
 let emulator: RunningEmulator;
 let scratch: string;
 
+/** A document's schema, with the others beside it (the apply events refer to the plan report's definitions). */
 async function schema(name: string) {
-  const path = fileURLToPath(new URL(`../../schemas/documents/${name}.schema.json`, import.meta.url));
+  const dir = fileURLToPath(new URL('../../schemas/documents/', import.meta.url));
   const ajv = new Ajv({ allErrors: true, strict: true });
   addFormats.default(ajv);
-  return ajv.compile(JSON.parse(await readFile(path, 'utf8')));
+  for (const file of await readdir(dir)) ajv.addSchema(JSON.parse(await readFile(join(dir, file), 'utf8')));
+  const validate = ajv.getSchema(`https://converge.dev/schemas/documents/${name}.schema.json`);
+  if (!validate) throw new Error(`no schema ${name}`);
+  return validate;
 }
 
 function expectNoSecret(...texts: string[]) {
@@ -150,5 +154,48 @@ describe('versioned JSON documents', () => {
     const at = md.stdout.indexOf('### Policies');
     expect(at).toBeGreaterThan(md.stdout.indexOf('<code>GeneralSettings</code>'));
     expect(md.stdout.slice(at)).toContain(`Policies: ${doc.policies.evaluated} check(s)`);
+  });
+
+  // last: it applies the pending changes the tests above plan
+  it('apply --json prints a header, then lines the converge-apply-events schema accepts', async () => {
+    const validate = await schema('converge-apply-events');
+    const lines = async (args: string[]) => {
+      const result = await target.run(['apply', ...args, '--auto-approve', '--json'], changed);
+      expectNoSecret(result.stdout, result.stderr);
+      const parsed = result.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+      for (const line of parsed) expect(validate(line), JSON.stringify([line.type, validate.errors])).toBe(true);
+      return { code: result.code, parsed, types: parsed.map((l: { type: string }) => l.type) };
+    };
+    const { code, parsed, types } = await lines(EXAMPLES);
+    expect(code).toBe(0);
+    expect(parsed[0]).toMatchObject({ type: 'header', format: 'converge-apply-events', version: 1 });
+    for (const type of ['read-start', 'read-progress', 'read-done', 'plan-ready', 'apply-start', 'action-done'])
+      expect(types).toContain(type);
+    expect(types.at(-1)).toBe('apply-done');
+    // every kind read says so once, done, and the requests only grow
+    const kinds = parsed.find((l) => l.type === 'read-start').kinds as string[];
+    const progress = parsed.filter((l) => l.type === 'read-progress');
+    expect(
+      progress
+        .filter((l) => l.done)
+        .map((l) => l.kind)
+        .sort(),
+    ).toEqual([...kinds].sort());
+    const requests = progress.map((l) => l.requests as number);
+    expect(requests).toEqual([...requests].sort((a, b) => a - b));
+    expect(parsed.find((l) => l.type === 'read-done').requests).toBe(requests.at(-1));
+    // the schema is a contract: a line that breaks it is refused, an event type it does not know is not
+    const done = parsed.find((l) => l.type === 'action-done');
+    expect(validate({ ...done, action: { ...done.action, action: 'upsert' } })).toBe(false);
+    expect(validate({ ...parsed[0], version: 2 })).toBe(false);
+    expect(validate({ type: 'a-later-event', seq: 9, time: 0 })).toBe(true);
+
+    // with policies, their line comes after the header, before the plan is applied (or refused)
+    const checked = await lines([...EXAMPLES, POLICIES]);
+    expect(checked.types.slice(0, 1)).toEqual(['header']);
+    expect(checked.types).toContain('policies');
   });
 });

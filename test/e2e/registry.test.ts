@@ -48,6 +48,17 @@ async function statuses(): Promise<Array<{ version: string; status: string; erro
   return (await response.json()).data.attributes['version-statuses'];
 }
 
+/** A version's archive as the registry serves it (the module registry protocol's download). */
+async function download(version: string): Promise<Buffer> {
+  const headers = { authorization: `Bearer ${target.emulator.tokens.admin}` };
+  const at = await fetch(`${target.emulator.url}/api/registry/v1/modules/example-org/network/aws/${version}/download`, {
+    headers,
+  });
+  const location = at.headers.get('x-terraform-get');
+  if (!location) throw new Error(`no download link (${at.status})`);
+  return Buffer.from(await (await fetch(location, { headers })).arrayBuffer());
+}
+
 describe('registry kinds through the CLI', () => {
   it('uploads each version once; a later local change is a note, not an upload', async () => {
     const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
@@ -63,9 +74,67 @@ describe('registry kinds through the CLI', () => {
     const plan = await target.run(['plan', file, '--detailed-exitcode']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain(
-      'RegistryModuleVersion/example-org/network/aws/1.0.0: digest changed since converge sent it',
+      'RegistryModuleVersion/example-org/network/aws/1.0.0: the content of network (sha256:',
     );
     for (const output of [applied, plan]) expect(output.stdout + output.stderr).not.toContain(SECRET);
+  });
+
+  it('a changed source is said with its remedy until the manifest acknowledges it; the original archive clears it', async () => {
+    const file = await write(['1.0.0, source: network']);
+    const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
+    expect(applied.code, applied.stderr).toBe(0);
+    // what the registry holds, byte for byte, as anyone can download it
+    const original = join(target.scratch, 'network-1.0.0.tar.gz');
+    await writeFile(original, await download('1.0.0'));
+
+    await writeFile(join(target.scratch, 'network', 'main.tf'), '\n# a local change\n', { flag: 'a' });
+    const first = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(first.code, first.stderr).toBe(0);
+    const note = first.stdout
+      .split('\n')
+      .find((line) => line.includes('RegistryModuleVersion/example-org/network/aws/1.0.0:'));
+    const digest = /acknowledge it with `digest: (sha256:[0-9a-f]{64})`/.exec(note ?? '')?.[1];
+    expect(note, first.stdout).toMatch(/the content of network \(sha256:[0-9a-f]{64}\) is not what converge published/);
+    expect(digest).toBeDefined();
+    // the same plan, the same note: nothing was acknowledged
+    expect((await target.run(['plan', file])).stdout).toContain(note);
+
+    // acknowledged: the plan is clean, and stays so while the content is the one acknowledged
+    await write([`1.0.0, source: network, digest: "${digest}"`]);
+    const acknowledged = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(acknowledged.code, acknowledged.stderr).toBe(0);
+    expect(acknowledged.stdout).not.toContain('RegistryModuleVersion/example-org/network/aws/1.0.0:');
+    expect(acknowledged.stdout).toContain('No changes');
+    // another change is said again, with the new digest to acknowledge
+    await writeFile(join(target.scratch, 'network', 'main.tf'), '\n# another one\n', { flag: 'a' });
+    const again = await target.run(['plan', file]);
+    expect(again.stdout).toMatch(/1\.0\.0: the content of network \(sha256:[0-9a-f]{64}\) is not the acknowledged /);
+
+    // the version pointed at the archive the registry holds: nothing to say
+    await write(['1.0.0, archive: network-1.0.0.tar.gz']);
+    const restored = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).not.toContain('RegistryModuleVersion/example-org/network/aws/1.0.0:');
+  }, 90_000);
+
+  it('publishes a version only with the content it acknowledges: the plan says so, apply uploads nothing', async () => {
+    const wrong = `sha256:${'0'.repeat(64)}`;
+    const file = await write(['1.0.0, source: network', `2.0.0, source: network, digest: "${wrong}"`]);
+    const plan = await target.run(['plan', file]);
+    expect(plan.stdout).toMatch(
+      new RegExp(`2\\.0\\.0: the content of network \\(sha256:[0-9a-f]{64}\\) is not the acknowledged ${wrong}`),
+    );
+    const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
+    expect(applied.code).toBe(1);
+    expect(applied.stdout + applied.stderr).toContain(`is not the acknowledged ${wrong}; nothing was uploaded`);
+    expect((await statuses()).map((s) => s.version)).toEqual(['1.0.0']);
+  }, 60_000);
+
+  it('refuses a digest that is not sha256 at validate, with its position', async () => {
+    const file = await write(['1.0.0, source: network, digest: "md5:abc"']);
+    const result = await target.run(['validate', file]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/modules\.yaml:\d+:\d+: .*must be sha256: and 64 lower-case hex digits/);
   });
 
   it('fails a version the registry cannot read, alone, with its reason; the others go on', async () => {

@@ -37,6 +37,26 @@ async function waitFor(session: string, test: (text: string) => boolean, timeout
   throw new Error(`the screen never showed what was expected; last screen:\n${text}`);
 }
 
+/** The emulator's connection and what the kinds fixture reads from the environment. */
+function kindEnv(): Record<string, string> {
+  return {
+    CONVERGE_PLATFORM_URL: emulator.url,
+    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_SECRETS_URL: emulator.url,
+    CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
+    CLOUD_A_KEY_ID: 'k',
+    CLOUD_A_SECRET: 's',
+    SMTP_PASSWORD: 'p',
+    SMS_TOKEN: 't',
+    SSH_CA_PRIVATE_KEY,
+    LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
+    MODULE_API_KEY: 'm',
+    LDAP_CLIENT_CERT: 'c',
+    LDAP_CLIENT_KEY: 'k',
+    TERM: 'xterm-256color',
+  };
+}
+
 let emulator: RunningEmulator;
 let session: string;
 
@@ -58,21 +78,8 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
   it('shows live rows while actions run, then finished rows and the summary', async () => {
     const scratch = await mkdtemp(join(tmpdir(), 'converge-tmux-'));
     const env = {
-      CONVERGE_PLATFORM_URL: emulator.url,
-      CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
-      CONVERGE_SECRETS_URL: emulator.url,
-      CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
+      ...kindEnv(),
       CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
-      CLOUD_A_KEY_ID: 'k',
-      CLOUD_A_SECRET: 's',
-      SMTP_PASSWORD: 'p',
-      SMS_TOKEN: 't',
-      SSH_CA_PRIVATE_KEY,
-      LDAP_BINDPASS: LDAP_ADMIN_PASSWORD,
-      MODULE_API_KEY: 'm',
-      LDAP_CLIENT_CERT: 'c',
-      LDAP_CLIENT_KEY: 'k',
-      TERM: 'xterm-256color',
     };
     const exports = Object.entries(env)
       .map(([k, v]) => `${k}='${v}'`)
@@ -94,4 +101,40 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
     // the same run's secrets never reach the screen
     expect(after).not.toContain(emulator.tokens.admin);
   }, 90_000);
+
+  it.each(['apply --auto-approve', 'plan'])(
+    '%s: shows live state being read, then one line saying what was read, above the plan',
+    async (args) => {
+      const scratch = await mkdtemp(join(tmpdir(), 'converge-tmux-'));
+      const exports = Object.entries({
+        ...kindEnv(),
+        CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+      })
+        .map(([k, v]) => `${k}='${v}'`)
+        .join(' ');
+      const command = `env -u CI ${exports} '${process.execPath}' '${MAIN}' ${args.replace(/^(\w+)/, `$1 '${KINDS}'`)}; echo "exit=$?"; sleep 60`;
+      // a slow server: reading takes seconds, as against a real one
+      emulator.setLatency(300);
+      tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '50', command);
+
+      const reading = await waitFor(session, (text) => /Reading live state .*[1-9]\d* request\(s\)/.test(text));
+      expect(reading).toMatch(
+        /Reading live state {2}\d+\/\d+ kind\(s\) read · \d+ object\(s\) · \d+ request\(s\) · [\d.]+m?s/,
+      );
+      expect(reading).toMatch(/^ {2}\w+ {2}\d+ object\(s\) so far$/m);
+
+      emulator.setLatency(0);
+      await waitFor(session, (text) => text.includes('exit='), 60_000);
+      // the whole history, scrolled off or not
+      const after = tmux('capture-pane', '-p', '-S', '-', '-t', session);
+      expect(after).toContain('exit=0');
+      // the live region is gone: one line of it is left, first, and the plan follows it
+      expect(after).not.toContain('Reading live state');
+      expect(after).not.toContain('so far');
+      const [first, second] = after.split('\n');
+      expect(first).toMatch(/^Read \d+ live object\(s\) in [\d.]+m?s, \d+ request\(s\)$/);
+      expect(second).toMatch(/^ {2}[+~-] /);
+    },
+    90_000,
+  );
 });

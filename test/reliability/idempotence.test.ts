@@ -422,13 +422,13 @@ describe('LDAPConfig after POST /v1/<mount>/rotate-root', () => {
  * changes after the apply (a file of its directory edited, its archive
  * rebuilt from an edited directory), a plan with the fingerprint store, which
  * keeps the digest of what was uploaded, says so in a note on that version
- * (`digest changed since converge sent it`) and plans nothing; an apply sends
+ * (`the content of … is not what converge published`, with the remedy) and plans nothing; an apply sends
  * nothing; without the store the plan is silent; content back as it was
  * uploaded (packing is reproducible), the note goes.
  */
 describe('RegistryModule versions whose local content changed after the apply', () => {
   const cases = FULL_RUN ? 60 : 10;
-  const changedNote = /^digest changed since converge sent it/;
+  const changedNote = /^the content of .* \(sha256:[0-9a-f]{64}\) is not what converge published/;
   let server: Emulator;
   let target: Target;
   let store: FingerprintStore;

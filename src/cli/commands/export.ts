@@ -28,6 +28,7 @@ export function registerExport(program: Command): void {
     .option('--split', 'one file per object (<out>/<kind>/<name>.yaml) instead of one per kind', false)
     .option('--no-placeholders', 'leave write-only fields out (not managed) instead of writing placeholders')
     .option('-f, --force', 'overwrite files that already exist', false)
+    .option('--json', 'print what was written as a converge-export JSON document (progress stays on stderr)', false)
     .option(
       '--schema-ref <dir|url>',
       "where the files' yaml-language-server modelines point (default: converge's schemas/)",

@@ -17,6 +17,10 @@ export function registerPlan(program: Command): void {
       false,
     )
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none, 1 on error', false)
+    .option(
+      '--no-progress',
+      'no live view while reading (also without a terminal, in CI, with TERM=dumb or a format other than text)',
+    )
     .addHelpText(
       'after',
       '\nExit codes: 0 success, 1 error, 2 changes present (with --detailed-exitcode).\n' +

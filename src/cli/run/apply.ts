@@ -14,6 +14,7 @@ import { resolveKind } from '../kind-name.ts';
 import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { checkBeforeReading, checkSavedPlan, savedPlanFlags } from '../saved-plan.ts';
 import { closeClients, concurrencyOf, loadInputs } from '../session.ts';
+import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
 import { makePlan } from './make-plan.ts';
@@ -57,11 +58,16 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     env: process.env,
     output,
     colors,
+    converge: VERSION,
   });
   events.on(reporter.listener);
 
   const interrupt = new AbortController();
-  const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal);
+  const { run, clients, store } = await makePlan(inputs, effective, events, interrupt.signal).catch(async (error) => {
+    // the read view goes before the error is printed
+    await reporter.close();
+    throw error;
+  });
   try {
     const plan = saved && checked ? checkSavedPlan(saved, checked, inputs, run) : run.plan;
     // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial

@@ -6,6 +6,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
 import { buildExport, canExport, ENV_EXAMPLE, type ExportInput, type ExportProvider } from '../../export/build.ts';
+import { exportDocument, type SkippedKind } from '../../export/document.ts';
 import { scopeSort, scopesBySort } from '../../export/scopes.ts';
 import { writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
@@ -21,6 +22,7 @@ import { plainReporter } from '../../ui/plain-reporter.ts';
 import { resolveKind } from '../kind-name.ts';
 import { EXIT_OK } from '../run-main.ts';
 import { closeClients, concurrencyOf, connect, loadCommandConfig } from '../session.ts';
+import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
 
 export interface ExportFlags {
@@ -35,6 +37,7 @@ export interface ExportFlags {
   force: boolean;
   schemaRef?: string;
   parallelism?: number;
+  json?: boolean;
 }
 
 export async function runExport(flags: ExportFlags): Promise<number> {
@@ -42,12 +45,14 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   const named = [...flags.kind, ...flags.kinds];
   let chosen = chooseProviders(named);
   const config = await loadCommandConfig(flags);
+  const skipped: SkippedKind[] = [];
   if (named.length === 0) {
     // every kind means every kind of the APIs configured; a named kind needs its API
     const reachable = chosen.filter((p) => config[p.api]);
-    const skipped = chosen.filter((p) => !config[p.api]);
-    if (reachable.length > 0 && skipped.length > 0) {
-      output.err(`Skipping ${skipped.map((p) => p.kind).join(', ')}: no connection configured for their API.`);
+    const unreachable = chosen.filter((p) => !config[p.api]);
+    if (reachable.length > 0 && unreachable.length > 0) {
+      output.err(`Skipping ${unreachable.map((p) => p.kind).join(', ')}: no connection configured for their API.`);
+      skipped.push(...unreachable.map((p) => ({ kind: p.kind, reason: 'no-connection' as const })));
       chosen = reachable;
     }
   }
@@ -62,6 +67,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       });
     }
     output.err(`Skipping ${kinds}: their objects live in organizations; pass --scope <organization> to export them.`);
+    skipped.push(...unscoped.map((p) => ({ kind: p.kind, reason: 'needs-scope' as const })));
     chosen = chosen.filter((p) => !unscoped.includes(p));
   }
   const requests = readRequests(chosen, scopes);
@@ -102,6 +108,11 @@ export async function runExport(flags: ExportFlags): Promise<number> {
 
   await writeExport(outDir, writes, { force: flags.force, shown });
 
+  if (flags.json) {
+    const counts = chosen.map((p) => ({ kind: p.kind, objects: live.get(p.kind)?.size ?? 0 }));
+    output.out(exportDocument({ out: outDir, counts, result, skipped, converge: VERSION }));
+    return EXIT_OK;
+  }
   const colors = colorsFor(process.stdout, flags.color);
   const objects = result.files.reduce((n, f) => n + f.objects, 0);
   const kinds = [...new Set(result.files.map((f) => f.kind))];

@@ -5,9 +5,9 @@ import { denialError } from '../../policy/report.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import { withSources } from '../../reconcile/sources.ts';
+import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { type TurnOutput, turnOutput } from '../../ui/output.ts';
-import { plainReporter } from '../../ui/plain-reporter.ts';
 import { type PlanFormat, renderPlan } from '../../ui/plan/index.ts';
 import type { CommonFlags } from '../flags.ts';
 import { EXIT_CHANGES, EXIT_ERROR, EXIT_OK } from '../run-main.ts';
@@ -22,6 +22,8 @@ export interface PlanFlags extends CommonFlags {
   format: PlanFormat;
   detailedExitcode: boolean;
   showSources?: boolean;
+  /** False for --no-progress. */
+  progress?: boolean;
 }
 
 export async function runPlan(paths: string[], flags: PlanFlags): Promise<number> {
@@ -41,8 +43,23 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
   const inputs = await loadInputs(paths, flags);
   if (flags.out) checkWritable(flags.out, '--out');
   const events = new EventStream();
-  if (format !== 'json') events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
-  const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal);
+  // a text plan on a terminal shows the read as it goes (a Markdown or JSON document stays only itself)
+  const reporter =
+    format === 'json'
+      ? undefined
+      : await chooseReporter({
+          json: false,
+          progress: flags.progress !== false && format === 'text',
+          stream: process.stdout,
+          env: process.env,
+          output,
+          colors: colorsFor(process.stderr, flags.color),
+          converge: VERSION,
+        });
+  if (reporter) events.on(reporter.listener);
+  const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal).finally(() =>
+    reporter?.close(),
+  );
   await closeClients(clients);
   const policies = checkPlan(inputs.policies, run.plan, run, inputs.providers);
   const denied = policies.denied > 0;

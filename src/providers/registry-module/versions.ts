@@ -5,7 +5,8 @@
  * directory packed reproducibly by converge (`source:`) or a ready gzip
  * tarball (`archive:`). Versions are immutable: one that exists is never
  * uploaded again, and when its local content no longer matches what was
- * uploaded (the digest the fingerprint store keeps), the plan says so. One
+ * uploaded (the digest the fingerprint store keeps), the plan says so, until
+ * the manifest acknowledges that content (./acknowledged.ts). One
  * that never became usable (left without content when its create was cut
  * short, or refused by the registry) is not published: the plan replaces it
  * (deleted, then published anew from its content), with the reason as a
@@ -21,6 +22,7 @@ import { contentProblem } from '../../registry/module-source.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { flag } from '../shared/rules.ts';
+import { ACKNOWLEDGED, acknowledgedNotes, changedContentNotes, requireAcknowledged } from './acknowledged.ts';
 import { organizationModules } from './api.ts';
 import { listedModule, VERSION_IDENTITY, versionOf } from './names.ts';
 import { publishVersion } from './publish.ts';
@@ -109,10 +111,18 @@ export const registryModuleVersion = defineProvider(
       // the digest stands for the content: a saved plan names where it was read when it changes
       const from = String(desired.spec.source ?? desired.spec.archive);
       const fileSources = { ...desired.fileSources, 'spec.digest': from };
-      return { ...desired, spec: { ...desired.spec, digest: content.sha256 }, fileSources, prepared: content };
+      // the manifest's `digest` acknowledges a content (./acknowledged.ts); the spec's is the content's
+      const { digest: acknowledged, ...spec } = desired.spec;
+      return {
+        ...desired,
+        spec: { ...spec, digest: content.sha256, ...(acknowledged !== undefined && { [ACKNOWLEDGED]: acknowledged }) },
+        fileSources,
+        prepared: content,
+      };
     },
 
     async create(ctx, desired) {
+      requireAcknowledged(versionOf(desired.address), desired.spec);
       await publishVersion(ctx, desired.address, plannedPack(desired) ?? (await packed(ctx, desired)));
       return undefined;
     },
@@ -129,6 +139,8 @@ export const registryModuleVersion = defineProvider(
     liveNotes(_spec, live) {
       return contentNotes(live);
     },
+    notes: acknowledgedNotes,
+    changedSinceSent: changedContentNotes,
   }),
   {
     fields: {
@@ -139,6 +151,8 @@ export const registryModuleVersion = defineProvider(
       // the content's digest (computed by `prepare`, so no secret), kept by the fingerprint store
       // when the version is uploaded
       digest: { writeOnly: true, sensitive: false },
+      // the content the manifest acknowledges (its `digest: sha256:…`): checked against the content, never compared
+      [ACKNOWLEDGED]: { createOnly: true },
       // never in a manifest (the schema has no such key), so always the default: a declared version
       // is meant to be usable. Live, it is false for one left without content or that the registry
       // could not read, and a change of an immutable field is a replacement (docs/kinds.md)

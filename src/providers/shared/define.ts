@@ -21,8 +21,7 @@ type FromTable =
   | 'canonicalDesired'
   | 'canonicalLive'
   | 'present'
-  | 'wire'
-  | 'notes';
+  | 'wire';
 type Defaulted = 'api' | 'cardinality' | 'scoped' | 'updateStyle' | 'dependsOn';
 
 /** What a kind says itself; the rest comes from its table or the defaults below. */
@@ -48,10 +47,11 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     canonicalLive: forms.live,
     present: forms.present,
     wire: forms.wire,
-    notes: forms.notes,
     // every secret that is configuration, whether or not export would ask for it (a generated CA's key)
     unrestorable: (live) => unreadable(forms.configurationWriteOnly(live.fields ?? {})),
     ...own,
+    // the table's notes (a field that does not apply), then the kind's own
+    notes: own.notes ? (spec) => [...forms.notes(spec), ...(own.notes?.(spec) ?? [])] : forms.notes,
     // a secrets engine's reserved mount and the table's rules first (a secret written as a literal,
     // an empty secret), then the kind's own
     check: (object, all) => [

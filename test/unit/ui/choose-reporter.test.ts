@@ -45,7 +45,7 @@ describe('reporterKind', () => {
 
 describe('chooseReporter', () => {
   const events = [
-    ev({ type: 'read-done', objects: 3, elapsedMs: 12 }),
+    ev({ type: 'read-done', objects: 3, requests: 4, elapsedMs: 12 }),
     ev({ type: 'apply-start', total: 2 }),
     ev({ type: 'action-start', action: planned('GeneralSettings') }),
     ev({ type: 'action-done', action: planned('GeneralSettings'), elapsedMs: 120 }),
@@ -60,7 +60,7 @@ describe('chooseReporter', () => {
     env: NodeJS.ProcessEnv;
   }) {
     const output = memoryOutput();
-    const reporter = await chooseReporter({ ...options, output, colors: pc.createColors(false) });
+    const reporter = await chooseReporter({ ...options, output, colors: pc.createColors(false), converge: '9.9.9' });
     for (const e of events) reporter.listener(e);
     await reporter.close();
     return output;
@@ -76,13 +76,21 @@ describe('chooseReporter', () => {
     expect(got.stdout).toContain('[1/2] updated GeneralSettings (120 ms)');
   });
 
-  it('prints exactly the JSON lines with --json', async () => {
+  it('prints exactly the JSON lines with --json, after a header naming the format and its version', async () => {
     const got = await feed({ json: true, progress: true, stream: tty, env: {} });
     const want = memoryOutput();
-    const json = jsonReporter(want);
+    const json = jsonReporter(want, '9.9.9');
     for (const e of events) json(e);
-    expect(got.stdout).toEqual(want.stdout);
-    expect(got.stdout.map((l) => JSON.parse(l).type)).toEqual(events.map((e) => e.type));
+    // the header's time is its own; the events are the same lines
+    expect(got.stdout.slice(1)).toEqual(want.stdout.slice(1));
+    expect(JSON.parse(got.stdout[0]!)).toEqual({
+      type: 'header',
+      format: 'converge-apply-events',
+      version: 1,
+      converge: '9.9.9',
+      generatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(got.stdout.map((l) => JSON.parse(l).type)).toEqual(['header', ...events.map((e) => e.type)]);
   });
 });
 

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import pc from 'picocolors';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { registerSecret } from '../../../src/api/redact.ts';
 import { startInkReporter } from '../../../src/ui/ink/render.ts';
 import { memoryOutput } from '../../../src/ui/output.ts';
 import { ev, planned, planOf, summary, unstyled } from './events.ts';
+import { screenOf } from './screen.ts';
 
 /** A terminal-like stream that keeps everything written to it. */
 class FakeTerminal extends EventEmitter {
@@ -20,24 +21,72 @@ class FakeTerminal extends EventEmitter {
   }
 }
 
+/** A reporter on a fake terminal, without colour. */
+function started(columns = 100) {
+  const terminal = new FakeTerminal();
+  terminal.columns = columns;
+  const output = memoryOutput();
+  const reporter = startInkReporter({
+    stream: terminal as unknown as NodeJS.WriteStream,
+    output,
+    colors: pc.createColors(false),
+  });
+  return { terminal, output, reporter };
+}
+
 describe('startInkReporter', () => {
-  it('prints reading as plain lines, mounts on apply-start, and leaves the log and summary on close', async () => {
+  it('shows reading as it goes, leaves one line when it ends, then the retries met meanwhile', async () => {
+    const { terminal, output, reporter } = started();
+    reporter.listener(ev({ type: 'read-start', kinds: ['GeneralSettings', 'AdminUser'] }));
+    reporter.listener(ev({ type: 'read-progress', kind: 'GeneralSettings', objects: 1, requests: 1, done: true }));
+    reporter.listener(
+      ev({ type: 'retry', method: 'GET', path: '/api/v2/admin/users', attempt: 1, delayMs: 100, reason: '503' }),
+    );
+    reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 3, requests: 3, done: false }));
+    // the view draws on its ticker: wait for the frame with the last progress
+    await vi.waitFor(() => expect(screenOf(terminal.written).join('\n')).toContain('3 object(s) so far'), 5_000);
+    expect(screenOf(terminal.written)).toEqual([
+      expect.stringMatching(
+        /^. Reading live state {2}1\/2 kind\(s\) read · 4 object\(s\) · 3 request\(s\) · .* · 1 retried$/,
+      ),
+      '  AdminUser  3 object(s) so far',
+      '  last retry: GET /api/v2/admin/users: 503',
+    ]);
+    // the retry waits for the view to go: a line written under a live region would be drawn over
+    expect(output.stderr).toEqual([]);
+
+    reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 3, requests: 4, done: true }));
+    reporter.listener(ev({ type: 'read-done', objects: 4, requests: 4, elapsedMs: 260 }));
+    expect(screenOf(terminal.written)).toEqual(['Read 4 live object(s) in 260ms, 4 request(s)']);
+    expect(output.stderr).toEqual(['retrying GET /api/v2/admin/users in 100 ms (503)']);
+    const before = terminal.written;
+    reporter.listener(ev({ type: 'plan-ready', plan: planOf([planned('GeneralSettings')]) }));
+    await reporter.close();
+    // nothing is drawn again before an apply starts
+    expect(terminal.written).toBe(before);
+  });
+
+  it('says where a failed read stopped when it is closed', async () => {
+    const { terminal, reporter } = started();
+    reporter.listener(ev({ type: 'read-start', kinds: ['AdminUser', 'SSHRole'] }));
+    reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 2, requests: 1, done: true }));
+    await reporter.close();
+    expect(screenOf(terminal.written)).toEqual([
+      expect.stringMatching(/^Reading stopped after [\d.]+m?s: 1\/2 kind\(s\) read, 2 object\(s\), 1 request\(s\)$/),
+    ]);
+  });
+
+  it('mounts the apply view on apply-start, and leaves the log and summary on close', async () => {
     registerSecret('tok-abcdef-123456');
-    const terminal = new FakeTerminal();
-    const output = memoryOutput();
-    const reporter = startInkReporter({
-      stream: terminal as unknown as NodeJS.WriteStream,
-      output,
-      colors: pc.createColors(false),
-    });
+    const { terminal, output, reporter } = started();
     const settings = planned('GeneralSettings');
     const ann = planned('AdminUser/ann', 'create');
-    reporter.listener(ev({ type: 'read-start', kinds: ['GeneralSettings', 'AdminUser'] }));
-    reporter.listener(ev({ type: 'read-done', objects: 2, elapsedMs: 15 }));
+    reporter.listener(ev({ type: 'read-start', kinds: [] }));
+    reporter.listener(ev({ type: 'read-done', objects: 0, requests: 0, elapsedMs: 15 }));
     reporter.listener(ev({ type: 'plan-ready', plan: planOf([settings, ann]) }));
     // before apply-start the terminal belongs to the plan and the prompt
     expect(terminal.written).toBe('');
-    expect(output.stderr).toEqual(['Read 2 live object(s) in 15 ms']);
+    expect(output.stderr).toEqual(['Read 0 live object(s) in 15 ms, 0 request(s)']);
 
     reporter.listener(ev({ type: 'apply-start', total: 2 }));
     reporter.listener(ev({ type: 'action-start', action: settings }));
@@ -68,13 +117,7 @@ describe('startInkReporter', () => {
   });
 
   it('says what a failed replacement left live', async () => {
-    const terminal = new FakeTerminal();
-    terminal.columns = 400;
-    const reporter = startInkReporter({
-      stream: terminal as unknown as NodeJS.WriteStream,
-      output: memoryOutput(),
-      colors: pc.createColors(false),
-    });
+    const { terminal, reporter } = started(400);
     const role = planned('LDAPStaticRole/app1', 'replace');
     const error = {
       message:
@@ -96,12 +139,7 @@ describe('startInkReporter', () => {
   });
 
   it('closes cleanly when the apply never started', async () => {
-    const terminal = new FakeTerminal();
-    const reporter = startInkReporter({
-      stream: terminal as unknown as NodeJS.WriteStream,
-      output: memoryOutput(),
-      colors: pc.createColors(false),
-    });
+    const { terminal, reporter } = started();
     reporter.listener(ev({ type: 'read-start', kinds: [] }));
     await reporter.close();
     expect(terminal.written).toBe('');

@@ -1,0 +1,45 @@
+/**
+ * What `converge export --json` prints: a versioned document of what was
+ * written (schemas/documents/converge-export.schema.json, docs/commands.md):
+ * within a version, members are only ever added. It names files, kinds and
+ * the placeholders' variables, never a value. Pure.
+ */
+import { ENV_EXAMPLE, type ExportResult } from './build.ts';
+
+export const EXPORT_FORMAT = 'converge-export';
+export const EXPORT_VERSION = 1;
+
+/** A kind left out of an export of every kind: its API has no connection, or its objects live in organizations. */
+export interface SkippedKind {
+  kind: string;
+  reason: 'no-connection' | 'needs-scope';
+}
+
+export interface ExportSummary {
+  /** The output directory, absolute. */
+  out: string;
+  /** Live objects read per kind exported, in the registry's order, zeros included. */
+  counts: ReadonlyArray<{ kind: string; objects: number }>;
+  result: ExportResult;
+  skipped: readonly SkippedKind[];
+  converge: string;
+  generatedAt?: string;
+}
+
+export function exportDocument(summary: ExportSummary): string {
+  const { result } = summary;
+  const document = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    generatedAt: summary.generatedAt ?? new Date().toISOString(),
+    converge: summary.converge,
+    out: summary.out,
+    objects: result.files.reduce((n, f) => n + f.objects, 0),
+    kinds: summary.counts,
+    files: result.files.map((f) => ({ path: f.path, kind: f.kind, objects: f.objects })),
+    placeholders: result.placeholders.map((p) => ({ name: p.name, object: p.object, field: p.field, file: p.file })),
+    ...(result.envExample !== undefined && { envExample: ENV_EXAMPLE }),
+    skipped: summary.skipped,
+  };
+  return JSON.stringify(document, null, 2);
+}
