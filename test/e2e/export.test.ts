@@ -5,12 +5,13 @@
  * plan clean against the server they came from, for every kind.
  */
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { filesBelow } from '../helpers/files-below.ts';
 
 /** The example repository's staging environment: what every environment shares, and its own objects. */
 const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
@@ -28,13 +29,7 @@ let scratch: string;
 
 const run: CliTarget['run'] = (args, extra) => target.run(args, extra);
 
-async function files(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
+const files = filesBelow;
 
 /** A value for every variable `.env.example` lists. */
 async function placeholderEnv(dir: string): Promise<Record<string, string>> {

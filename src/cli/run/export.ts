@@ -5,9 +5,18 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
-import { buildExport, canExport, ENV_EXAMPLE, type ExportInput, type ExportProvider } from '../../export/build.ts';
+import {
+  buildExport,
+  canExport,
+  ENV_EXAMPLE,
+  type ExportedChild,
+  type ExportInput,
+  type ExportProvider,
+  type ExportResult,
+} from '../../export/build.ts';
+import { exportedChildKinds, exportedChildren } from '../../export/children.ts';
 import { scopeSort, scopesBySort } from '../../export/scopes.ts';
-import { writeExport } from '../../export/write.ts';
+import { type ExportWrite, fileSink, writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { readSchema } from '../../manifest/schema-file.ts';
 import { providerMap, providers } from '../../providers/index.ts';
@@ -64,7 +73,8 @@ export async function runExport(flags: ExportFlags): Promise<number> {
     output.err(`Skipping ${kinds}: their objects live in organizations; pass --scope <organization> to export them.`);
     chosen = chosen.filter((p) => !unscoped.includes(p));
   }
-  const requests = readRequests(chosen, scopes);
+  const childKinds = exportedChildKinds(chosen);
+  const requests = readRequests([...chosen, ...childKinds], scopes);
   const outDir = resolve(flags.out);
   checkWritable(flags.out, '--out', 'directory');
   const schemaRef = schemaReference(flags.schemaRef, outDir);
@@ -74,33 +84,43 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   const concurrency = concurrencyOf(config, flags);
   const clients = connect(
     config,
-    chosen.map((p) => p.kind),
+    requests.map((r) => r.provider.kind),
     events,
     concurrency,
   );
+  let result: ExportResult;
   let live: Awaited<ReturnType<typeof readLive>>;
+  let contents: ExportedChild[];
   try {
+    const contextOf = runContexts({ clients, signal: new AbortController().signal });
     // export keeps its documented default (the configured parallelism) rather than growing the window
     const queue = new PQueue({ concurrency: concurrency.initial });
-    live = await readLive(requests, runContexts({ clients, signal: new AbortController().signal }), queue, events);
+    live = await readLive(requests, contextOf, queue, events);
+    const children = exportedChildren(chosen, live, (skipped) => output.err(skipped));
+    contents = [...children.values()].flat();
+    const inputs: ExportInput[] = chosen.map((provider) => ({
+      provider,
+      objects: [...(live.get(provider.kind)?.values() ?? [])],
+      children,
+    }));
+    result = buildExport(inputs, {
+      split: flags.split,
+      placeholders: flags.placeholders,
+      schemaRef,
+      required: requiredSpecFields,
+    });
+    const at = (path: string) => join(outDir, ...path.split('/'));
+    // the archives first: a download that fails leaves no manifest naming a missing file
+    const writes: ExportWrite[] = contents.map((child) => ({
+      path: at(child.export.file(child.live)),
+      fill: (file) => child.export.download(contextOf(child.provider), child.live, fileSink(file)),
+    }));
+    writes.push(...result.files.map((f) => ({ path: at(f.path), content: f.content })));
+    if (result.envExample) writes.push({ path: at(ENV_EXAMPLE), content: result.envExample });
+    await writeExport(outDir, writes, { force: flags.force, shown });
   } finally {
     await closeClients(clients);
   }
-
-  const inputs: ExportInput[] = chosen.map((provider) => ({
-    provider,
-    objects: [...(live.get(provider.kind)?.values() ?? [])],
-  }));
-  const result = buildExport(inputs, {
-    split: flags.split,
-    placeholders: flags.placeholders,
-    schemaRef,
-    required: requiredSpecFields,
-  });
-  const writes = result.files.map((f) => ({ path: join(outDir, ...f.path.split('/')), content: f.content }));
-  if (result.envExample) writes.push({ path: join(outDir, ENV_EXAMPLE), content: result.envExample });
-
-  await writeExport(outDir, writes, { force: flags.force, shown });
 
   const colors = colorsFor(process.stdout, flags.color);
   const objects = result.files.reduce((n, f) => n + f.objects, 0);
@@ -113,6 +133,10 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   for (const provider of chosen) {
     const n = live.get(provider.kind)?.size ?? 0;
     output.out(`  ${provider.kind}: ${n}${n === 0 ? ' (nothing to export)' : ''}`);
+  }
+  for (const provider of childKinds) {
+    const n = contents.filter((c) => c.live.kind === provider.kind).length;
+    output.out(`  ${provider.kind}: ${n}, with their content beside the manifests`);
   }
   if (result.placeholders.length > 0) {
     output.out(
