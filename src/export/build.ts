@@ -12,7 +12,11 @@
  *   fingerprint store converge does not compare it, with one it sends it once.
  *   Only a secret the live object has or its kind requires (the field table's
  *   `exportedWhen`, src/providers/shared/fields.ts): a placeholder for a
- *   disabled feature's credentials would ask for a value nobody holds.
+ *   disabled feature's credentials would ask for a value nobody holds;
+ * - a child list's items (a module's versions) are listed in their parent's
+ *   manifest, each naming the file its content was downloaded into (the
+ *   bytes that were uploaded, so its digest compares equal), relative to the
+ *   manifest.
  */
 import { posix } from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';

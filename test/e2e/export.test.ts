@@ -22,6 +22,8 @@ const KINDS = providers.map((p) => p.kind);
 /** Kinds whose objects live in organizations: exported only for the organizations named with --scope. */
 const IN_ORGANIZATIONS = providers.filter((p) => p.scoped && !p.address({}).scope).map((p) => p.kind);
 const EXPORTED_BY_DEFAULT = KINDS.filter((k) => !IN_ORGANIZATIONS.includes(k));
+/** A module's versions: exported with their module, not a kind of their own. */
+const VERSIONS = 'RegistryModuleVersion';
 
 let target: CliTarget;
 let emulator: RunningEmulator;
@@ -149,7 +151,8 @@ describe('converge export', () => {
     expect(result.code, result.stderr).toBe(0);
     const plan = await planOf(dir, await placeholderEnv(dir));
     expect(plan.code, plan.stderr).toBe(0);
-    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(IN_ORGANIZATIONS));
+    // the modules' versions come with them, their archives downloaded (test/e2e/export-modules.test.ts)
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set([...IN_ORGANIZATIONS, VERSIONS]));
     expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
   });
 
@@ -339,7 +342,7 @@ describe('converge export options', () => {
     );
     const plan = await planOf(dir, await placeholderEnv(dir));
     expect(plan.code, plan.stderr).toBe(0);
-    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(KINDS));
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set([...KINDS, VERSIONS]));
     expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
   });
 
@@ -363,9 +366,9 @@ describe('converge export options', () => {
     // a kind in another case is that kind (`toolversion`); a typo is not
     ['an unknown kind, with a suggestion', 'ToolVersoin', 'did you mean "ToolVersion"?'],
     [
-      'a kind that cannot be exported (it has no toManifest)',
+      'a module version, exported with its module only',
       'RegistryModuleVersion',
-      '--kind RegistryModuleVersion: objects of this kind cannot be exported',
+      'they are exported with their RegistryModule: --kind RegistryModule',
     ],
   ])('exits 1 for %s, before any request', async (_what, kind, message) => {
     const before = emulator.stats().total;

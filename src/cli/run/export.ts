@@ -157,8 +157,12 @@ function chooseProviders(kinds: readonly string[]): Array<Provider & ExportProvi
   const named = kinds.map((kind) => resolveKind(kind, [...providerMap.keys()], '--kind'));
   for (const kind of named) {
     if (exportable.some((p) => p.kind === kind)) continue;
+    // a child kind exported with its parent (a module's versions, in their module's manifest)
+    const parent = exportable.find((p) => exportedChildKinds([p]).some((child) => child.kind === kind));
     throw new ConvergeError('INPUT_INVALID', `--kind ${kind}: objects of this kind cannot be exported`, {
-      hint: `kinds that can: ${exportable.map((p) => p.kind).join(', ')}`,
+      hint: parent
+        ? `they are exported with their ${parent.kind}: --kind ${parent.kind}`
+        : `kinds that can: ${exportable.map((p) => p.kind).join(', ')}`,
     });
   }
   return exportable.filter((p) => named.includes(p.kind));
