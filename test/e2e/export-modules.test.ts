@@ -81,10 +81,9 @@ afterAll(() => target?.close());
 
 describe('export of registry modules with their versions', () => {
   it('downloads each published version’s archive under modules/ and names it in the manifest', async () => {
+    const archives = ['dns-aws/2.0.0', 'network-aws/1.0.0', 'network-aws/1.1.0'];
     expect(await files(out)).toEqual([
-      'modules/example-org/dns-aws/2.0.0.tar.gz',
-      'modules/example-org/network-aws/1.0.0.tar.gz',
-      'modules/example-org/network-aws/1.1.0.tar.gz',
+      ...archives.map((a) => `modules/example-org/${a}.tar.gz`),
       'registry-module.yaml',
     ]);
     const manifest = await readFile(join(out, 'registry-module.yaml'), 'utf8');
