@@ -168,6 +168,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           ...(req.signal && { signal: req.signal }),
           onHeaders: (status, headers) => permit.observe(status, headers),
           ...(req.maxBodyBytes !== undefined && { maxBodyBytes: req.maxBodyBytes }),
+          ...(req.sink && { sink: req.sink }),
         });
         sample = { overloaded: overloaded(result), latencyMs: performance.now() - sent };
         if (result.kind === 'response') breaker.success();

@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { classifyNetworkError, type NetworkFailure, timeoutFailure } from './network.ts';
+import type { BodySink } from './types.ts';
 import { decodeBody, flattenHeaders, type WireRequest } from './wire.ts';
 
 export type Exchange =
@@ -19,6 +20,17 @@ export interface ExchangeContext {
   onHeaders?: (status: number, headers: Record<string, string>) => void;
   /** Read at most this many bytes of the body (a test run's log may be hundreds of megabytes). */
   maxBodyBytes?: number;
+  /** A 2xx body goes here instead of being read as text (`RequestOptions.sink`). */
+  sink?: BodySink;
+}
+
+/** An error of the caller's sink: thrown as it is, whatever its code (a full disk is no network failure). */
+class SinkFailure extends Error {
+  readonly error: unknown;
+  constructor(error: unknown) {
+    super('the body sink failed');
+    this.error = error;
+  }
 }
 
 /**
@@ -61,6 +73,10 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
     });
     const headers = flattenHeaders(response.headers);
     context.onHeaders?.(response.statusCode, headers);
+    if (context.sink && response.statusCode >= 200 && response.statusCode < 300) {
+      await drain(response.body, context.sink);
+      return { kind: 'response', status: response.statusCode, headers, body: undefined };
+    }
     const { text, truncated } =
       context.maxBodyBytes === undefined
         ? { text: await response.body.text(), truncated: false }
@@ -69,6 +85,7 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
     const body = truncated ? text : decodeBody(text, headers['content-type']);
     return { kind: 'response', status: response.statusCode, headers, body, ...(truncated && { truncated }) };
   } catch (error) {
+    if (error instanceof SinkFailure) throw error.error;
     if (outer?.aborted) throw outer.reason;
     if (deadline.signal.aborted) return { kind: 'network', failure: timeoutFailure(context.origin, context.timeoutMs) };
     const failure = classifyNetworkError(error, context.origin);
@@ -78,6 +95,20 @@ export async function exchange(dispatcher: Dispatcher, wire: WireRequest, contex
     clearTimeout(timer);
     siblings?.delete(deadline);
   }
+}
+
+/** The whole body into `sink`; a sink that fails stops the read. */
+async function drain(body: Dispatcher.ResponseData['body'], sink: BodySink): Promise<void> {
+  const step = async (work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (error) {
+      body.destroy();
+      throw new SinkFailure(error);
+    }
+  };
+  await step(() => sink.begin());
+  for await (const chunk of body) await step(() => sink.write(chunk as Buffer));
 }
 
 /** The first `max` bytes of a body, as UTF-8 text; the rest is not read (the stream is closed). */

@@ -26,6 +26,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Read at most this many bytes of the answer's body; the rest is left unread (`truncated` says so). */
   maxBodyBytes?: number;
+  /**
+   * A 2xx answer's body goes here, chunk by chunk, instead of into `body` (a module archive, streamed to
+   * disk): bytes that are not text, and may be larger than memory should hold.
+   */
+  sink?: BodySink;
+}
+
+/**
+ * Where a streamed body goes. Each attempt starts with `begin`, so a retry after a body cut short
+ * starts over; an error a sink throws ends the request as it is, never taken for a network failure.
+ */
+export interface BodySink {
+  begin(): Promise<void>;
+  write(chunk: Uint8Array): Promise<void>;
 }
 
 export interface HttpResponse<T = unknown> {

@@ -65,11 +65,12 @@ export function toWire(options: RequestOptions, target: Target, auth: Auth): Wir
 
 /**
  * The path as errors and retry events show it: no origin, no query, and no
- * upload object id (upload links carry their authorization in the URL).
+ * upload object id nor download token (such links carry their authorization
+ * in the URL).
  */
 export function displayPath(path: string): string {
   const bare = (/^https?:\/\//i.test(path) ? new URL(path).pathname : path).split('?')[0] ?? path;
-  return bare.replace(/\/object\/[^/]+/, '/object/***');
+  return bare.replace(/\/(object|download)\/[^/]+/, '/$1/***');
 }
 
 /** `page[size]` and friends are percent-encoded (`page%5Bsize%5D=100`), as the platform's own links are. */

@@ -6,7 +6,6 @@
 import { dirname } from 'node:path';
 import { connectFamily } from '../api/connect.ts';
 import { API_NAMES, type ApiName, isApiName } from '../api/profiles.ts';
-import { registerSecret } from '../api/redact.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
@@ -22,7 +21,6 @@ import {
   scopeInName,
 } from '../reconcile/address.ts';
 import { EventStream } from '../reconcile/events.ts';
-import { getPath } from '../reconcile/field-paths.ts';
 import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
 import { identityOf, type Provider } from '../reconcile/provider.ts';
@@ -30,6 +28,7 @@ import type { SecretPolicy } from '../reconcile/secrets.ts';
 import { matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
 import { processOutput } from '../ui/output.ts';
+import { registerDesiredSecrets, registerValue, shortSecretWarnings } from './desired-secrets.ts';
 import { type CommonFlags, parseSelectors } from './flags.ts';
 import { givenValues } from './given-values.ts';
 import { checkIgnoreRules, withIgnoreRules } from './ignore-rules.ts';
@@ -102,6 +101,7 @@ export async function loadInputs(
   const desired = withIgnoreRules(objects, config);
   for (const variable of variables.values()) if (variable.sensitive) registerValue(variable.value);
   registerDesiredSecrets(desired);
+  for (const warning of shortSecretWarnings(desired)) processOutput().err(warning);
   const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
   for (const [i, pattern] of targets.entries()) {
     if (!desired.some((d) => matchesTarget({ targets: [pattern], selectors: {} }, d.address))) {
@@ -164,21 +164,6 @@ function interpolationAccess(config: ConvergeConfig, paths: readonly string[]) {
       ...(config.interpolation.env && { allow: config.interpolation.env }),
     },
   };
-}
-
-/** Write-only and interpolated values join the redactor before anything can print them. */
-function registerDesiredSecrets(desired: readonly DesiredObject[]): void {
-  for (const d of desired) {
-    const provider = providerMap.get(d.kind);
-    const secretPaths = new Set([...d.secretFields, ...(provider?.writeOnly(d.spec) ?? [])]);
-    for (const path of secretPaths) registerValue(getPath(d.spec, path));
-  }
-}
-
-function registerValue(value: unknown): void {
-  if (typeof value === 'string') registerSecret(value);
-  else if (Array.isArray(value)) value.forEach(registerValue);
-  else if (value && typeof value === 'object') Object.values(value).forEach(registerValue);
 }
 
 /**

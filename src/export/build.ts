@@ -12,12 +12,17 @@
  *   fingerprint store converge does not compare it, with one it sends it once.
  *   Only a secret the live object has or its kind requires (the field table's
  *   `exportedWhen`, src/providers/shared/fields.ts): a placeholder for a
- *   disabled feature's credentials would ask for a value nobody holds.
+ *   disabled feature's credentials would ask for a value nobody holds;
+ * - a child list's items (a module's versions) are listed in their parent's
+ *   manifest, each naming the file its content was downloaded into (the
+ *   bytes that were uploaded, so its digest compares equal), relative to the
+ *   manifest.
  */
+import { posix } from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
 import { setPath } from '../reconcile/field-paths.ts';
-import { capabilities, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
+import { capabilities, type ExportItem, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
 
@@ -32,6 +37,17 @@ export const canExport = <P extends Provider>(provider: P): provider is P & Expo
 export interface ExportInput {
   provider: ExportProvider;
   objects: readonly LiveObject[];
+  /** Items of the objects' child lists (a module's versions), by the parent's address key. */
+  children?: ReadonlyMap<string, readonly ExportedChild[]>;
+}
+
+/** One child list item: written into its parent's list `field`, naming its file relative to the manifest. */
+export interface ExportedChild {
+  field: string;
+  live: LiveObject;
+  export: ExportItem;
+  /** Its kind's provider, whose API the download uses. */
+  provider: Provider;
 }
 
 export interface ExportOptions {
@@ -77,7 +93,7 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
   const files: ExportedFile[] = [];
   const placeholders: PlaceholderEntry[] = [];
   const names = new Set<string>();
-  for (const { provider, objects } of inputs) {
+  for (const { provider, objects, children } of inputs) {
     const sorted = [...objects].sort((a, b) => compareAddresses(a.address, b.address));
     if (sorted.length === 0) continue;
     const kebab = kebabKind(provider.kind);
@@ -104,7 +120,8 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
         file: path,
       }));
       placeholders.push(...entries);
-      const yaml = documentYaml(provider.toManifest(live), entries);
+      const manifest = withChildren(provider.toManifest(live), children?.get(addressKey(live.address)) ?? [], path);
+      const yaml = documentYaml(manifest, entries);
       const documents = byPath.get(path);
       if (documents) documents.push(yaml);
       else byPath.set(path, [yaml]);
@@ -117,6 +134,18 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     }
   }
   return { files, placeholders, envExample: placeholders.length > 0 ? envExample(placeholders) : undefined };
+}
+
+/** The manifest with its child items (`versions: [{version, archive}]`), each file relative to the manifest's. */
+function withChildren(manifest: ManifestDocument, children: readonly ExportedChild[], path: string): ManifestDocument {
+  if (children.length === 0) return manifest;
+  const spec: Fields = { ...manifest.spec };
+  for (const child of children) {
+    const file = posix.relative(posix.dirname(path), child.export.file(child.live));
+    const list = (spec[child.field] as Fields[] | undefined) ?? [];
+    spec[child.field] = [...list, child.export.item(child.live, file)];
+  }
+  return { ...manifest, spec };
 }
 
 function documentYaml(manifest: ManifestDocument, secrets: readonly PlaceholderEntry[]): string {

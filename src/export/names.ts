@@ -57,10 +57,15 @@ export function placeholderName(
  * (case-insensitively, for case-insensitive file systems).
  */
 export function objectFileName(identity: string, taken: Set<string>): string {
-  let base = identity.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
-  if (base === '') base = '_';
+  const base = fileSegment(identity);
   let name = base;
   for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base}-${n}`;
   taken.add(name.toLowerCase());
   return `${name}.yaml`;
+}
+
+/** One path segment from any text: letters, digits, `.`, `_` and `-` kept, anything else as `_`, never `.`-led. */
+export function fileSegment(text: string): string {
+  const segment = text.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
+  return segment === '' ? '_' : segment;
 }

@@ -7,17 +7,23 @@
  * ~/.bashrc`) would otherwise be written through. Everything is checked
  * before the first file is written; each file is then opened with
  * O_NOFOLLOW, so a link put in its place after the check is refused too.
+ * A file may be filled by its writer (a module archive, streamed as it
+ * downloads): one whose fill fails is removed, and nothing after it is written.
  */
 import { constants, lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
+import type { BodySink } from '../api/types.ts';
 import { ConvergeError } from '../errors.ts';
 
-export interface ExportWrite {
+export type ExportWrite = {
   /** Absolute, below the output directory. */
   path: string;
-  content: string;
-}
+} & (
+  | { content: string }
+  /** Writes the file's content itself (an archive, streamed as it downloads); a failed fill leaves no file. */
+  | { fill(file: FileHandle): Promise<void> }
+);
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 
@@ -65,12 +71,35 @@ export async function writeExport(
       if (error.code !== 'ELOOP') throw error;
       throw new ConvergeError('INPUT_INVALID', `${options.shown(w.path)} became a symbolic link while export wrote`);
     });
+    let complete = false;
     try {
-      await handle.writeFile(w.content);
+      if ('content' in w) await handle.writeFile(w.content);
+      else await w.fill(handle);
+      complete = true;
     } finally {
       await handle.close();
+      // a fill cut short (a download that failed) leaves no partial file behind
+      if (!complete) await unlink(w.path).catch(() => undefined);
     }
   }
+}
+
+/** A body sink into an open file: each attempt starts the file over (src/api/types.ts, `BodySink`). */
+export function fileSink(file: FileHandle): BodySink {
+  let position = 0;
+  return {
+    async begin() {
+      position = 0;
+      await file.truncate(0);
+    },
+    async write(chunk) {
+      for (let done = 0; done < chunk.length; ) {
+        const { bytesWritten } = await file.write(chunk, done, chunk.length - done, position);
+        done += bytesWritten;
+        position += bytesWritten;
+      }
+    },
+  };
 }
 
 /** `path` and the directories between `outDir` and it, outermost first (not `outDir` itself). */

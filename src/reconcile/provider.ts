@@ -19,7 +19,7 @@
  *   not mark to send.
  */
 import type { ApiName } from '../api/profiles.ts';
-import type { HttpClient } from '../api/types.ts';
+import type { BodySink, HttpClient } from '../api/types.ts';
 import type { SpecProblem } from '../manifest/catalog.ts';
 import { type Address, type Identity, type ListUnit, scopeUnit } from './address.ts';
 import type { DesiredObject, Fields, Json, LiveObject, Metadata } from './types.ts';
@@ -246,6 +246,23 @@ export interface Provider {
 
   /** The live object as a manifest document (secrets left out: export adds placeholders); absent: not exported. */
   toManifest?(live: LiveObject): ManifestDocument;
+  /**
+   * How export writes an object of a child list's kind (a module's version) into its parent's
+   * manifest, with its content downloaded beside it; absent: export leaves the items out.
+   */
+  readonly exportItem?: ExportItem;
+}
+
+/** A child list's item in an export: its content, downloaded into a file, and the item naming that file. */
+export interface ExportItem {
+  /** Why this object is left out (a version without content, or one of a VCS module); undefined: exported. */
+  skip(live: LiveObject, parent: LiveObject): string | undefined;
+  /** Its file, relative to the output directory, with `/` (`modules/acme/network-aws/1.2.0.tar.gz`). */
+  file(live: LiveObject): string;
+  /** Streams the content into `sink` (at most what the kind allows). */
+  download(ctx: ProviderContext, live: LiveObject, sink: BodySink): Promise<void>;
+  /** The item in the parent's list, given the file's path relative to the manifest (`{version, archive}`). */
+  item(live: LiveObject, file: string): Fields;
 }
 
 /** The unit one list call of `provider` covers for an address. */

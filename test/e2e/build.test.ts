@@ -14,7 +14,12 @@ import { runNode } from '../helpers/cli.ts';
 import { writeToolVersions } from '../unit/manifest/generated-set.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const EXAMPLES_ENV = { SMTP_PASSWORD: 'x', LDAP_URL: 'ldap://ldap.emulator.test', LDAP_BINDPASS: 'y' };
+// secrets long enough to be redacted anywhere: a shorter one is warned about on stderr (docs/security.md, "Redaction")
+const EXAMPLES_ENV = {
+  SMTP_PASSWORD: 'example-smtp-password',
+  LDAP_URL: 'ldap://ldap.emulator.test',
+  LDAP_BINDPASS: 'example-bind-password',
+};
 
 let dir: string;
 let main: string;

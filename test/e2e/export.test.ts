@@ -5,7 +5,7 @@
  * plan clean against the server they came from, for every kind.
  */
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { filesBelow } from '../helpers/files-below.ts';
 
 /** The example repository's staging environment: what every environment shares, and its own objects. */
 const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
@@ -24,6 +25,8 @@ const KINDS = providers.map((p) => p.kind);
 /** Kinds whose objects live in organizations: exported only for the organizations named with --scope. */
 const IN_ORGANIZATIONS = providers.filter((p) => p.scoped && !p.address({}).scope).map((p) => p.kind);
 const EXPORTED_BY_DEFAULT = KINDS.filter((k) => !IN_ORGANIZATIONS.includes(k));
+/** A module's versions: exported with their module, not a kind of their own. */
+const VERSIONS = 'RegistryModuleVersion';
 
 let target: CliTarget;
 let emulator: RunningEmulator;
@@ -31,13 +34,7 @@ let scratch: string;
 
 const run: CliTarget['run'] = (args, extra) => target.run(args, extra);
 
-async function files(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
+const files = filesBelow;
 
 /** A value for every variable `.env.example` lists. */
 async function placeholderEnv(dir: string): Promise<Record<string, string>> {
@@ -194,7 +191,8 @@ describe('converge export', () => {
     expect(result.code, result.stderr).toBe(0);
     const plan = await planOf(dir, await placeholderEnv(dir));
     expect(plan.code, plan.stderr).toBe(0);
-    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(IN_ORGANIZATIONS));
+    // the modules' versions come with them, their archives downloaded (test/e2e/export-modules.test.ts)
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set([...IN_ORGANIZATIONS, VERSIONS]));
     expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
   });
 
@@ -384,7 +382,7 @@ describe('converge export options', () => {
     );
     const plan = await planOf(dir, await placeholderEnv(dir));
     expect(plan.code, plan.stderr).toBe(0);
-    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set(KINDS));
+    expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set([...KINDS, VERSIONS]));
     expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
   });
 
@@ -408,9 +406,9 @@ describe('converge export options', () => {
     // a kind in another case is that kind (`toolversion`); a typo is not
     ['an unknown kind, with a suggestion', 'ToolVersoin', 'did you mean "ToolVersion"?'],
     [
-      'a kind that cannot be exported (it has no toManifest)',
+      'a module version, exported with its module only',
       'RegistryModuleVersion',
-      '--kind RegistryModuleVersion: objects of this kind cannot be exported',
+      'they are exported with their RegistryModule: --kind RegistryModule',
     ],
   ])('exits 1 for %s, before any request', async (_what, kind, message) => {
     const before = emulator.stats().total;

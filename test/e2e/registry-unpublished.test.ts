@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { versionStatuses } from '../helpers/version-statuses.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../examples/modules/', import.meta.url));
 const VERSION = 'RegistryModuleVersion/example-org/network/aws/2.0.0';
@@ -23,16 +24,8 @@ beforeEach(async () => {
 });
 afterEach(() => target?.close());
 
-async function statuses(): Promise<Array<[string, string]>> {
-  const response = await fetch(
-    `${target.emulator.url}/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws`,
-    { headers: { authorization: `Bearer ${target.emulator.tokens.admin}` } },
-  );
-  const entries: Array<{ version: string; status: string }> = (await response.json()).data.attributes[
-    'version-statuses'
-  ];
-  return entries.map((s): [string, string] => [s.version, s.status]).sort();
-}
+const statuses = () =>
+  versionStatuses(target.emulator, { organization: 'example-org', name: 'network', provider: 'aws' });
 
 describe('a declared version the registry could not read', () => {
   it('is planned as a replacement and drifted, and apply --allow-replace publishes it anew', async () => {

@@ -5,10 +5,19 @@
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import PQueue from 'p-queue';
 import { ConvergeError } from '../../errors.ts';
-import { buildExport, canExport, ENV_EXAMPLE, type ExportInput, type ExportProvider } from '../../export/build.ts';
+import {
+  buildExport,
+  canExport,
+  ENV_EXAMPLE,
+  type ExportedChild,
+  type ExportInput,
+  type ExportProvider,
+  type ExportResult,
+} from '../../export/build.ts';
+import { exportedChildKinds, exportedChildren } from '../../export/children.ts';
 import { exportDocument, type SkippedKind } from '../../export/document.ts';
 import { scopeSort, scopesBySort } from '../../export/scopes.ts';
-import { writeExport } from '../../export/write.ts';
+import { type ExportWrite, fileSink, writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { readSchema } from '../../manifest/schema-file.ts';
 import { providerMap, providers } from '../../providers/index.ts';
@@ -70,7 +79,8 @@ export async function runExport(flags: ExportFlags): Promise<number> {
     skipped.push(...unscoped.map((p) => ({ kind: p.kind, reason: 'needs-scope' as const })));
     chosen = chosen.filter((p) => !unscoped.includes(p));
   }
-  const requests = readRequests(chosen, scopes);
+  const childKinds = exportedChildKinds(chosen);
+  const requests = readRequests([...chosen, ...childKinds], scopes);
   const outDir = resolve(flags.out);
   checkWritable(flags.out, '--out', 'directory');
   const schemaRef = schemaReference(flags.schemaRef, outDir);
@@ -80,33 +90,43 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   const concurrency = concurrencyOf(config, flags);
   const clients = connect(
     config,
-    chosen.map((p) => p.kind),
+    requests.map((r) => r.provider.kind),
     events,
     concurrency,
   );
+  let result: ExportResult;
   let live: Awaited<ReturnType<typeof readLive>>;
+  let contents: ExportedChild[];
   try {
+    const contextOf = runContexts({ clients, signal: new AbortController().signal });
     // export keeps its documented default (the configured parallelism) rather than growing the window
     const queue = new PQueue({ concurrency: concurrency.initial });
-    live = await readLive(requests, runContexts({ clients, signal: new AbortController().signal }), queue, events);
+    live = await readLive(requests, contextOf, queue, events);
+    const children = exportedChildren(chosen, live, (skipped) => output.err(skipped));
+    contents = [...children.values()].flat();
+    const inputs: ExportInput[] = chosen.map((provider) => ({
+      provider,
+      objects: [...(live.get(provider.kind)?.values() ?? [])],
+      children,
+    }));
+    result = buildExport(inputs, {
+      split: flags.split,
+      placeholders: flags.placeholders,
+      schemaRef,
+      required: requiredSpecFields,
+    });
+    const at = (path: string) => join(outDir, ...path.split('/'));
+    // the archives first: a download that fails leaves no manifest naming a missing file
+    const writes: ExportWrite[] = contents.map((child) => ({
+      path: at(child.export.file(child.live)),
+      fill: (file) => child.export.download(contextOf(child.provider), child.live, fileSink(file)),
+    }));
+    writes.push(...result.files.map((f) => ({ path: at(f.path), content: f.content })));
+    if (result.envExample) writes.push({ path: at(ENV_EXAMPLE), content: result.envExample });
+    await writeExport(outDir, writes, { force: flags.force, shown });
   } finally {
     await closeClients(clients);
   }
-
-  const inputs: ExportInput[] = chosen.map((provider) => ({
-    provider,
-    objects: [...(live.get(provider.kind)?.values() ?? [])],
-  }));
-  const result = buildExport(inputs, {
-    split: flags.split,
-    placeholders: flags.placeholders,
-    schemaRef,
-    required: requiredSpecFields,
-  });
-  const writes = result.files.map((f) => ({ path: join(outDir, ...f.path.split('/')), content: f.content }));
-  if (result.envExample) writes.push({ path: join(outDir, ENV_EXAMPLE), content: result.envExample });
-
-  await writeExport(outDir, writes, { force: flags.force, shown });
 
   if (flags.json) {
     const counts = chosen.map((p) => ({ kind: p.kind, objects: live.get(p.kind)?.size ?? 0 }));
@@ -124,6 +144,10 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   for (const provider of chosen) {
     const n = live.get(provider.kind)?.size ?? 0;
     output.out(`  ${provider.kind}: ${n}${n === 0 ? ' (nothing to export)' : ''}`);
+  }
+  for (const provider of childKinds) {
+    const n = contents.filter((c) => c.live.kind === provider.kind).length;
+    output.out(`  ${provider.kind}: ${n}, with their content beside the manifests`);
   }
   if (result.placeholders.length > 0) {
     output.out(
@@ -144,8 +168,12 @@ function chooseProviders(kinds: readonly string[]): Array<Provider & ExportProvi
   const named = kinds.map((kind) => resolveKind(kind, [...providerMap.keys()], '--kind'));
   for (const kind of named) {
     if (exportable.some((p) => p.kind === kind)) continue;
+    // a child kind exported with its parent (a module's versions, in their module's manifest)
+    const parent = exportable.find((p) => exportedChildKinds([p]).some((child) => child.kind === kind));
     throw new ConvergeError('INPUT_INVALID', `--kind ${kind}: objects of this kind cannot be exported`, {
-      hint: `kinds that can: ${exportable.map((p) => p.kind).join(', ')}`,
+      hint: parent
+        ? `they are exported with their ${parent.kind}: --kind ${parent.kind}`
+        : `kinds that can: ${exportable.map((p) => p.kind).join(', ')}`,
     });
   }
   return exportable.filter((p) => named.includes(p.kind));

@@ -14,6 +14,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { ConvergeError } from '../../errors.ts';
+import { fileSegment } from '../../export/names.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import { childAddress } from '../../reconcile/address.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
@@ -24,7 +25,8 @@ import { defineProvider } from '../shared/define.ts';
 import { flag } from '../shared/rules.ts';
 import { ACKNOWLEDGED, acknowledgedNotes, changedContentNotes, requireAcknowledged } from './acknowledged.ts';
 import { organizationModules } from './api.ts';
-import { listedModule, VERSION_IDENTITY, versionOf } from './names.ts';
+import { downloadVersion } from './download.ts';
+import { listedModule, moduleOf, moduleParts, VERSION_IDENTITY, versionOf } from './names.ts';
 import { publishVersion } from './publish.ts';
 import { FAILED_STATUSES, pruneVersion, versionEntry } from './version-status.ts';
 
@@ -141,6 +143,21 @@ export const registryModuleVersion = defineProvider(
     },
     notes: acknowledgedNotes,
     changedSinceSent: changedContentNotes,
+    // exported with its module: its archive read back from the registry, named by `archive:`
+    exportItem: {
+      skip(live, module) {
+        if (module.fields?.['vcs-repo'] !== undefined) return 'its module publishes its versions from VCS';
+        const status = String(live.fields?.status);
+        return status === 'ok' ? undefined : `it has no content to download (status ${status})`;
+      },
+      file(live) {
+        const m = moduleParts(moduleOf(live.address));
+        const segments = [m.organization, `${m.name}-${m.provider}`, `${versionOf(live.address)}.tar.gz`];
+        return ['modules', ...segments.map(fileSegment)].join('/');
+      },
+      download: (ctx, live, sink) => downloadVersion(ctx, live.address, sink),
+      item: (live, file) => ({ version: versionOf(live.address), archive: file }),
+    },
   }),
   {
     fields: {

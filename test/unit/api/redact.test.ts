@@ -4,8 +4,8 @@ import { redact, registerSecret } from '../../../src/api/redact.ts';
 describe('redact', () => {
   it('masks every occurrence of every registered value', () => {
     registerSecret('s3cr3t-token-a');
-    registerSecret('pa55-b');
-    expect(redact('a=s3cr3t-token-a b=pa55-b again s3cr3t-token-a')).toBe('a=*** b=*** again ***');
+    registerSecret('pa55-word-b');
+    expect(redact('a=s3cr3t-token-a b=pa55-word-b again s3cr3t-token-a')).toBe('a=*** b=*** again ***');
   });
 
   it('masks a longer secret whole even when it contains a shorter one', () => {
@@ -20,10 +20,23 @@ describe('redact', () => {
     expect(redact(`?p=${encodeURIComponent('we"ird pass/1')}`)).toBe('?p=***');
   });
 
-  it('ignores values too short to be told from ordinary text', () => {
+  it('masks a value shorter than 8 characters only where it stands whole in quotes, never inside words', () => {
+    registerSecret('changed');
     registerSecret('abc');
     registerSecret('');
-    expect(redact('abc is fine')).toBe('abc is fine');
+    // the message of a stale saved plan, with a password `changed`: intact
+    expect(redact('live state changed since the plan was made')).toBe('live state changed since the plan was made');
+    expect(redact('abc is fine, abcdef too')).toBe('abc is fine, abcdef too');
+    // as a server echoes a value, or a message quotes it
+    expect(redact('{"errors":[{"detail":"password \\"changed\\" is too weak"}],"value":"changed"}')).toBe(
+      '{"errors":[{"detail":"password \\"***\\" is too weak"}],"value":"***"}',
+    );
+    expect(redact("invalid value 'abc' for password")).toBe("invalid value '***' for password");
+  });
+
+  it('masks a value of 8 characters or more anywhere, also inside other text', () => {
+    registerSecret('hunter22');
+    expect(redact('bind failed for hunter22@ldap, retrying hunter22')).toBe('bind failed for ***@ldap, retrying ***');
   });
 
   it('masks the token a client was created with', async () => {

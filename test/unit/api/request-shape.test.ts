@@ -167,6 +167,14 @@ describe('request shape', () => {
     expect(error.message).toBe('PUT /v1/object/***: 500 internal server error');
   });
 
+  it('hides the token of a download link in what errors show', async () => {
+    capture('GET', 404, '');
+    const error = await client()
+      .request({ method: 'GET', path: `${ORIGIN}/_archivist/v1/download/dG9rZW4tb2YtYS1kb3dubG9hZA` })
+      .catch((e) => e);
+    expect(error.message).toBe('GET /_archivist/v1/download/***: 404 not found');
+  });
+
   it('treats a link on its own server as a path there, with the token', async () => {
     const seen = capture('PUT', 200);
     await client().request({ method: 'PUT', path: `${ORIGIN}/v1/object/abc`, body: Buffer.from('tgz') });

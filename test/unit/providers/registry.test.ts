@@ -358,3 +358,37 @@ describe('ModuleTestVariable', () => {
     });
   });
 });
+
+describe('RegistryModuleVersion in an export', () => {
+  const item = registryModuleVersion.exportItem!;
+  const module = moduleAddress({
+    organization: 'acme',
+    registry: 'private',
+    namespace: 'acme',
+    name: 'network',
+    provider: 'aws',
+  });
+  const version = (status: string) => ({
+    kind: 'RegistryModuleVersion',
+    address: { kind: 'RegistryModuleVersion', scope: 'acme', name: 'network/aws/1.2.0' },
+    ref: '1.2.0',
+    fields: { version: '1.2.0', status },
+  });
+  const parent = (fields: Fields) => ({ kind: 'RegistryModule', address: module, ref: 'mod-1', fields });
+
+  it('is written as its version and its archive, under modules/<organization>/<name>-<provider>/', () => {
+    expect(item.skip(version('ok'), parent({}))).toBeUndefined();
+    expect(item.file(version('ok'))).toBe('modules/acme/network-aws/1.2.0.tar.gz');
+    expect(item.item(version('ok'), '../modules/acme/network-aws/1.2.0.tar.gz')).toEqual({
+      version: '1.2.0',
+      archive: '../modules/acme/network-aws/1.2.0.tar.gz',
+    });
+  });
+
+  it('is left out without content, or when its module publishes from VCS', () => {
+    expect(item.skip(version('pending'), parent({}))).toBe('it has no content to download (status pending)');
+    expect(item.skip(version('ok'), parent({ 'vcs-repo': { identifier: 'acme/network' } }))).toBe(
+      'its module publishes its versions from VCS',
+    );
+  });
+});
