@@ -4,6 +4,7 @@
  * not just the first.
  */
 import type { InputProblem } from '../errors.ts';
+import { addressKey } from '../reconcile/address.ts';
 import type { DesiredObject, Fields, Metadata, Position } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { describeValue } from './describe.ts';
@@ -32,10 +33,19 @@ export interface PatchObject extends DesiredObject {
   keys: Record<string, Position>;
 }
 
-export function buildObject(
-  doc: SourceDocument,
-  ctx: DocumentContext,
-): { object?: DesiredObject; patch?: PatchObject; document?: ManifestOnlyDocument; problems: InputProblem[] } {
+export interface BuiltDocument {
+  object?: DesiredObject;
+  patch?: PatchObject;
+  document?: ManifestOnlyDocument;
+  /**
+   * The address of a full declaration that has problems elsewhere than in its metadata: it is
+   * declared, only not buildable, so a patch of it is not also "a patch of nothing".
+   */
+  unbuilt?: string;
+  problems: InputProblem[];
+}
+
+export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDocument {
   const problems: InputProblem[] = [];
   const report = (path: string, message: string, atKey = false) =>
     problems.push({ ...positionOf(doc, path, atKey), message });
@@ -104,7 +114,7 @@ export function buildObject(
     const unknown = unknownField(pattern, kind, rows ?? []);
     if (unknown) report(`ignore.${i}`, `ignore: ${unknown}`);
   }
-  if (problems.length > 0) return { problems };
+  if (problems.length > 0) return { problems, ...unbuiltAddress(kind, fields, validated, ctx.catalog) };
 
   const validMetadata = (validated.metadata ?? {}) as Metadata;
   const object: DesiredObject = {
@@ -144,6 +154,20 @@ export function buildObject(
 
 function isMapping(value: unknown): boolean {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function unbuiltAddress(
+  kind: string,
+  fields: Record<string, unknown>,
+  validated: Record<string, unknown>,
+  catalog: KindCatalog,
+): { unbuilt?: string } {
+  if (fields.patch === true || fields.ensure === 'absent') return {};
+  try {
+    return { unbuilt: addressKey(catalog.address(kind, (validated.metadata ?? {}) as Metadata)) };
+  } catch {
+    return {}; // metadata the kind cannot name an object by: its own problem says so
+  }
 }
 
 /** A document of a manifest-only kind (a Policy): its schema's checks, no interpolation, no provider. */

@@ -100,7 +100,12 @@ export async function loadManifestSet(
   const layered = results.flatMap((r, i) => r.objects.map((item) => ({ item, layer: files[i]?.layer ?? 0, file: i })));
   const patches = results.flatMap((r, i) => r.patches.map((item) => ({ item, layer: files[i]?.layer ?? 0, file: i })));
   // the overlay pass: patches and absents over their declarations, duplicates (docs/environments.md)
-  const overlaid = applyOverlays(layered, patches, { catalog, schemas: context.schemas, layers: paths });
+  const overlaid = applyOverlays(layered, patches, {
+    catalog,
+    schemas: context.schemas,
+    layers: paths,
+    unbuilt: new Set(results.flatMap((r) => r.unbuilt)),
+  });
   const objects = overlaid.objects;
   // every problem at once: the kinds' own rules run over the documents that did build
   problems.push(...declared.problems, ...resolved.problems);
@@ -144,8 +149,15 @@ function loadFile(
   parsed: ParsedFile,
   sources: readonly SourceDocument[],
   context: Omit<DocumentContext, 'dir'>,
-): { objects: DesiredObject[]; patches: PatchObject[]; documents: ManifestOnlyDocument[]; problems: InputProblem[] } {
+): {
+  objects: DesiredObject[];
+  patches: PatchObject[];
+  documents: ManifestOnlyDocument[];
+  unbuilt: string[];
+  problems: InputProblem[];
+} {
   const problems = [...parsed.problems];
+  const unbuilt: string[] = [];
   const objects: DesiredObject[] = [];
   const patches: PatchObject[] = [];
   const documents: ManifestOnlyDocument[] = [];
@@ -157,9 +169,10 @@ function loadFile(
     if (built.object) objects.push(built.object);
     if (built.patch) patches.push(built.patch);
     if (built.document) documents.push(built.document);
+    if (built.unbuilt) unbuilt.push(built.unbuilt);
     problems.push(...built.problems);
   }
-  return { objects, patches, documents, problems };
+  return { objects, patches, documents, unbuilt, problems };
 }
 
 /** `${file:...}` contents, read once per load even when many values use the same file. */

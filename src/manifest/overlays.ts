@@ -32,6 +32,8 @@ export interface OverlayContext {
   schemas: SchemaSet;
   /** The path arguments as given, by layer: for messages. */
   layers: readonly string[];
+  /** Addresses (addressKey) of declarations that have problems of their own: patches of them are not patches of nothing. */
+  unbuilt?: ReadonlySet<string>;
 }
 
 interface Group {
@@ -118,7 +120,9 @@ function resolveGroup(
     return overlays.find((o) => !isPatch(o.item))?.item ?? withoutKeys(absent.item);
   }
   if (!declaration) {
-    for (const patch of patches) problems.push(nothingDeclared(patch.item, declared, ctx));
+    // a declaration whose own problems kept it from being built already has its message
+    const unbuilt = patches[0] && ctx.unbuilt?.has(addressKey(patches[0].item.address));
+    if (!unbuilt) for (const patch of patches) problems.push(nothingDeclared(patch.item, declared, ctx));
     return undefined;
   }
   let object = declaration.item;

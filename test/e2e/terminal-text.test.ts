@@ -17,6 +17,8 @@ import { type CliResult, converge } from '../helpers/cli.ts';
 
 const NETWORK = fileURLToPath(new URL('../../examples/modules/network/', import.meta.url));
 const SSH_ROLES = fileURLToPath(new URL('../../examples/base/ssh/roles.yaml', import.meta.url));
+// the roles read a variable's value (`${var:engineer_ttl}`): its declaration goes with them
+const VARIABLES = fileURLToPath(new URL('../../examples/base/variables.yaml', import.meta.url));
 
 /** OSC 52 writing "evil" to the clipboard, clear-screen, and a line overwritten after a CR. */
 const CANARY = 'x\u001b]52;c;ZXZpbA==\u0007\u001b[2J\u001b[H\rSuccess! 9 passed, 0 failed.\u009b31m';
@@ -73,6 +75,7 @@ describe('server text on a terminal', () => {
   it('plan and drift list live names of SSH roles, LDAP roles and users with their control characters shown', async () => {
     const manifests = join(scratch, 'manifests');
     await cp(SSH_ROLES, join(manifests, 'ssh-roles.yaml'));
+    await cp(VARIABLES, join(manifests, 'variables.yaml'));
     await writeFile(
       join(manifests, 'declared.yaml'),
       'kind: AdminUser\nmetadata: {name: owner}\nspec: {is-admin: false}\n---\n' +

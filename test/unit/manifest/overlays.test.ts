@@ -261,6 +261,16 @@ describe('refused overlays, each naming every place involved', () => {
     ]);
   });
 
+  it('a patch of a declaration with problems of its own: only those problems, no "patch of nothing"', async () => {
+    await files({
+      'base/role.yaml': BASE_ROLE.replace('ttl: 30m', 'ttl: ${env:NOT_SET_ANYWHERE}'),
+      'prod/role.yaml': 'kind: SSHRole\nmetadata: {name: engineers}\npatch: true\nspec: {max_ttl: 4h}\n',
+    });
+    expect(await problemsOf(['base', 'prod'])).toEqual([
+      'base/role.yaml:7:8: spec.ttl: environment variable "NOT_SET_ANYWHERE" is not set',
+    ]);
+  });
+
   it('two full declarations', async () => {
     await files({ 'base/a.yaml': BASE_ROLE, 'prod/b.yaml': `# again\n${BASE_ROLE}` });
     expect(await problemsOf(['base', 'prod'])).toEqual([

@@ -43,8 +43,9 @@ describe('startInkReporter', () => {
       ev({ type: 'retry', method: 'GET', path: '/api/v2/admin/users', attempt: 1, delayMs: 100, reason: '503' }),
     );
     reporter.listener(ev({ type: 'read-progress', kind: 'AdminUser', objects: 3, requests: 3, done: false }));
-    // the view draws on its ticker: wait for the frame with the last progress
-    await vi.waitFor(() => expect(screenOf(terminal.written).join('\n')).toContain('3 object(s) so far'), 5_000);
+    // the view draws on its ticker: wait for the frame with the last progress (long: a machine
+    // busy with other test files can hold the ticker back for seconds)
+    await vi.waitFor(() => expect(screenOf(terminal.written).join('\n')).toContain('3 object(s) so far'), 20_000);
     expect(screenOf(terminal.written)).toEqual([
       expect.stringMatching(
         /^. Reading live state {2}1\/2 kind\(s\) read · 4 object\(s\) · 3 request\(s\) · .* · 1 retried$/,
