@@ -36,8 +36,10 @@ export function startInkReporter(options: InkReporterOptions): Reporter {
   const store = new ApplyViewStore(options.store);
   const beforeApply = plainReporter(options.output, options.colors);
   const colors = options.colors.isColorSupported;
+  // interactive: converge chose this view because the terminal is one (src/ui/choose-reporter.ts);
+  // left to Ink, a CI variable in the environment would make it draw only the last frame
   const mount = (view: React.ReactElement): Instance =>
-    render(view, { stdout: options.stream, exitOnCtrlC: false, patchConsole: false, maxFps: 15 });
+    render(view, { stdout: options.stream, exitOnCtrlC: false, patchConsole: false, maxFps: 15, interactive: true });
   let reading: { store: ReadViewStore; instance: Instance; held: ReconcileEvent[] } | undefined;
   let instance: Instance | undefined;
 
