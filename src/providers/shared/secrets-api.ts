@@ -6,6 +6,7 @@
  * empty list alike.
  */
 import { isReservedMount, RESERVED_MOUNTS } from '../../api/secrets-mounts.ts';
+import type { HttpResponse } from '../../api/types.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import { isPlainObject } from '../../reconcile/equal.ts';
@@ -42,14 +43,8 @@ export function secretsPath(mount: string, ...rest: string[]): string {
 /** The names under a list path of a mount; none when the service answers the empty 404. */
 export async function listNames(ctx: ProviderContext, mount: string, ...rest: string[]): Promise<string[]> {
   const path = secretsPath(mount, ...rest);
-  const response = await ctx.client.request<{ data?: { keys?: unknown } }>({
-    method: 'GET',
-    path,
-    query: { list: 'true' },
-    accept: [404],
-    signal: ctx.signal,
-  });
-  if (response.status === 404) return noneOrMissingMount(response.body, mount, `GET ${path}?list=true`, []);
+  const response = await getOrNone<{ data?: { keys?: unknown } }>(ctx, mount, path, true);
+  if (response === undefined) return [];
   const keys = response.body?.data?.keys;
   if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string')) {
     throw new ConvergeError('API_ERROR', `GET ${path}?list=true: the answer has no list of names in data.keys`);
@@ -60,30 +55,39 @@ export async function listNames(ctx: ProviderContext, mount: string, ...rest: st
 /** The `data` of one object of a mount; undefined when it does not exist. */
 export async function readData(ctx: ProviderContext, mount: string, ...rest: string[]): Promise<Fields | undefined> {
   const path = secretsPath(mount, ...rest);
-  const response = await ctx.client.request<{ data?: unknown }>({
-    method: 'GET',
-    path,
-    accept: [404],
-    signal: ctx.signal,
-  });
-  if (response.status === 404) return noneOrMissingMount(response.body, mount, `GET ${path}`, undefined);
+  const response = await getOrNone<{ data?: unknown }>(ctx, mount, path, false);
+  if (response === undefined) return undefined;
   const data = response.body?.data;
   if (!isPlainObject(data)) throw new ConvergeError('API_ERROR', `GET ${path}: the answer has no data object`);
   return data as Fields;
 }
 
 /**
- * A 404 is "nothing there" (no such object, an empty list), except when the service says it has no
- * route for the path: no engine is mounted there at all (docs/apis.md). Reading that as "none" would
- * plan creates that can only fail, so it is an error naming the mount. The server's words are
- * matched, never repeated.
+ * A GET of a path of a mount (its list with `list`); undefined for a 404, which is "nothing there"
+ * (no such object, an empty list), except when the service says it has no route for the path: no
+ * engine is mounted there at all (docs/apis.md). Reading that as "none" would plan creates that can
+ * only fail, so it is an error naming the mount. The server's words are matched, never repeated.
  */
-function noneOrMissingMount<T>(body: unknown, mount: string, request: string, none: T): T {
+async function getOrNone<T>(
+  ctx: ProviderContext,
+  mount: string,
+  path: string,
+  list: boolean,
+): Promise<HttpResponse<T> | undefined> {
+  const response = await ctx.client.request<T>({
+    method: 'GET',
+    path,
+    ...(list && { query: { list: 'true' } }),
+    accept: [404],
+    signal: ctx.signal,
+  });
+  if (response.status !== 404) return response;
+  const body = response.body;
   const errors = isPlainObject(body) && Array.isArray(body.errors) ? body.errors : [];
-  if (!errors.some((e) => typeof e === 'string' && e.startsWith(NO_ROUTE))) return none;
+  if (!errors.some((e) => typeof e === 'string' && e.startsWith(NO_ROUTE))) return undefined;
   throw new ConvergeError(
     'PLAN_INVALID',
-    `no secrets engine is mounted at "${mount}": ${request} answered 404 with no route for the path`,
+    `no secrets engine is mounted at "${mount}": GET ${path}${list ? '?list=true' : ''} answered 404 with no route for the path`,
     {
       hint: `mount the engine there first (ssh for the SSH kinds, ldap for the LDAP kinds: \`vault secrets enable -path=${mount} ssh\`), or correct metadata.mount`,
     },
