@@ -51,13 +51,14 @@ async function walk(ctx: ProviderContext, mount: string, collection: string): Pr
 export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
   const { kind, collection } = config;
   const address = (mount: string, name: string): Address => ({ kind, scope: mount, name });
-  const pathOf = (a: Address) => secretsPath(a.scope ?? config.defaultMount, collection, a.name);
+  const mountOf = (a: Address) => a.scope ?? config.defaultMount;
+  const pathOf = (a: Address) => secretsPath(mountOf(a), collection, a.name);
 
   return defineProvider((forms) => {
     const toLive = (a: Address, data: Record<string, unknown> | undefined): LiveObject | undefined =>
       data && { kind, address: a, ref: a.name, fields: forms.readable(data as LiveObject['fields'] & object) };
     const get = async (ctx: ProviderContext, a: Address) =>
-      toLive(a, await readData(ctx, a.scope ?? config.defaultMount, collection, a.name));
+      toLive(a, await readData(ctx, mountOf(a), collection, a.name));
     const write = async (ctx: ProviderContext, desired: DesiredObject, fields: LiveObject['fields']) => {
       await writeData(ctx, pathOf(desired.address), forms.wire(fields ?? {}, desired.spec));
     };
@@ -93,7 +94,7 @@ export function secretsRoleProvider(config: SecretsRoleConfig): Provider {
       toManifest(live) {
         return {
           kind,
-          metadata: { mount: live.address.scope ?? config.defaultMount, name: live.address.name },
+          metadata: { mount: mountOf(live.address), name: live.address.name },
           spec: forms.exportSpec(live.fields ?? {}),
         };
       },
