@@ -21,8 +21,8 @@ export type ExportWrite = {
   path: string;
 } & (
   | { content: string }
-  /** Writes the file's content itself (an archive, streamed as it downloads); a failed fill leaves no file. */
-  | { fill(file: FileHandle): Promise<void> }
+  /** Streams the file's content into `sink` (an archive, as it downloads); a failed fill leaves no file. */
+  | { fill(sink: BodySink): Promise<void> }
 );
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
@@ -74,7 +74,7 @@ export async function writeExport(
     let complete = false;
     try {
       if ('content' in w) await handle.writeFile(w.content);
-      else await w.fill(handle);
+      else await w.fill(fileSink(handle));
       complete = true;
     } finally {
       await handle.close();
@@ -85,7 +85,7 @@ export async function writeExport(
 }
 
 /** A body sink into an open file: each attempt starts the file over (src/api/types.ts, `BodySink`). */
-export function fileSink(file: FileHandle): BodySink {
+function fileSink(file: FileHandle): BodySink {
   let position = 0;
   return {
     async begin() {

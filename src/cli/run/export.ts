@@ -17,7 +17,7 @@ import {
 import { exportedChildKinds, exportedChildren } from '../../export/children.ts';
 import { exportDocument, type SkippedKind } from '../../export/document.ts';
 import { scopeSort, scopesBySort } from '../../export/scopes.ts';
-import { type ExportWrite, fileSink, writeExport } from '../../export/write.ts';
+import { type ExportWrite, writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { readSchema } from '../../manifest/schema-file.ts';
 import { providerMap, providers } from '../../providers/index.ts';
@@ -119,7 +119,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
     // the archives first: a download that fails leaves no manifest naming a missing file
     const writes: ExportWrite[] = contents.map((child) => ({
       path: at(child.export.file(child.live)),
-      fill: (file) => child.export.download(contextOf(child.provider), child.live, fileSink(file)),
+      fill: (sink) => child.export.download(contextOf(child.provider), child.live, sink),
     }));
     writes.push(...result.files.map((f) => ({ path: at(f.path), content: f.content })));
     if (result.envExample) writes.push({ path: at(ENV_EXAMPLE), content: result.envExample });

@@ -1,13 +1,13 @@
 /**
  * writeExport's streamed files (src/export/write.ts): an archive written by
- * its fill, as a download streams it into `fileSink`; a fill that fails
+ * its fill, as a download streams it into the file's sink; a fill that fails
  * leaves no partial file, and nothing after it is written.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fileSink, writeExport } from '../../../src/export/write.ts';
+import { writeExport } from '../../../src/export/write.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -25,8 +25,7 @@ describe('streamed export files', () => {
       [
         {
           path,
-          fill: async (file) => {
-            const sink = fileSink(file);
+          fill: async (sink) => {
             // a first attempt cut short, then the whole body
             await sink.begin();
             await sink.write(Buffer.from('partial-and-longer-than-the-rest'));
@@ -49,8 +48,7 @@ describe('streamed export files', () => {
       [
         {
           path: archive,
-          fill: async (file) => {
-            const sink = fileSink(file);
+          fill: async (sink) => {
             await sink.begin();
             await sink.write(Buffer.from('half an archive'));
             throw new Error('connection reset');
