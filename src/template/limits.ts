@@ -11,9 +11,9 @@ import { TemplateLimitError } from './template-error.ts';
 import type { Value } from './values.ts';
 
 /** The most one value, and the rendered output, may hold: 1 MiB (characters of text, or bytes). */
-export const MAX_TEMPLATE_VALUE = 1024 * 1024;
+const MAX_TEMPLATE_VALUE = 1024 * 1024;
 /** The most all function calls of one render may produce together: 16 MiB. */
-export const MAX_RENDER_WORK = 16 * 1024 * 1024;
+const MAX_RENDER_WORK = 16 * 1024 * 1024;
 
 const MIB = 1024 * 1024;
 
