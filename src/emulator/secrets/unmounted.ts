@@ -13,7 +13,11 @@ import { permissionDenied } from './envelope.ts';
 import { isListing } from './routes.ts';
 import type { SecretsSlice } from './slice.ts';
 
-/** What the service mounts itself; the emulator serves only part of them, and the rest is "nothing there". */
+/**
+ * What the service mounts itself; the emulator serves only part of them, and the rest is "nothing
+ * there". Not RESERVED_MOUNTS (src/api/secrets-mounts.ts): `audit/` and an auth method never enabled
+ * (`auth/ldap/`) are reserved, so never an engine's mount, yet the service routes nothing there.
+ */
 const SERVICE_MOUNTS = ['sys', 'auth/token', 'cubbyhole', 'identity'];
 
 /** The answer to a request no route took: undefined inside a mount (the plain 404 stands). */
