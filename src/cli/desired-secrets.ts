@@ -7,13 +7,18 @@
  */
 import { REDACT_ANYWHERE, registerSecret } from '../api/redact.ts';
 import { formatPosition } from '../errors.ts';
+import type { VariableLookup } from '../manifest/variables.ts';
 import { providerMap } from '../providers/index.ts';
 import { addressKey } from '../reconcile/address.ts';
 import { getPath } from '../reconcile/field-paths.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
 
-/** Write-only and interpolated values join the redactor before anything can print them. */
-export function registerDesiredSecrets(desired: readonly DesiredObject[]): void {
+/**
+ * Write-only and interpolated values, and every sensitive variable's value (used or not), join the
+ * redactor before anything can print them.
+ */
+export function registerDesiredSecrets(desired: readonly DesiredObject[], variables: VariableLookup): void {
+  for (const variable of variables.values()) if (variable.sensitive) registerValue(variable.value);
   for (const d of desired) {
     const secretPaths = new Set([...d.secretFields, ...writeOnly(d)]);
     for (const path of secretPaths) registerValue(getPath(d.spec, path));
@@ -39,7 +44,7 @@ function writeOnly(d: DesiredObject): readonly string[] {
 }
 
 /** A secret value, or every string inside one (a sensitive variable may hold a list or a map). */
-export function registerValue(value: unknown): void {
+function registerValue(value: unknown): void {
   if (typeof value === 'string') registerSecret(value);
   else if (Array.isArray(value)) value.forEach(registerValue);
   else if (value && typeof value === 'object') Object.values(value).forEach(registerValue);

@@ -28,7 +28,7 @@ import type { SecretPolicy } from '../reconcile/secrets.ts';
 import { matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
 import { processOutput } from '../ui/output.ts';
-import { registerDesiredSecrets, registerValue, shortSecretWarnings } from './desired-secrets.ts';
+import { registerDesiredSecrets, shortSecretWarnings } from './desired-secrets.ts';
 import { type CommonFlags, parseSelectors } from './flags.ts';
 import { givenValues } from './given-values.ts';
 import { checkIgnoreRules, withIgnoreRules } from './ignore-rules.ts';
@@ -99,8 +99,7 @@ export async function loadInputs(
     variables: givenValues(flags, config, process.env, process.cwd()),
   });
   const desired = withIgnoreRules(objects, config);
-  for (const variable of variables.values()) if (variable.sensitive) registerValue(variable.value);
-  registerDesiredSecrets(desired);
+  registerDesiredSecrets(desired, variables);
   for (const warning of shortSecretWarnings(desired)) processOutput().err(warning);
   const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
   for (const [i, pattern] of targets.entries()) {
