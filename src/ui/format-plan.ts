@@ -5,7 +5,7 @@
 import type { Action, Plan, PlannedAction } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
 import { DEFAULT_LEGEND, formatChange, hasDefaults } from './format-value.ts';
-import { changeDiffText, lineDiff, showsAsLines, TEXT_DIFF_LINES } from './line-diff.ts';
+import { changeTextLines } from './line-diff.ts';
 import { terminalLine } from './terminal-text.ts';
 
 const SYMBOL: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-', noop: ' ' };
@@ -52,15 +52,14 @@ function formatAction(action: PlannedAction, paint: (s: string) => string, color
   const how = action.action === 'create' ? 'create' : 'other';
   // a source is there only when asked for (`plan --show-sources`)
   const body = action.changes.flatMap((c) => {
-    const from = c.source ? `  (set at ${c.source.file}:${c.source.line}:${c.source.col})` : '';
-    if (!showsAsLines(c)) return [terminalLine(formatChange(c, how) + from)];
     // a create shows its value's lines as added
-    const lines = changeDiffText(
-      c,
-      lineDiff(how === 'create' ? undefined : c.before, c.after, TEXT_DIFF_LINES),
+    const [first = '', ...rest] = changeTextLines(c, {
+      created: how === 'create',
+      line: (change) => formatChange(change, how),
       colors,
-    );
-    return from ? [`${lines[0]}${terminalLine(from)}`, ...lines.slice(1)] : lines;
+    });
+    const from = c.source ? `  (set at ${c.source.file}:${c.source.line}:${c.source.col})` : '';
+    return [first + terminalLine(from), ...rest];
   });
   return [head, ...body.map((line) => `        ${line}`)];
 }

@@ -21,7 +21,7 @@ import { terminalLine } from './terminal-text.ts';
 const CONTEXT = 3;
 
 /** Diff lines a text report shows per field before saying how many more there are. */
-export const TEXT_DIFF_LINES = 200;
+const TEXT_DIFF_LINES = 200;
 
 /**
  * The most added and removed lines the diff aligns. Its work grows with the
@@ -151,7 +151,23 @@ interface ShownChange {
   before?: Json;
   after?: Json;
   replace?: boolean;
+  default?: boolean;
   note?: string;
+}
+
+/**
+ * A field's change as text lines (the text plan, the drift report as text
+ * and in JUnit bodies): one line as `line` writes it, control characters
+ * shown, or a multi-line value's line diff (`changeDiffText`). A created
+ * object's value diffs from nothing.
+ */
+export function changeTextLines<Change extends ShownChange>(
+  change: Change,
+  options: { created: boolean; line: (change: Change) => string; colors: Colors },
+): string[] {
+  if (!showsAsLines(change)) return [terminalLine(options.line(change))];
+  const diff = lineDiff(options.created ? undefined : change.before, change.after, TEXT_DIFF_LINES);
+  return changeDiffText(change, diff, options.colors);
 }
 
 /**

@@ -10,8 +10,7 @@ import type { PolicySummary } from '../../policy/report.ts';
 import type { Action, Address, FieldChange, Json, Plan, PlannedAction, Position } from '../../reconcile/types.ts';
 import type { Colors } from '../colors.ts';
 import { afterText, changeMarks, formatValue } from '../format-value.ts';
-import { changeDiffText, lineDiff, showsAsLines, TEXT_DIFF_LINES } from '../line-diff.ts';
-import { terminalLine } from '../terminal-text.ts';
+import { changeTextLines } from '../line-diff.ts';
 
 /** What a planned action means when nothing is going to be applied. */
 export type DriftState = 'drifted' | 'missing' | 'to-delete' | 'in-sync';
@@ -224,12 +223,8 @@ export function displayUrl(url: string): string {
  * multi-line value's line diff (../line-diff.ts), control characters shown.
  */
 export function changeLines(change: DriftChange, state: DriftState, max: number, colors: Colors): string[] {
-  if (!showsAsLines(change)) return [terminalLine(describeChange(change, state, max))];
-  return changeDiffText(
-    change,
-    lineDiff(state === 'missing' ? undefined : change.before, change.after, TEXT_DIFF_LINES),
-    colors,
-  );
+  const line = (c: DriftChange) => describeChange(c, state, max);
+  return changeTextLines(change, { created: state === 'missing', line, colors });
 }
 
 /** A one-line description of a change, with `(sensitive)` for secrets. */
