@@ -4,7 +4,7 @@
  */
 import type { Action, Plan, PlannedAction } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
-import { DEFAULT_LEGEND, formatChange, hasDefaults } from './format-value.ts';
+import { defaultLegendText, formatChange } from './format-value.ts';
 import { changeTextLines } from './line-diff.ts';
 import { terminalLine } from './terminal-text.ts';
 
@@ -31,7 +31,7 @@ export function formatPlan(plan: Plan, colors: Colors): string[] {
   const changes = plan.actions.filter((a) => a.action !== 'noop');
   if (changes.length === 0) lines.push(colors.green('No changes: live state matches the manifests.'));
   for (const action of changes) lines.push(...formatAction(action, paint[action.action], colors));
-  if (hasDefaults(changes.flatMap((a) => a.changes))) lines.push('', colors.dim(DEFAULT_LEGEND));
+  lines.push(...defaultLegendText(changes, colors));
   if (plan.unmanaged.length > 0) {
     lines.push('', colors.bold(`Unmanaged (${plan.unmanaged.length}): live objects that no manifest mentions`));
     for (const u of plan.unmanaged) {

@@ -1,4 +1,5 @@
 import type { FieldChange, Json } from '../reconcile/types.ts';
+import type { Colors } from './colors.ts';
 
 /** A value as one readable line: strings quoted, long values cut. */
 export function formatValue(value: Json | undefined, max = 80): string {
@@ -12,9 +13,12 @@ export function changeMarks(change: Pick<FieldChange, 'replace' | 'default'>): s
   return (change.replace ? ' (forces replacement)' : '') + (change.default ? ' (default)' : '');
 }
 
+/** A report's objects (planned actions, drifted objects), each with its field changes. */
+export type ObjectsWithChanges = Iterable<{ changes: readonly Pick<FieldChange, 'default'>[] }>;
+
 /** Whether any change is labelled `(default)`: then a report says once what the label means. */
-export function hasDefaults(changes: Iterable<Pick<FieldChange, 'default'>>): boolean {
-  for (const change of changes) if (change.default) return true;
+export function hasDefaults(objects: ObjectsWithChanges): boolean {
+  for (const object of objects) if (object.changes.some((change) => change.default)) return true;
   return false;
 }
 
@@ -22,6 +26,11 @@ export function hasDefaults(changes: Iterable<Pick<FieldChange, 'default'>>): bo
 export const DEFAULT_LEGEND =
   '(default): the manifest does not write this field, so converge sets the documented default; ' +
   'write the field to keep another value, or list it under ignore to leave it to someone else.';
+
+/** The text reports' legend under their objects' changes (plan, drift): dimmed, after a blank line, when used. */
+export function defaultLegendText(objects: ObjectsWithChanges, colors: Colors): string[] {
+  return hasDefaults(objects) ? ['', colors.dim(DEFAULT_LEGEND)] : [];
+}
 
 /** `path: before -> after`, or the secret marker; never a secret value. */
 export function formatChange(change: FieldChange, action: 'create' | 'other'): string {

@@ -2,10 +2,10 @@
  * The pieces every Markdown report shares (the plan's and the drift report's
  * comment, the policy section): escaping of user and server text, the
  * comment-size limit and the level-by-level shortening that keeps a report
- * under it, collapsible lists, and a field's name cell. Pure.
+ * under it, collapsible lists, a field's name cell and the `(default)` legend. Pure.
  */
 
-import { changeMarks } from './format-value.ts';
+import { changeMarks, DEFAULT_LEGEND, hasDefaults, type ObjectsWithChanges } from './format-value.ts';
 
 /** GitHub's limit on a comment body. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -76,4 +76,9 @@ export function detailsList<Item>(
 /** A field change's name cell: its path, whether changing it replaces the object, whether its value is a default. */
 export function fieldCell(change: { path: string; replace?: boolean; default?: boolean }): string {
   return mdCode(change.path) + changeMarks(change);
+}
+
+/** The Markdown reports' legend under their objects' changes (plan, drift): emphasised, when used. */
+export function defaultLegendMarkdown(objects: ObjectsWithChanges): string[] {
+  return hasDefaults(objects) ? [`_${escapeMarkdownHtml(DEFAULT_LEGEND)}_`, ''] : [];
 }

@@ -9,9 +9,9 @@
 
 import { policyMarkdown } from '../../policy/report.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
-import { DEFAULT_LEGEND, formatValue, hasDefaults } from '../format-value.ts';
+import { formatValue } from '../format-value.ts';
 import { changesMarkdown } from '../line-diff.ts';
-import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, mdCode } from '../markdown.ts';
+import { defaultLegendMarkdown, detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, mdCode } from '../markdown.ts';
 import {
   type DriftChange,
   type DriftCounts,
@@ -112,7 +112,7 @@ function render(report: DriftReport, caps: Caps): string {
   if (drifted.length > 0) {
     out.push('Each section shows the live value and the value the manifests declare.', '');
     for (const [kind, objects] of groupByKind(drifted)) out.push(...kindSection(kind, objects, caps));
-    if (hasDefaults(drifted.flatMap((o) => o.changes))) out.push(`_${escapeMarkdownHtml(DEFAULT_LEGEND)}_`, '');
+    out.push(...defaultLegendMarkdown(drifted));
   }
   if (report.unmanaged.length > 0) out.push(...unmanagedSection(report, caps));
   const notes = reportNotes(report);

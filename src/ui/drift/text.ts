@@ -4,7 +4,7 @@
  */
 import { policyTextLines } from '../../policy/report.ts';
 import type { Colors } from '../colors.ts';
-import { DEFAULT_LEGEND, hasDefaults } from '../format-value.ts';
+import { defaultLegendText } from '../format-value.ts';
 import { terminalLine } from '../terminal-text.ts';
 import {
   changeLines,
@@ -34,7 +34,7 @@ export function formatDriftText(report: DriftReport, colors: Colors): string[] {
   const drifted = driftedObjects(report);
   if (drifted.length > 0) lines.push(colors.dim('Fields show the live value -> the value in the manifests.'));
   for (const object of drifted) lines.push(...formatObject(object, paint[object.state], colors));
-  if (hasDefaults(drifted.flatMap((o) => o.changes))) lines.push('', colors.dim(DEFAULT_LEGEND));
+  lines.push(...defaultLegendText(drifted, colors));
   if (report.unmanaged.length > 0) {
     lines.push('', colors.bold(`Unmanaged (${report.unmanaged.length}): live objects that no manifest mentions`));
     for (const u of report.unmanaged) {

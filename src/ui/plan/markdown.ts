@@ -13,9 +13,17 @@
  */
 import type { Action, FieldChange, Plan, PlannedAction } from '../../reconcile/types.ts';
 import { planSummary } from '../format-plan.ts';
-import { afterText, DEFAULT_LEGEND, formatValue, hasDefaults } from '../format-value.ts';
+import { afterText, formatValue } from '../format-value.ts';
 import { changesMarkdown } from '../line-diff.ts';
-import { detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, GITHUB_COMMENT_LIMIT, mdCode } from '../markdown.ts';
+import {
+  defaultLegendMarkdown,
+  detailsList,
+  escapeMarkdownHtml,
+  fieldCell,
+  fitToLimit,
+  GITHUB_COMMENT_LIMIT,
+  mdCode,
+} from '../markdown.ts';
 
 export interface PlanMarkdownOptions {
   /** Upper bound of the result's length; the default leaves room under GitHub's limit for a bot's own header. */
@@ -87,7 +95,7 @@ function render(plan: Plan, sections: readonly (readonly string[])[], detail: De
     );
   }
   out.push(...changeSections(changes, detail));
-  if (hasDefaults(changes.flatMap((a) => a.changes))) out.push(`_${escapeMarkdownHtml(DEFAULT_LEGEND)}_`, '');
+  out.push(...defaultLegendMarkdown(changes));
   for (const section of sections) out.push(...section, '');
   out.push(...notesSection(plan, detail), ...unmanagedSection(plan, detail));
   return `${out.join('\n').trimEnd()}\n`;
