@@ -4,8 +4,8 @@
  * shown and applied alone), its address built from the parent's
  * (`childAddress`); the parent keeps its other fields. Pure.
  */
-import { addressKey, childAddress } from './address.ts';
-import type { Provider } from './provider.ts';
+import { type Address, addressKey, childAddress } from './address.ts';
+import type { ChildList, Provider } from './provider.ts';
 import type { DesiredObject, Fields, Json } from './types.ts';
 
 export function expandChildren(
@@ -24,35 +24,46 @@ export function expandChildren(
     out.push({ ...object, spec });
     // deleting the parent deletes its children with it: they are not planned one by one
     if (object.ensure === 'absent') continue;
-    for (const child of children) out.push(...childObjects(object, child.field, child.key, child.provider.kind));
+    for (const child of children) out.push(...childObjects(object, child));
   }
   return out;
 }
 
-function childObjects(parent: DesiredObject, field: string, key: string, kind: string): DesiredObject[] {
-  const items = parent.spec[field];
+/**
+ * The items of one of a parent's child lists that become objects: each with its address and the
+ * path of the item in the parent (`spec.versions.0`), where its positions are.
+ */
+export function childItems(
+  parent: DesiredObject,
+  child: ChildList,
+): { address: Address; path: string; item: Fields }[] {
+  const items = parent.spec[child.field];
   if (!Array.isArray(items)) return [];
-  const parentKey = addressKey(parent.address);
-  const secret = parent.secretFields.includes(field);
-  return items.flatMap((item, index): DesiredObject[] => {
+  const { field, key, provider } = child;
+  return items.flatMap((item, index) => {
     if (!isFields(item) || typeof item[key] !== 'string') return [];
-    const path = `spec.${field}.${index}`;
-    return [
-      {
-        kind,
-        address: childAddress(parent.address, kind, item[key]),
-        metadata: parent.metadata,
-        ensure: 'present',
-        spec: item,
-        // a secret list makes each of its items' values secret
-        secretFields: secret ? Object.keys(item) : [],
-        ...(parent.dir !== undefined && { dir: parent.dir }),
-        source: parent.positions[path] ?? parent.source,
-        positions: parent.positions,
-        parent: parentKey,
-      },
-    ];
+    return [{ address: childAddress(parent.address, provider.kind, item[key]), path: `spec.${field}.${index}`, item }];
   });
+}
+
+function childObjects(parent: DesiredObject, child: ChildList): DesiredObject[] {
+  const parentKey = addressKey(parent.address);
+  const secret = parent.secretFields.includes(child.field);
+  return childItems(parent, child).map(
+    ({ address, path, item }): DesiredObject => ({
+      kind: child.provider.kind,
+      address,
+      metadata: parent.metadata,
+      ensure: 'present',
+      spec: item,
+      // a secret list makes each of its items' values secret
+      secretFields: secret ? Object.keys(item) : [],
+      ...(parent.dir !== undefined && { dir: parent.dir }),
+      source: parent.positions[path] ?? parent.source,
+      positions: parent.positions,
+      parent: parentKey,
+    }),
+  );
 }
 
 function isFields(value: Json): value is Fields {

@@ -6,7 +6,8 @@
  * read (src/manifest/documents.ts), and a saved plan never holds them, so a manifest whose lines
  * moved does not make a reviewed plan look stale. Pure.
  */
-import { addressKey, childAddress } from './address.ts';
+import { addressKey } from './address.ts';
+import { childItems } from './children.ts';
 import type { Provider } from './provider.ts';
 import type { DesiredObject, FieldChange, Plan, Position } from './types.ts';
 
@@ -43,14 +44,9 @@ function placesOf(desired: readonly DesiredObject[], providers: ReadonlyMap<stri
   for (const object of desired) {
     places.set(addressKey(object.address), { object, prefix: 'spec' });
     for (const child of providers.get(object.kind)?.children ?? []) {
-      const items = object.spec[child.field];
-      if (!Array.isArray(items)) continue;
-      items.forEach((item, index) => {
-        const key = item !== null && typeof item === 'object' && !Array.isArray(item) ? item[child.key] : undefined;
-        if (typeof key !== 'string') return;
-        const address = childAddress(object.address, child.provider.kind, key);
-        places.set(addressKey(address), { object, prefix: `spec.${child.field}.${index}` });
-      });
+      for (const { address, path } of childItems(object, child)) {
+        places.set(addressKey(address), { object, prefix: path });
+      }
     }
   }
   return places;
