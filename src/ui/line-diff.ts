@@ -49,7 +49,7 @@ export interface LineDiff {
 }
 
 /** A string with a line end in it, shown as lines rather than as one quoted value. */
-export function isMultiLine(value: unknown): value is string {
+function isMultiLine(value: unknown): value is string {
   return typeof value === 'string' && value.includes('\n');
 }
 
@@ -202,7 +202,10 @@ export function changesMarkdown<Change extends ShownChange>(
  * diff in a fenced `diff` block, which GitHub colours; blank lines around
  * it, so that it renders inside `<details>`.
  */
-export function changeDiffMarkdown(change: { path: string; replace?: boolean }, diff: LineDiff): string[] {
+export function changeDiffMarkdown(
+  change: { path: string; replace?: boolean; default?: boolean },
+  diff: LineDiff,
+): string[] {
   const lines = [`${fieldCell(change)}: ${escapeMarkdownHtml(diffSummary(diff))}`, ''];
   if (diff.lines.length > 0) {
     const texts = diff.lines.map((line) => line.text);
