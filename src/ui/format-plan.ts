@@ -2,6 +2,7 @@
  * A plan as text for people: a summary line, one block per change with its
  * fields, the unmanaged objects, and notes. Pure: returns lines.
  */
+import { formatPosition } from '../errors.ts';
 import type { Action, Plan, PlannedAction } from '../reconcile/types.ts';
 import type { Colors } from './colors.ts';
 import { defaultLegendText, formatChange } from './format-value.ts';
@@ -58,7 +59,7 @@ function formatAction(action: PlannedAction, paint: (s: string) => string, color
       line: (change) => formatChange(change, how),
       colors,
     });
-    const from = c.source ? `  (set at ${c.source.file}:${c.source.line}:${c.source.col})` : '';
+    const from = c.source ? `  (set at ${formatPosition(c.source)})` : '';
     return [first + terminalLine(from), ...rest];
   });
   return [head, ...body.map((line) => `        ${line}`)];
