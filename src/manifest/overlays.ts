@@ -233,34 +233,30 @@ function applyPatch(base: DesiredObject, patch: PatchObject, ctx: OverlayContext
       patch.interpolatedPaths,
     ),
   );
-  setOptional(merged, 'plainVariables', plainVariablesOf(base, patch, kept));
+  // a patch's plain variables replace the base's at a path; its placeholders join them
+  const replace = (_: string[] | undefined, after: string[]) => after;
+  const join = (before: string[] | undefined, after: string[]) => union(before, after) ?? [];
+  setOptional(merged, 'plainVariables', keptThenPatched(base.plainVariables, patch.plainVariables, kept, replace));
   setOptional(merged, 'sensitive', sensitive);
   setOptional(merged, 'ignore', union(base.ignore, patch.ignore));
   setOptional(merged, 'fileSources', Object.keys(fileSources).length > 0 ? fileSources : undefined);
-  setOptional(merged, 'placeholders', placeholdersOf(base, patch, kept));
+  setOptional(merged, 'placeholders', keptThenPatched(base.placeholders, patch.placeholders, kept, join));
   return merged;
 }
 
-/** The paths a plain variable set, where the patch did not set them again. */
-function plainVariablesOf(
-  base: DesiredObject,
-  patch: DesiredObject,
+/**
+ * A record keyed by spec path (`plainVariables`, `placeholders`) after a patch: the base's entries
+ * the patch did not replace, then the patch's, each `combine`d with what is already there.
+ */
+function keptThenPatched(
+  base: Record<string, string[]> | undefined,
+  patch: Record<string, string[]> | undefined,
   kept: (path: string) => boolean,
+  combine: (before: string[] | undefined, after: string[]) => string[],
 ): Record<string, string[]> | undefined {
   const out: Record<string, string[]> = {};
-  for (const [path, names] of Object.entries(base.plainVariables ?? {})) if (kept(`spec.${path}`)) out[path] = names;
-  Object.assign(out, patch.plainVariables);
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function placeholdersOf(
-  base: DesiredObject,
-  patch: DesiredObject,
-  kept: (path: string) => boolean,
-): Record<string, string[]> | undefined {
-  const out: Record<string, string[]> = {};
-  for (const [key, names] of Object.entries(base.placeholders ?? {})) if (kept(`spec.${key}`)) out[key] = names;
-  for (const [key, names] of Object.entries(patch.placeholders ?? {})) out[key] = union(out[key], names) ?? [];
+  for (const [path, names] of Object.entries(base ?? {})) if (kept(`spec.${path}`)) out[path] = names;
+  for (const [path, names] of Object.entries(patch ?? {})) out[path] = combine(out[path], names);
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
