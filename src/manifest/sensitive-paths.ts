@@ -4,6 +4,7 @@
  * (`ttl`, `test-config.tests-enabled`), `*` standing for one segment (`default_extensions.*`); a
  * path the kind's schema has no field at is a problem at its place in the list.
  */
+import { namedPaths, segmentsOf } from '../reconcile/path-patterns.ts';
 import type { PathProblem } from './interpolate.ts';
 import { joinPath } from './paths.ts';
 
@@ -30,9 +31,8 @@ export function markedSensitive(list: unknown, spec: unknown, known: (path: stri
       continue;
     }
     out.patterns.push(pattern);
-    const segments = pattern.split('.');
-    const top = segments[0] as string;
-    const matched = matching(spec, segments, 'spec');
+    const top = segmentsOf(pattern)[0] as string;
+    const matched = namedPaths(spec, [pattern], entriesOf).map((path) => joinPath('spec', path));
     out.paths.push(...matched);
     if (top !== '*') out.fields.push(top);
     else out.fields.push(...matched.map((path) => path.split('.')[1] as string));
@@ -40,15 +40,11 @@ export function markedSensitive(list: unknown, spec: unknown, known: (path: stri
   return out;
 }
 
-/** The document paths of the values under `value` that the pattern's segments name. */
-function matching(value: unknown, segments: readonly string[], path: string): string[] {
-  if (segments.length === 0) return value === undefined ? [] : [path];
-  if (value === null || typeof value !== 'object') return [];
-  const [segment, ...rest] = segments as [string, ...string[]];
+/** A spec's containers, lists by index; a key set to undefined is no value to mark. */
+function entriesOf(value: unknown): Array<[string, unknown]> | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
   const entries: Array<[string, unknown]> = Array.isArray(value)
     ? value.map((item, i) => [String(i), item])
     : Object.entries(value);
-  return entries
-    .filter(([key]) => segment === '*' || key === segment)
-    .flatMap(([key, item]) => matching(item, rest, joinPath(path, key)));
+  return entries.filter(([, item]) => item !== undefined);
 }

@@ -6,25 +6,14 @@
  * comparison (comparison.ts) leaves what a pattern covers out of what is compared and sent.
  */
 import { isPlainObject } from './equal.ts';
+import { namedPaths, names, segmentsOf } from './path-patterns.ts';
 import type { Fields } from './types.ts';
-
-const segments = (path: string) => path.split('.');
-
-/** Whether `pattern` names `path` itself (segment by segment, `*` for any one). */
-function names(pattern: readonly string[], path: readonly string[]): boolean {
-  return pattern.length === path.length && pattern.every((step, i) => step === '*' || step === path[i]);
-}
-
-/** Whether `path` lies on the way to what `pattern` names (`a` on the way to `a.*`). */
-function leadsTo(pattern: readonly string[], path: readonly string[]): boolean {
-  return pattern.length > path.length && path.every((step, i) => pattern[i] === '*' || pattern[i] === step);
-}
 
 /** Whether a pattern covers `path`: names it or one of the maps it lies in. */
 export function isIgnored(path: string, patterns: readonly string[]): boolean {
-  const steps = segments(path);
+  const steps = segmentsOf(path);
   return patterns.some((pattern) => {
-    const wanted = segments(pattern);
+    const wanted = segmentsOf(pattern);
     return wanted.length <= steps.length && names(wanted, steps.slice(0, wanted.length));
   });
 }
@@ -32,17 +21,8 @@ export function isIgnored(path: string, patterns: readonly string[]): boolean {
 /** The paths of `fields` the patterns name, outermost only (what a pattern covers goes with it). */
 export function ignoredPaths(fields: Fields, patterns: readonly string[]): string[] {
   if (patterns.length === 0) return [];
-  const wanted = patterns.map(segments);
-  const out: string[] = [];
-  const walk = (map: Fields, prefix: readonly string[]) => {
-    for (const [key, value] of Object.entries(map)) {
-      const path = [...prefix, key];
-      if (wanted.some((pattern) => names(pattern, path))) out.push(path.join('.'));
-      else if (isPlainObject(value) && wanted.some((pattern) => leadsTo(pattern, path))) walk(value, path);
-    }
-  };
-  walk(fields, []);
-  return out;
+  // a list is a value of its own: a pattern does not reach into one
+  return namedPaths(fields, patterns, (value) => (isPlainObject(value) ? Object.entries(value) : undefined));
 }
 
 /**
@@ -51,9 +31,9 @@ export function ignoredPaths(fields: Fields, patterns: readonly string[]): strin
  * `test-config.tests-enabled`).
  */
 export function namesAField(pattern: string, rows: readonly string[]): boolean {
-  const wanted = segments(pattern);
+  const wanted = segmentsOf(pattern);
   return rows.some((row) => {
-    const steps = segments(row);
+    const steps = segmentsOf(row);
     const shared = Math.min(steps.length, wanted.length);
     return names(wanted.slice(0, shared), steps.slice(0, shared));
   });
