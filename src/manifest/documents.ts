@@ -264,7 +264,11 @@ function yamlProblem(error: YAMLError, at: (offset: number) => Position): InputP
 }
 
 /** Where to point for a path: its value (or key), else the nearest enclosing value, else the document. */
-export function positionOf(doc: SourceDocument, path: string, atKey = false): Position {
+export function positionOf(
+  doc: Pick<SourceDocument, 'start' | 'values' | 'keys'>,
+  path: string,
+  atKey = false,
+): Position {
   const key = atKey ? own(doc.keys, path) : undefined;
   if (key) return key;
   for (let p = path; p !== ''; p = parentPath(p)) {

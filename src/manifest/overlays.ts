@@ -11,9 +11,9 @@ import { addressKey, describeAddress } from '../reconcile/address.ts';
 import type { DesiredObject, Fields, Json, Position } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import type { PatchObject } from './document.ts';
+import { positionOf } from './documents.ts';
 import { lazyRecord } from './lazy-record.ts';
 import { mergedPositions, mergeValue, type Origin } from './merge.ts';
-import { parentPath } from './paths.ts';
 import type { SchemaSet } from './schemas.ts';
 import { markedSensitive } from './sensitive-paths.ts';
 import { closest } from './suggest.ts';
@@ -273,7 +273,7 @@ function revalidate(
   return problems.map((p) => ({ ...placeOf(object, patches, p.path, p.atKey, last.source), message: p.message }));
 }
 
-/** A key a patch wrote (an unknown field), else the nearest value with a position. */
+/** A key a patch wrote (an unknown field), the latest patch's; else the nearest value with a position. */
 function placeOf(
   object: DesiredObject,
   patches: readonly Layered<DesiredObject | PatchObject>[],
@@ -281,16 +281,10 @@ function placeOf(
   atKey: boolean | undefined,
   fallback: Position,
 ): Position {
-  if (atKey) {
-    for (const { item } of [...patches].reverse()) {
-      const keys = (item as PatchObject).keys;
-      if (keys && Object.hasOwn(keys, path)) return keys[path] as Position;
-    }
-  }
-  for (let p = path; p !== ''; p = parentPath(p)) {
-    if (Object.hasOwn(object.positions, p)) return object.positions[p] as Position;
-  }
-  return fallback;
+  const keys = atKey
+    ? patches.map(({ item }) => (item as PatchObject).keys ?? {}).findLast((written) => Object.hasOwn(written, path))
+    : undefined;
+  return positionOf({ start: fallback, values: object.positions, keys: keys ?? {} }, path, atKey);
 }
 
 function withoutKeys(object: DesiredObject | PatchObject): DesiredObject {
