@@ -17,22 +17,25 @@ export interface Origin {
   self?: boolean;
 }
 
+/**
+ * Where a merge is, in the result (`path`), the base and the patch (document paths: `spec.ttl`);
+ * `specPath` is the same place without list indexes, for listKey.
+ */
+interface Place {
+  path: string;
+  basePath: string;
+  patchPath: string;
+  specPath: string;
+}
+
 export interface MergeContext {
   /** The key field of the keyed list at a spec path (`versions` -> `version`), if it is keyed. */
   listKey(path: string): string | undefined;
   origins: Origin[];
 }
 
-/**
- * `base` and `patch` sit at `path` in both (document paths: `spec.ttl`); `specPath` is the same
- * place without list indexes, for listKey. Undefined: the patch removed the value.
- */
-export function mergeValue(
-  base: Json | undefined,
-  patch: Json,
-  at: { path: string; basePath: string; patchPath: string; specPath: string },
-  ctx: MergeContext,
-): Json | undefined {
+/** `base` and `patch` at their places in `at`. Undefined: the patch removed the value. */
+export function mergeValue(base: Json | undefined, patch: Json, at: Place, ctx: MergeContext): Json | undefined {
   if (patch === null) return undefined;
   if (isMap(patch)) {
     const out: { [key: string]: Json } = {};
@@ -56,13 +59,7 @@ export function mergeValue(
 }
 
 /** Items merge by their key; the base's order, then the patch's new items. */
-function mergeKeyed(
-  base: Json[],
-  patch: Json[],
-  key: string,
-  at: { path: string; basePath: string; patchPath: string; specPath: string },
-  ctx: MergeContext,
-): Json[] {
+function mergeKeyed(base: Json[], patch: Json[], key: string, at: Place, ctx: MergeContext): Json[] {
   const keyOf = (item: Json): string | undefined =>
     isMap(item) && item[key] !== undefined ? String(item[key]) : undefined;
   const patchIndex = new Map<string, number>();
@@ -100,7 +97,7 @@ function mergeKeyed(
   return out;
 }
 
-function child(at: { path: string; basePath: string; patchPath: string; specPath: string }, key: string) {
+function child(at: Place, key: string) {
   return {
     path: joinPath(at.path, key),
     basePath: joinPath(at.basePath, key),
