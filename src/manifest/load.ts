@@ -199,7 +199,7 @@ export function defaultRoots(paths: readonly string[], cwd: string): string[] {
 }
 
 /** The directories the given manifest paths name: a directory itself, a file's own directory. */
-export function manifestDirectories(paths: readonly string[], cwd: string): string[] {
+function manifestDirectories(paths: readonly string[], cwd: string): string[] {
   return paths.map((p) => {
     const path = resolve(cwd, p);
     try {
@@ -211,7 +211,7 @@ export function manifestDirectories(paths: readonly string[], cwd: string): stri
 }
 
 /** The deepest directory holding every given directory. */
-export function commonDirectory(dirs: readonly string[]): string {
+function commonDirectory(dirs: readonly string[]): string {
   if (dirs.length === 0) return process.cwd();
   let root = dirs[0]!;
   for (const dir of dirs.slice(1)) {

@@ -18,7 +18,7 @@ import { readRegularFile } from './regular-file.ts';
 import type { GivenValue, GivenValues } from './variables.ts';
 
 /** The environment variables that give variables: `CONVERGE_VAR_engineer_ttl`. */
-export const VARIABLE_ENV_PREFIX = 'CONVERGE_VAR_';
+const VARIABLE_ENV_PREFIX = 'CONVERGE_VAR_';
 
 export interface ValueSources {
   /** `--var name=value`, in command-line order. */
@@ -90,10 +90,7 @@ export function asText(text: string): { value: unknown; text: string } {
 }
 
 /** A values file: one YAML (or JSON) mapping of variable names to values; each value placed at its line. */
-export function readValuesFile(
-  path: string,
-  cwd: string,
-): { values: Array<[string, GivenValue]>; problems: InputProblem[] } {
+function readValuesFile(path: string, cwd: string): { values: Array<[string, GivenValue]>; problems: InputProblem[] } {
   const name = shownPath(path, cwd);
   const at1 = (message: string) => ({ values: [], problems: [{ file: name, line: 1, col: 1, message }] });
   const read = readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES });
