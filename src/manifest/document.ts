@@ -5,6 +5,7 @@
  */
 import type { InputProblem } from '../errors.ts';
 import { addressKey } from '../reconcile/address.ts';
+import { isPlainObject } from '../reconcile/equal.ts';
 import type { DesiredObject, Fields, Metadata, Position } from '../reconcile/types.ts';
 import type { KindCatalog } from './catalog.ts';
 import { describeValue } from './describe.ts';
@@ -101,7 +102,7 @@ export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDoc
   if (isPatch) {
     // `patch: true` is the schema's own condition for a document without spec
     delete candidate.spec;
-    if ('spec' in fields && !isMapping(fields.spec))
+    if ('spec' in fields && !isPlainObject(fields.spec))
       report('spec', "a patch's spec must be a mapping of the fields it changes");
   }
   // A value whose placeholder failed already has its problem; its schema errors would only echo it.
@@ -150,10 +151,6 @@ export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDoc
       problems,
     };
   return { object, problems };
-}
-
-function isMapping(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function unbuiltAddress(

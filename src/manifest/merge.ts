@@ -5,6 +5,7 @@
  * key is added at its end. Pure; says where each part of the result came from, so that a position
  * of the result can be found in the file that set it.
  */
+import { isPlainObject } from '../reconcile/equal.ts';
 import type { Json } from '../reconcile/types.ts';
 import { joinPath } from './paths.ts';
 
@@ -37,9 +38,9 @@ export interface MergeContext {
 /** `base` and `patch` at their places in `at`. Undefined: the patch removed the value. */
 export function mergeValue(base: Json | undefined, patch: Json, at: Place, ctx: MergeContext): Json | undefined {
   if (patch === null) return undefined;
-  if (isMap(patch)) {
+  if (isPlainObject(patch)) {
     const out: { [key: string]: Json } = {};
-    const from = isMap(base) ? base : {};
+    const from = isPlainObject(base) ? base : {};
     for (const [key, value] of Object.entries(from)) {
       if (Object.hasOwn(patch, key)) continue;
       out[key] = value;
@@ -61,7 +62,7 @@ export function mergeValue(base: Json | undefined, patch: Json, at: Place, ctx: 
 /** Items merge by their key; the base's order, then the patch's new items. */
 function mergeKeyed(base: Json[], patch: Json[], key: string, at: Place, ctx: MergeContext): Json[] {
   const keyOf = (item: Json): string | undefined =>
-    isMap(item) && item[key] !== undefined ? String(item[key]) : undefined;
+    isPlainObject(item) && item[key] !== undefined ? String(item[key]) : undefined;
   const patchIndex = new Map<string, number>();
   patch.forEach((item, j) => {
     const k = keyOf(item);
@@ -104,10 +105,6 @@ function child(at: Place, key: string) {
     patchPath: joinPath(at.patchPath, key),
     specPath: at.specPath === '' ? key : `${at.specPath}.${key}`,
   };
-}
-
-function isMap(value: Json | undefined): value is { [key: string]: Json } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
