@@ -67,7 +67,7 @@ export function applyOverlays(
   const problems: InputProblem[] = [];
   const result = new Map<string, DesiredObject>();
   for (const [key, g] of groups) {
-    const object = resolveGroup(g, declared, ctx, problems);
+    const object = resolveGroup(key, g, declared, ctx, problems);
     if (object) result.set(key, object);
   }
   // in declaration order: an object first declared by an absent keeps that place
@@ -81,7 +81,9 @@ export function applyOverlays(
   return { objects, problems };
 }
 
+/** The object of one address (`key`, its addressKey) after its overlays, if it stays declared. */
 function resolveGroup(
+  key: string,
   g: Group,
   declared: readonly Layered<DesiredObject>[],
   ctx: OverlayContext,
@@ -121,8 +123,7 @@ function resolveGroup(
   }
   if (!declaration) {
     // a declaration whose own problems kept it from being built already has its message
-    const unbuilt = patches[0] && ctx.unbuilt?.has(addressKey(patches[0].item.address));
-    if (!unbuilt) for (const patch of patches) problems.push(nothingDeclared(patch.item, declared, ctx));
+    if (!ctx.unbuilt?.has(key)) for (const patch of patches) problems.push(nothingDeclared(patch.item, declared, ctx));
     return undefined;
   }
   let object = declaration.item;
