@@ -12,7 +12,13 @@ import { describeValue } from './describe.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
 import { unknownField } from './field-patterns.ts';
 import { type InterpolationContext, interpolateSpec, type PathProblem, unescapeMetadata } from './interpolate.ts';
-import { isManifestOnly, MANIFEST_ONLY_KINDS, type ManifestOnlyDocument } from './manifest-only.ts';
+import {
+  isManifestOnly,
+  isOverlaid,
+  MANIFEST_ONLY_KINDS,
+  type ManifestOnlyDocument,
+  overlaidObject,
+} from './manifest-only.ts';
 import type { SchemaSet } from './schemas.ts';
 import { markedSensitive } from './sensitive-paths.ts';
 import { didYouMean } from './suggest.ts';
@@ -66,7 +72,7 @@ export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDoc
     return { problems };
   }
   if (isManifestOnly(kind)) {
-    if ('patch' in fields) {
+    if ('patch' in fields && !isOverlaid(kind)) {
       report(
         'patch',
         `a ${kind} cannot be a patch: it is not an object of an API; declare it whole in the path that needs it`,
@@ -167,19 +173,41 @@ function unbuiltAddress(
   }
 }
 
-/** A document of a manifest-only kind (a Policy): its schema's checks, no interpolation, no provider. */
+/**
+ * A document of a manifest-only kind (a Policy): its schema's checks, no interpolation, no
+ * provider. One a later path argument may overlay (a Policy) is handed to the overlay pass as
+ * an object, or a patch (`patch: true`, and `ensure: absent`, which removes what an earlier
+ * path argument declares: it must name something, as a patch must).
+ */
 function buildManifestOnly(
   doc: SourceDocument,
   kind: string,
   fields: Record<string, unknown>,
   ctx: DocumentContext,
-): { document?: ManifestOnlyDocument; problems: InputProblem[] } {
-  const { validated, problems } = validateDocument(ctx.schemas.validator(kind), fields, new Set());
-  if (problems.length > 0) {
-    return { problems: problems.map((p) => ({ ...positionOf(doc, p.path, p.atKey), message: p.message })) };
+): BuiltDocument {
+  const isPatch = isOverlaid(kind) && fields.patch === true;
+  // a patch's spec is partial: the merged document is checked once merged (src/manifest/overlays.ts)
+  const candidate = { ...fields };
+  if (isPatch) delete candidate.spec;
+  const { validated, problems } = validateDocument(ctx.schemas.validator(kind), candidate, new Set());
+  const found = problems.map((p) => ({ ...positionOf(doc, p.path, p.atKey), message: p.message }));
+  if (isPatch && 'spec' in fields && !isMapping(fields.spec)) {
+    found.push({
+      ...positionOf(doc, 'spec', false),
+      message: "a patch's spec must be a mapping of the fields it changes",
+    });
   }
   const name = String((validated.metadata as { name?: unknown } | undefined)?.name ?? '');
-  return { document: { kind, name, data: validated, source: doc.start, positions: doc.values }, problems: [] };
+  if (found.length > 0) {
+    // a policy declared with problems of its own is still declared: its patch is no "patch of nothing"
+    const declared = isOverlaid(kind) && !isPatch && fields.ensure !== 'absent' && name !== '';
+    return { problems: found, ...(declared && { unbuilt: addressKey({ kind, name }) }) };
+  }
+  const document: ManifestOnlyDocument = { kind, name, data: validated, source: doc.start, positions: doc.values };
+  if (!isOverlaid(kind)) return { document, problems: [] };
+  const object = overlaidObject(document, isPatch ? fields.spec : validated.spec);
+  if (isPatch || object.ensure === 'absent') return { patch: { ...object, keys: doc.keys }, problems: [] };
+  return { object, problems: [] };
 }
 
 /** The document's `ignore` patterns (the schema has checked that each is a string). */

@@ -20,10 +20,11 @@ import {
   realRoots,
 } from './file-access.ts';
 import { findManifestFiles, type ManifestFile } from './files.ts';
-import type { ManifestOnlyDocument } from './manifest-only.ts';
+import { isOverlaid, type ManifestOnlyDocument, overlaidDocument } from './manifest-only.ts';
 import { applyOverlays } from './overlays.ts';
 import { type ParsedFile, readManifest } from './read-manifest.ts';
 import { schemaSet } from './schemas.ts';
+import { validateDocument } from './validate.ts';
 import { type GivenValues, resolveVariables, type VariableLookup } from './variables.ts';
 
 export interface LoadOptions {
@@ -106,7 +107,14 @@ export async function loadManifestSet(
     layers: paths,
     unbuilt: new Set(results.flatMap((r) => r.unbuilt)),
   });
-  const objects = overlaid.objects;
+  // a Policy went through the overlay pass as an object; once merged it is a document again
+  const objects = overlaid.objects.filter((o) => !isOverlaid(o.kind));
+  for (const object of overlaid.objects) {
+    if (!isOverlaid(object.kind) || object.ensure === 'absent') continue;
+    const document = { kind: object.kind, metadata: object.metadata, spec: object.spec };
+    const { validated } = validateDocument(context.schemas.validator(object.kind), document, new Set());
+    documents.push(overlaidDocument(object, validated));
+  }
   // every problem at once: the kinds' own rules run over the documents that did build
   problems.push(...declared.problems, ...resolved.problems);
   problems.push(...results.flatMap((r) => r.problems), ...overlaid.problems, ...ruleProblems(objects, catalog));

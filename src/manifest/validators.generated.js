@@ -5530,7 +5530,7 @@ validate18.errors = vErrors;
 return errors === 0;
 });
 
-const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/Policy.schema.json","title":"Policy","description":"A guardrail over the other manifests: a CEL rule every matching object must satisfy, checked by validate, plan and apply before anything is sent. Part of the manifests, not an object of any API (docs/policies.md).","type":"object","additionalProperties":false,"required":["kind","metadata","spec"],"properties":{"kind":{"type":"string","const":"Policy","description":"The kind of document: `Policy`."},"metadata":{"type":"object","description":"Which policy this is: `name` appears in every result.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The policy's name, unique among the manifests: letters, digits, `.`, `_` and `-`.","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$","patternErrorMessage":"must be a name like \"ssh-ttl-cap\" (letters, digits, '.', '_' and '-')"},"labels":{"$ref":"#/definitions/labels","description":"Local labels; a policy ignores `--selector`."}}},"spec":{"type":"object","additionalProperties":false,"description":"What the policy checks, and what a failure does.","required":["match","rule","message"],"properties":{"match":{"type":"object","additionalProperties":false,"description":"The objects the rule applies to: every condition given must hold.","required":["kinds"],"properties":{"kinds":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Kinds the rule applies to (`SSHRole`, `RegistryModuleVersion`); `*` for every kind."},"scopes":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Scopes (an organization, a mount) the rule applies to; a glob as in `--target` (`ssh-*`)."},"labels":{"$ref":"#/definitions/labels","description":"Labels an object's metadata must carry, each with this value."}}},"rule":{"type":"string","minLength":1,"description":"A CEL expression that is true when the object is allowed. It sees `object` (kind, metadata, spec), and at plan time `live` (null when absent) and `change` (`action`, `paths`)."},"message":{"type":"string","minLength":1,"description":"What a violation says to the reviewer."},"enforcement":{"type":"string","enum":["deny","warn"],"default":"deny","description":"`deny`: a violation stops the run, nothing is sent (exit 1); `warn`: it is shown and counted, the run goes on."}}}},"definitions":{"labels":{"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}}}};
+const schema42 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://converge.dev/schemas/Policy.schema.json","title":"Policy","description":"A guardrail over the other manifests: a CEL rule every matching object must satisfy, checked by validate, plan and apply before anything is sent. Part of the manifests, not an object of any API (docs/policies.md).","type":"object","additionalProperties":false,"required":["kind","metadata"],"if":{"anyOf":[{"properties":{"ensure":{"const":"absent"}},"required":["ensure"]},{"properties":{"patch":{"const":true}},"required":["patch"]}]},"then":{},"else":{"properties":{"spec":true},"required":["spec"]},"properties":{"kind":{"type":"string","const":"Policy","description":"The kind of document: `Policy`."},"metadata":{"type":"object","description":"Which policy this is: `name` appears in every result.","additionalProperties":false,"required":["name"],"properties":{"name":{"type":"string","description":"The policy's name, unique among the manifests: letters, digits, `.`, `_` and `-`.","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]*$","patternErrorMessage":"must be a name like \"ssh-ttl-cap\" (letters, digits, '.', '_' and '-')"},"labels":{"$ref":"#/definitions/labels","description":"Local labels; a policy ignores `--selector`."}}},"patch":{"type":"boolean","description":"`true`: an overlay. It names a policy declared in an earlier path argument (by `metadata.name`) and only the fields it changes (`enforcement: deny`, `match`); maps merge, lists replace. See docs/environments.md."},"ensure":{"type":"string","enum":["present","absent"],"default":"present","description":"`present` (default): the policy applies; `absent`: a later path argument drops a policy an earlier one declares (docs/environments.md)."},"spec":{"type":"object","additionalProperties":false,"description":"What the policy checks, and what a failure does.","required":["match","rule","message"],"properties":{"match":{"type":"object","additionalProperties":false,"description":"The objects the rule applies to: every condition given must hold.","required":["kinds"],"properties":{"kinds":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Kinds the rule applies to (`SSHRole`, `RegistryModuleVersion`); `*` for every kind."},"scopes":{"type":"array","minItems":1,"items":{"type":"string","minLength":1},"description":"Scopes (an organization, a mount) the rule applies to; a glob as in `--target` (`ssh-*`)."},"labels":{"$ref":"#/definitions/labels","description":"Labels an object's metadata must carry, each with this value."}}},"rule":{"type":"string","minLength":1,"description":"A CEL expression that is true when the object is allowed. It sees `object` (kind, metadata, spec), and at plan time `live` (null when absent) and `change` (`action`, `paths`)."},"message":{"type":"string","minLength":1,"description":"What a violation says to the reviewer."},"enforcement":{"type":"string","enum":["deny","warn"],"default":"deny","description":"`deny`: a violation stops the run, nothing is sent (exit 1); `warn`: it is shown and counted, the run goes on."}}}},"definitions":{"labels":{"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}}}};
 const schema43 = {"type":"object","description":"Labels as `key: value` strings.","additionalProperties":{"type":"string","description":"A label value."}};
 const pattern42 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._-]*$", "u");
 
@@ -5538,9 +5538,16 @@ const validate19 = (function validate19(data, {instancePath="", parentData, pare
 /*# sourceURL="https://converge.dev/schemas/Policy.schema.json" */;
 let vErrors = null;
 let errors = 0;
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.kind === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema42.required,parentSchema:schema42,data};
+let missing0;
+if((data.ensure === undefined) && (missing0 = "ensure")){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5549,8 +5556,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.metadata === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema42.required,parentSchema:schema42,data};
+else {
+if(data.ensure !== undefined){
+if("absent" !== data.ensure){
+const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5559,8 +5568,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.spec === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema42.required,parentSchema:schema42,data};
+}
+}
+}
+var _valid1 = _errs4 === errors;
+valid1 = valid1 || _valid1;
+if(!valid1){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.patch === undefined) && (missing1 = "patch")){
+const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5569,9 +5587,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(((key0 === "kind") || (key0 === "metadata")) || (key0 === "spec"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
+else {
+if(data.patch !== undefined){
+if(true !== data.patch){
+const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5581,10 +5600,13 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.kind !== undefined){
-let data0 = data.kind;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.kind.type,parentSchema:schema42.properties.kind,data:data0};
+}
+}
+var _valid1 = _errs6 === errors;
+valid1 = valid1 || _valid1;
+}
+if(!valid1){
+const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5593,8 +5615,32 @@ vErrors.push(err4);
 }
 errors++;
 }
-if("Policy" !== data0){
-const err5 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema42.properties.kind,data:data0};
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+if(!_valid0){
+const _errs8 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.spec === undefined){
+const err5 = {instancePath,schemaPath:"#/else/required",keyword:"required",params:{missingProperty: "spec"},message:"must have required property '"+"spec"+"'",schema:schema42.else.required,parentSchema:schema42.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5604,11 +5650,11 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.metadata !== undefined){
-let data1 = data.metadata;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-if(data1.name === undefined){
-const err6 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema42.properties.metadata.required,parentSchema:schema42.properties.metadata,data:data1};
+var _valid0 = _errs8 === errors;
+valid0 = _valid0;
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "else"},message:"must match \"else\" schema",schema:schema42.if,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5617,9 +5663,12 @@ vErrors.push(err6);
 }
 errors++;
 }
-for(const key1 in data1){
-if(!((key1 === "name") || (key1 === "labels"))){
-const err7 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.metadata,data:data1};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ensure === undefined){
+data.ensure = "present";
+}
+if(data.kind === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5628,12 +5677,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data1.name !== undefined){
-let data2 = data1.name;
-if(typeof data2 === "string"){
-if(!pattern42.test(data2)){
-const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]*$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9._-]*$",parentSchema:schema42.properties.metadata.properties.name,data:data2};
+if(data.metadata === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema42.required,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5642,9 +5687,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-else {
-const err9 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.metadata.properties.name.type,parentSchema:schema42.properties.metadata.properties.name,data:data2};
+for(const key0 in data){
+if(!(((((key0 === "kind") || (key0 === "metadata")) || (key0 === "patch")) || (key0 === "ensure")) || (key0 === "spec"))){
+const err9 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema42,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5654,13 +5699,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data1.labels !== undefined){
-let data3 = data1.labels;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-for(const key2 in data3){
-let data4 = data3[key2];
-if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data4};
+if(data.kind !== undefined){
+let data2 = data.kind;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.kind.type,parentSchema:schema42.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5669,10 +5711,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data3};
+if("Policy" !== data2){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "Policy"},message:"must be equal to constant",schema:"Policy",parentSchema:schema42.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5682,9 +5722,11 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.metadata.type,parentSchema:schema42.properties.metadata,data:data1};
+if(data.metadata !== undefined){
+let data3 = data.metadata;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.name === undefined){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema42.properties.metadata.required,parentSchema:schema42.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5693,15 +5735,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.spec !== undefined){
-let data5 = data.spec;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.enforcement === undefined){
-data5.enforcement = "deny";
-}
-if(data5.match === undefined){
-const err13 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data5};
+for(const key1 in data3){
+if(!((key1 === "name") || (key1 === "labels"))){
+const err13 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5710,8 +5746,12 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data5.rule === undefined){
-const err14 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data5};
+}
+if(data3.name !== undefined){
+let data4 = data3.name;
+if(typeof data4 === "string"){
+if(!pattern42.test(data4)){
+const err14 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$"},message:"must match pattern \""+"^[A-Za-z0-9][A-Za-z0-9._-]*$"+"\"",schema:"^[A-Za-z0-9][A-Za-z0-9._-]*$",parentSchema:schema42.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5720,8 +5760,9 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data5.message === undefined){
-const err15 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data5};
+}
+else {
+const err15 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.metadata.properties.name.type,parentSchema:schema42.properties.metadata.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5730,9 +5771,14 @@ vErrors.push(err15);
 }
 errors++;
 }
-for(const key3 in data5){
-if(!((((key3 === "match") || (key3 === "rule")) || (key3 === "message")) || (key3 === "enforcement"))){
-const err16 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec,data:data5};
+}
+if(data3.labels !== undefined){
+let data5 = data3.labels;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key2 in data5){
+let data6 = data5[key2];
+if(typeof data6 !== "string"){
+const err16 = {instancePath:instancePath+"/metadata/labels/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5742,11 +5788,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data5.match !== undefined){
-let data6 = data5.match;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.kinds === undefined){
-const err17 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/required",keyword:"required",params:{missingProperty: "kinds"},message:"must have required property '"+"kinds"+"'",schema:schema42.properties.spec.properties.match.required,parentSchema:schema42.properties.spec.properties.match,data:data6};
+}
+else {
+const err17 = {instancePath:instancePath+"/metadata/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -5755,9 +5799,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key4 in data6){
-if(!(((key4 === "kinds") || (key4 === "scopes")) || (key4 === "labels"))){
-const err18 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec.properties.match,data:data6};
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.metadata.type,parentSchema:schema42.properties.metadata,data:data3};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -5767,11 +5812,10 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data6.kinds !== undefined){
-let data7 = data6.kinds;
-if(Array.isArray(data7)){
-if(data7.length < 1){
-const err19 = {instancePath:instancePath+"/spec/match/kinds",schemaPath:"#/properties/spec/properties/match/properties/kinds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.kinds,data:data7};
+if(data.patch !== undefined){
+let data7 = data.patch;
+if(typeof data7 !== "boolean"){
+const err19 = {instancePath:instancePath+"/patch",schemaPath:"#/properties/patch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.patch.type,parentSchema:schema42.properties.patch,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5780,12 +5824,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-const len0 = data7.length;
-for(let i0=0; i0<len0; i0++){
-let data8 = data7[i0];
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err20 = {instancePath:instancePath+"/spec/match/kinds/" + i0,schemaPath:"#/properties/spec/properties/match/properties/kinds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.kinds.items,data:data8};
+}
+let data8 = data.ensure;
+if(typeof data8 !== "string"){
+const err20 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.ensure.type,parentSchema:schema42.properties.ensure,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5794,9 +5836,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/spec/match/kinds/" + i0,schemaPath:"#/properties/spec/properties/match/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.match.properties.kinds.items.type,parentSchema:schema42.properties.spec.properties.match.properties.kinds.items,data:data8};
+if(!((data8 === "present") || (data8 === "absent"))){
+const err21 = {instancePath:instancePath+"/ensure",schemaPath:"#/properties/ensure/enum",keyword:"enum",params:{allowedValues: schema42.properties.ensure.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.ensure.enum,parentSchema:schema42.properties.ensure,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5805,10 +5846,14 @@ vErrors.push(err21);
 }
 errors++;
 }
+if(data.spec !== undefined){
+let data9 = data.spec;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.enforcement === undefined){
+data9.enforcement = "deny";
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/spec/match/kinds",schemaPath:"#/properties/spec/properties/match/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.spec.properties.match.properties.kinds.type,parentSchema:schema42.properties.spec.properties.match.properties.kinds,data:data7};
+if(data9.match === undefined){
+const err22 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5817,12 +5862,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data6.scopes !== undefined){
-let data9 = data6.scopes;
-if(Array.isArray(data9)){
-if(data9.length < 1){
-const err23 = {instancePath:instancePath+"/spec/match/scopes",schemaPath:"#/properties/spec/properties/match/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.scopes,data:data9};
+if(data9.rule === undefined){
+const err23 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -5831,12 +5872,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-const len1 = data9.length;
-for(let i1=0; i1<len1; i1++){
-let data10 = data9[i1];
-if(typeof data10 === "string"){
-if(func2(data10) < 1){
-const err24 = {instancePath:instancePath+"/spec/match/scopes/" + i1,schemaPath:"#/properties/spec/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.scopes.items,data:data10};
+if(data9.message === undefined){
+const err24 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema42.properties.spec.required,parentSchema:schema42.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5845,9 +5882,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/spec/match/scopes/" + i1,schemaPath:"#/properties/spec/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.match.properties.scopes.items.type,parentSchema:schema42.properties.spec.properties.match.properties.scopes.items,data:data10};
+for(const key3 in data9){
+if(!((((key3 === "match") || (key3 === "rule")) || (key3 === "message")) || (key3 === "enforcement"))){
+const err25 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5857,9 +5894,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/spec/match/scopes",schemaPath:"#/properties/spec/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.spec.properties.match.properties.scopes.type,parentSchema:schema42.properties.spec.properties.match.properties.scopes,data:data9};
+if(data9.match !== undefined){
+let data10 = data9.match;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.kinds === undefined){
+const err26 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/required",keyword:"required",params:{missingProperty: "kinds"},message:"must have required property '"+"kinds"+"'",schema:schema42.properties.spec.properties.match.required,parentSchema:schema42.properties.spec.properties.match,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5868,14 +5907,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-if(data6.labels !== undefined){
-let data11 = data6.labels;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key5 in data11){
-let data12 = data11[key5];
-if(typeof data12 !== "string"){
-const err27 = {instancePath:instancePath+"/spec/match/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data12};
+for(const key4 in data10){
+if(!(((key4 === "kinds") || (key4 === "scopes")) || (key4 === "labels"))){
+const err27 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema42.properties.spec.properties.match,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5885,9 +5919,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/spec/match/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data11};
+if(data10.kinds !== undefined){
+let data11 = data10.kinds;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err28 = {instancePath:instancePath+"/spec/match/kinds",schemaPath:"#/properties/spec/properties/match/properties/kinds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.kinds,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -5896,10 +5932,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.properties.match.type,parentSchema:schema42.properties.spec.properties.match,data:data6};
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(typeof data12 === "string"){
+if(func2(data12) < 1){
+const err29 = {instancePath:instancePath+"/spec/match/kinds/" + i0,schemaPath:"#/properties/spec/properties/match/properties/kinds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.kinds.items,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5909,11 +5947,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data5.rule !== undefined){
-let data13 = data5.rule;
-if(typeof data13 === "string"){
-if(func2(data13) < 1){
-const err30 = {instancePath:instancePath+"/spec/rule",schemaPath:"#/properties/spec/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.rule,data:data13};
+else {
+const err30 = {instancePath:instancePath+"/spec/match/kinds/" + i0,schemaPath:"#/properties/spec/properties/match/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.match.properties.kinds.items.type,parentSchema:schema42.properties.spec.properties.match.properties.kinds.items,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5923,8 +5958,9 @@ vErrors.push(err30);
 errors++;
 }
 }
+}
 else {
-const err31 = {instancePath:instancePath+"/spec/rule",schemaPath:"#/properties/spec/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.rule.type,parentSchema:schema42.properties.spec.properties.rule,data:data13};
+const err31 = {instancePath:instancePath+"/spec/match/kinds",schemaPath:"#/properties/spec/properties/match/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.spec.properties.match.properties.kinds.type,parentSchema:schema42.properties.spec.properties.match.properties.kinds,data:data11};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5934,11 +5970,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data5.message !== undefined){
-let data14 = data5.message;
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err32 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.message,data:data14};
+if(data10.scopes !== undefined){
+let data13 = data10.scopes;
+if(Array.isArray(data13)){
+if(data13.length < 1){
+const err32 = {instancePath:instancePath+"/spec/match/scopes",schemaPath:"#/properties/spec/properties/match/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.scopes,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5947,9 +5983,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-else {
-const err33 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.message.type,parentSchema:schema42.properties.spec.properties.message,data:data14};
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err33 = {instancePath:instancePath+"/spec/match/scopes/" + i1,schemaPath:"#/properties/spec/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.match.properties.scopes.items,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5959,9 +5998,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-let data15 = data5.enforcement;
-if(typeof data15 !== "string"){
-const err34 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.enforcement.type,parentSchema:schema42.properties.spec.properties.enforcement,data:data15};
+else {
+const err34 = {instancePath:instancePath+"/spec/match/scopes/" + i1,schemaPath:"#/properties/spec/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.match.properties.scopes.items.type,parentSchema:schema42.properties.spec.properties.match.properties.scopes.items,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5970,8 +6008,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(!((data15 === "deny") || (data15 === "warn"))){
-const err35 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema42.properties.spec.properties.enforcement.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.spec.properties.enforcement.enum,parentSchema:schema42.properties.spec.properties.enforcement,data:data15};
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/spec/match/scopes",schemaPath:"#/properties/spec/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.spec.properties.match.properties.scopes.type,parentSchema:schema42.properties.spec.properties.match.properties.scopes,data:data13};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5981,8 +6021,13 @@ vErrors.push(err35);
 errors++;
 }
 }
-else {
-const err36 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.type,parentSchema:schema42.properties.spec,data:data5};
+if(data10.labels !== undefined){
+let data15 = data10.labels;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key5 in data15){
+let data16 = data15[key5];
+if(typeof data16 !== "string"){
+const err36 = {instancePath:instancePath+"/spec/match/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.additionalProperties.type,parentSchema:schema43.additionalProperties,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5994,12 +6039,119 @@ errors++;
 }
 }
 else {
-const err37 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+const err37 = {instancePath:instancePath+"/spec/match/labels",schemaPath:"#/definitions/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
 else {
 vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/spec/match",schemaPath:"#/properties/spec/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.properties.match.type,parentSchema:schema42.properties.spec.properties.match,data:data10};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data9.rule !== undefined){
+let data17 = data9.rule;
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err39 = {instancePath:instancePath+"/spec/rule",schemaPath:"#/properties/spec/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.rule,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/spec/rule",schemaPath:"#/properties/spec/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.rule.type,parentSchema:schema42.properties.spec.properties.rule,data:data17};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+if(data9.message !== undefined){
+let data18 = data9.message;
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err41 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema42.properties.spec.properties.message,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/spec/message",schemaPath:"#/properties/spec/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.message.type,parentSchema:schema42.properties.spec.properties.message,data:data18};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+let data19 = data9.enforcement;
+if(typeof data19 !== "string"){
+const err43 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.spec.properties.enforcement.type,parentSchema:schema42.properties.spec.properties.enforcement,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(!((data19 === "deny") || (data19 === "warn"))){
+const err44 = {instancePath:instancePath+"/spec/enforcement",schemaPath:"#/properties/spec/properties/enforcement/enum",keyword:"enum",params:{allowedValues: schema42.properties.spec.properties.enforcement.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.spec.properties.enforcement.enum,parentSchema:schema42.properties.spec.properties.enforcement,data:data19};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/spec",schemaPath:"#/properties/spec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.spec.type,parentSchema:schema42.properties.spec,data:data9};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }

@@ -307,16 +307,6 @@ describe('refused overlays, each naming every place involved', () => {
     expect(await problemsOf(paths)).toEqual([expected]);
   });
 
-  it('a patch of a policy, which is not an object of any API', async () => {
-    await files({
-      'prod/policy.yaml':
-        'kind: Policy\nmetadata: {name: cap}\npatch: true\nspec: {match: {kinds: [SSHRole]}, rule: "true", message: m}\n',
-    });
-    expect(await problemsOf(['prod'])).toEqual([
-      'prod/policy.yaml:3:1: a Policy cannot be a patch: it is not an object of an API; declare it whole in the path that needs it',
-    ]);
-  });
-
   it('a patch whose envelope is wrong, before any merge', async () => {
     await files({
       'base/roles.yaml': BASE_ROLE,
