@@ -5,13 +5,15 @@
  * type-checked once; what it returns is evaluated per matching object.
  */
 import { type ASTNode, Environment, evaluate } from '@marcbachmann/cel-js';
-import { type RuleVariable, referencedVariables } from './variables.ts';
+import { objectPaths, type RuleVariable, referencedVariables } from './variables.ts';
 
 export interface CompiledRule {
   /** Runs the rule over one object's variables; throws an evaluation error. */
   run(variables: Record<string, unknown>): unknown;
   /** The rule variables its text reads. */
   uses: ReadonlySet<RuleVariable>;
+  /** The fields of `object` it reads, when it reads only fixed ones (src/policy/result-cache.ts). */
+  objectPaths?: readonly string[];
 }
 
 export interface RuleError {
@@ -52,7 +54,11 @@ export function compileRule(text: string): { rule: CompiledRule } | { error: Rul
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
     return { error: { message: `a rule must be a bool expression (this one is ${checked.type})`, offset: 0 } };
   }
-  return { rule: { run: (variables) => parsed(variables), uses: referencedVariables(parsed.ast as ASTNode) } };
+  const ast = parsed.ast as ASTNode;
+  const objectRead = objectPaths(ast);
+  const rule: CompiledRule = { run: (variables) => parsed(variables), uses: referencedVariables(ast) };
+  if (objectRead) rule.objectPaths = objectRead;
+  return { rule };
 }
 
 /** The library's message without its code frame (the caller places the problem in the manifest). */

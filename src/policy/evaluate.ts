@@ -13,6 +13,7 @@ import { evaluationError } from './evaluation-error.ts';
 import { policyMatches } from './match.ts';
 import type { Enforcement, Policy } from './policy.ts';
 import { type PolicySummary, summarizePolicies } from './report.ts';
+import { type Judge, type Judged, reusingJudge } from './result-cache.ts';
 import { addressMetadata, type CelObject, liveView, objectView } from './view.ts';
 
 export type Outcome = 'allow' | Enforcement;
@@ -58,7 +59,7 @@ export function judge(policy: Policy, input: RuleInput): { outcome: Outcome; err
   return judgeVariables(policy, { live: null, change: NO_CHANGE, ...input });
 }
 
-function judgeVariables(policy: Policy, variables: Record<string, unknown>): { outcome: Outcome; error?: string } {
+function judgeVariables(policy: Policy, variables: Record<string, unknown>): Judged {
   let value: unknown;
   try {
     value = policy.rule.run(variables);
@@ -85,6 +86,19 @@ function byKind(policies: readonly Policy[]): (kind: string) => readonly Policy[
   };
 }
 
+/** Each policy's judge for one run: results reused where the rule reads only shared fields. */
+function judges(): (policy: Policy) => Judge {
+  const made = new Map<Policy, Judge>();
+  return (policy) => {
+    let judge = made.get(policy);
+    if (!judge) {
+      judge = reusingJudge(policy, (variables) => judgeVariables(policy, variables));
+      made.set(policy, judge);
+    }
+    return judge;
+  };
+}
+
 /**
  * `validate`: the rules over `object` alone, for every declared object (children included) they
  * match, offline. Without a validate-phase policy the children are not even expanded.
@@ -98,13 +112,14 @@ export function checkDeclared(
   const offline = policies.filter((p) => p.phase === 'validate');
   if (offline.length === 0) return summarizePolicies(evaluation);
   const forKind = byKind(offline);
+  const judgeOf = judges();
   for (const d of expandChildren(desired, providers)) {
     if (d.ensure !== 'present') continue;
     let variables: Record<string, unknown> | undefined;
     for (const policy of forKind(d.kind)) {
       if (!policyMatches(policy, { kind: d.kind, scope: d.address.scope, labels: d.metadata.labels })) continue;
       variables ??= { object: objectView(d, providers.get(d.kind)), live: null, change: NO_CHANGE };
-      const judged = judgeVariables(policy, variables);
+      const judged = judgeOf(policy)(variables);
       evaluation.evaluated++;
       if (judged.outcome !== 'allow') {
         evaluation.results.push(result(policy, judged, addressKey(d.address), d.kind, d.source));
@@ -130,6 +145,7 @@ export function checkPlan(
   const evaluation: Evaluation = { evaluated: 0, results: [] };
   if (policies.length === 0) return summarizePolicies(evaluation);
   const forKind = byKind(policies);
+  const judgeOf = judges();
   for (const action of plan.actions) {
     const desired = state.desiredByKey.get(action.key);
     const target = { kind: action.kind, scope: action.address.scope, labels: desired?.metadata.labels };
@@ -147,7 +163,7 @@ export function checkPlan(
     };
     const variables = { object, live, change };
     for (const policy of matching) {
-      const judged = judgeVariables(policy, variables);
+      const judged = judgeOf(policy)(variables);
       evaluation.evaluated++;
       if (judged.outcome !== 'allow' || options.passes) {
         evaluation.results.push(result(policy, judged, action.key, action.kind, desired?.source ?? action.source));

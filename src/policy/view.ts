@@ -16,21 +16,21 @@ export type CelObject = { kind: string; metadata: Record<string, unknown>; spec:
  */
 export function objectView(desired: DesiredObject, provider: Provider | undefined): CelObject {
   // metadata holds strings only (names, scopes, labels): nothing to convert, and rules never change it
-  const view = { kind: desired.kind, metadata: desired.metadata as Record<string, unknown> } as CelObject;
-  return withLazySpec(view, () => (desired.ensure === 'present' ? canonical(desired.spec, provider) : desired.spec));
-}
-
-function withLazySpec(view: CelObject, spec: () => Fields): CelObject {
-  Object.defineProperty(view, 'spec', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = celValue(spec());
-      Object.defineProperty(view, 'spec', { value, enumerable: true });
-      return value;
+  const metadata = desired.metadata as Record<string, unknown>;
+  let spec: Record<string, unknown> | undefined;
+  // an accessor of the literal, not one defined afterwards: every view has the same shape, which
+  // keeps property reads fast in the evaluator (docs/policies.md, "Cost")
+  return {
+    kind: desired.kind,
+    metadata,
+    get spec() {
+      spec ??= celValue(desired.ensure === 'present' ? canonical(desired.spec, provider) : desired.spec) as Record<
+        string,
+        unknown
+      >;
+      return spec;
     },
-  });
-  return view;
+  };
 }
 
 /** An object written as in a manifest (a policy test's example), seen as a declared one. */
@@ -79,24 +79,42 @@ export function addressMetadata(address: Address): Record<string, unknown> {
   return { name: address.name, ...(address.scope !== undefined && { scope: address.scope }) };
 }
 
-/** JSON data as CEL values: whole numbers as `int` (bigint), others unchanged. A copy: the input is never changed. */
+/**
+ * JSON data as CEL values: whole numbers as `int` (bigint), the rest as it is. Only what holds a
+ * whole number is copied (the input is never changed): a string, a list of strings, a map without
+ * numbers is the same value in CEL, and most of a spec is such values (docs/policies.md, "Cost").
+ */
 export function celValue(value: Json | undefined): unknown {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = celValue(value[i]);
-    return out;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const converted = celValue(item);
+      if (converted !== item) out ??= value.slice(0, i);
+      if (out) out[i] = converted;
+    }
+    return out ?? value;
   }
-  const out: Record<string, unknown> = {};
-  // defineProperty: a `__proto__` key stays a key
-  for (const key of Object.keys(value)) {
-    Object.defineProperty(out, key, {
-      value: celValue(value[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  let out: Record<string, unknown> | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const item = value[key];
+    const converted = celValue(item);
+    if (converted !== item && !out) {
+      out = {};
+      for (let j = 0; j < i; j++) setKey(out, keys[j] as string, value[keys[j] as string]);
+    }
+    if (out) setKey(out, key, converted);
   }
-  return out;
+  return out ?? value;
+}
+
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  // defineProperty for `__proto__` only: assigned, it would set the prototype rather than a key
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

@@ -195,6 +195,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
       if (typeof rule.default === 'function') computed.push([key, rule.default]);
       else setPath(out, key, rule.default);
     }
+    if (computed.length === 0) return out;
     // defaults that depend on other fields see those fields normalized, their own defaults applied
     const basis = normalized(out, managed);
     for (const [key, compute] of computed) {

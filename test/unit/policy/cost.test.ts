@@ -1,0 +1,149 @@
+/**
+ * What keeps evaluation cheap without changing what a rule sees or decides (docs/policies.md,
+ * "Cost"): the fields of `object` a rule reads, found in its AST; a result reused for objects
+ * with the same values there; values converted to CEL only where they hold a whole number; a
+ * view whose spec is worked out when a rule first reads it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ManifestOnlyDocument } from '../../../src/manifest/manifest-only.ts';
+import { compileRule } from '../../../src/policy/cel.ts';
+import { checkDeclared } from '../../../src/policy/evaluate.ts';
+import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
+import { reusingJudge } from '../../../src/policy/result-cache.ts';
+import { celValue, objectView } from '../../../src/policy/view.ts';
+import { providerMap } from '../../../src/providers/index.ts';
+import type { DesiredObject } from '../../../src/reconcile/types.ts';
+
+function policy(rule: string, kinds = ['*']): Policy {
+  const doc: ManifestOnlyDocument = {
+    kind: 'Policy',
+    name: 'p',
+    data: {
+      kind: 'Policy',
+      metadata: { name: 'p' },
+      spec: { match: { kinds }, rule, message: 'no', enforcement: 'deny' },
+    },
+    source: { file: 'p.yaml', line: 1, col: 1 },
+    positions: {},
+  };
+  const { policies, problems } = compilePolicies([doc]);
+  expect(problems).toEqual([]);
+  return policies[0]!;
+}
+
+const paths = (rule: string) => (compileRule(rule) as { rule: { objectPaths?: readonly string[] } }).rule.objectPaths;
+
+describe('the fields of object a rule reads', () => {
+  it('are its fixed selections, has() included', () => {
+    expect(paths("object.kind.matches('^A') && has(object.metadata.labels)")).toEqual(['kind', 'metadata.labels']);
+    expect(paths('object.metadata.labels.all(k, k.size() < 64)')).toEqual(['metadata.labels']);
+    expect(paths("change.action == 'none'")).toEqual([]);
+  });
+
+  it('are unknown when the rule uses object any other way', () => {
+    expect(paths("object['kind'] == 'A'")).toBeUndefined();
+    expect(paths('object.size() > 0')).toBeUndefined();
+    expect(paths('[object].size() == 1')).toBeUndefined();
+  });
+
+  it('do not count a macro variable named object', () => {
+    expect(paths('object.spec.users.all(object, object.x == 1)')).toEqual(['spec.users']);
+  });
+});
+
+describe('a result reused by the values a rule reads', () => {
+  const view = (kind: string, metadata: Record<string, unknown>) => ({
+    object: { kind, metadata, spec: {} },
+    live: null,
+    change: { action: 'none', paths: [] },
+  });
+
+  it('runs a rule over kind once per kind, and over labels once per set of labels', () => {
+    for (const [rule, expected] of [
+      ["object.kind.startsWith('S')", 2],
+      ["!has(object.metadata.labels) || object.metadata.labels.team == 'web'", 3],
+    ] as const) {
+      let runs = 0;
+      const judge = reusingJudge(policy(rule), () => {
+        runs++;
+        return { outcome: 'allow' };
+      });
+      judge(view('SSHRole', { name: 'a', labels: { team: 'web' } }));
+      judge(view('SSHRole', { name: 'b', labels: { team: 'web' } }));
+      judge(view('SSHRole', { name: 'c', labels: { team: 'db' } }));
+      judge(view('LDAPConfig', { name: 'd' }));
+      expect(runs, rule).toBe(expected);
+    }
+  });
+
+  it('never for a rule over a name, a spec, live or change', () => {
+    for (const rule of ["object.metadata.name != 'x'", 'has(object.spec.x)', "change.action != 'delete'"]) {
+      let runs = 0;
+      const judge = reusingJudge(policy(rule), () => {
+        runs++;
+        return { outcome: 'allow' };
+      });
+      judge(view('SSHRole', { name: 'a' }));
+      judge(view('SSHRole', { name: 'a' }));
+      expect(runs, rule).toBe(2);
+    }
+  });
+
+  it('decides as a run per object would, and counts every pair', () => {
+    const objects = ['a', 'b', 'c'].map(
+      (name, i): DesiredObject => ({
+        kind: 'ToolVersion',
+        address: { kind: 'ToolVersion', name },
+        metadata: { name, ...(i > 0 && { labels: { tier: i === 1 ? 'beta' : 'stable' } }) },
+        ensure: 'present',
+        spec: { url: 'https://x.test/t.zip', sha: 'a'.repeat(64) },
+        secretFields: [],
+        source: { file: 't.yaml', line: i * 4 + 1, col: 1 },
+        positions: {},
+      }),
+    );
+    const summary = checkDeclared(
+      [policy("has(object.metadata.labels) && object.metadata.labels.tier == 'stable'")],
+      objects,
+      providerMap,
+    );
+    expect(summary.evaluated).toBe(3);
+    expect(summary.violations.map((v) => v.object)).toEqual(['ToolVersion/a', 'ToolVersion/b']);
+  });
+});
+
+describe('the values a rule sees', () => {
+  it('are the input itself where nothing holds a whole number, and a copy only of what does', () => {
+    const input = { url: 'u', users: ['a', 'b'], nested: { ttl: 60, names: ['x'] }, ratio: 0.5 };
+    const value = celValue(input) as typeof input & { nested: { ttl: unknown } };
+    expect(value).not.toBe(input);
+    expect(value.users).toBe(input.users);
+    expect(value.nested.names).toBe(input.nested.names);
+    expect(value.nested.ttl).toBe(60n);
+    expect(input.nested.ttl).toBe(60);
+    const plain = { url: 'u', users: ['a'] };
+    expect(celValue(plain)).toBe(plain);
+  });
+
+  it('have a spec worked out once, when a rule first reads it', () => {
+    let calls = 0;
+    const provider = {
+      canonicalDesired: (spec: Record<string, unknown>) => {
+        calls++;
+        return { ...spec, port: 22 };
+      },
+    };
+    const object = {
+      kind: 'SSHRole',
+      metadata: { name: 'web' },
+      ensure: 'present',
+      spec: { key_type: 'otp' },
+    } as unknown as DesiredObject;
+    const view = objectView(object, provider as never);
+    expect(calls).toBe(0);
+    expect(Object.hasOwn(view, 'spec')).toBe(true);
+    expect(view.spec).toEqual({ key_type: 'otp', port: 22n });
+    expect(view.spec).toBe(view.spec);
+    expect(calls).toBe(1);
+  });
+});
