@@ -14,59 +14,48 @@ const BINDING_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter', 
 
 export function referencedVariables(root: ASTNode): Set<RuleVariable> {
   const found = new Set<RuleVariable>();
-  const visit = (node: unknown, hidden: ReadonlySet<string>): void => {
-    if (!isNode(node)) {
-      if (Array.isArray(node)) for (const item of node) visit(item, hidden);
-      return;
+  walk(root, (node, hidden) => {
+    const name = node.args as string;
+    if (node.op === 'id' && (RULE_VARIABLES as readonly string[]).includes(name) && !hidden.has(name)) {
+      found.add(name as RuleVariable);
     }
-    if (node.op === 'id') {
-      const name = node.args as string;
-      if ((RULE_VARIABLES as readonly string[]).includes(name) && !hidden.has(name)) found.add(name as RuleVariable);
-      return;
-    }
-    if (node.op === 'rcall') {
-      const [method, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
-      visit(receiver, hidden);
-      const bound = BINDING_MACROS.has(method) ? boundNames(args) : [];
-      // the binding names themselves are not reads; what follows them sees them hidden
-      if (bound.length === 0) visit(args, hidden);
-      else visit(args.slice(bound.length), new Set([...hidden, ...bound]));
-      return;
-    }
-    visit(node.args, hidden);
-  };
-  visit(root, new Set());
+    return true;
+  });
   return found;
 }
 
 /**
  * The fields of `object` a rule reads (`kind`, `metadata.labels`), when it reads `object` only
  * through fixed field selections (`object.metadata.labels`, `has(object.kind)`); undefined when
- * it uses `object` any other way (`object[k]`, `object.metadata.all(...)` reads every key of
- * metadata and shows as `metadata`, the whole `object` as ''). Such a rule's result is a function
- * of the values at these paths (CEL is pure), which is what lets converge reuse it
- * (src/policy/result-cache.ts).
+ * it uses `object` any other way (`object[k]`, `object.size()`). `object.metadata.all(...)` reads
+ * every key of metadata and shows as `metadata`. Such a rule's result is a function of the values
+ * at these paths (CEL is pure), which is what lets converge reuse it (src/policy/result-cache.ts).
  */
 export function objectPaths(root: ASTNode): string[] | undefined {
   const paths = new Set<string>();
   let opaque = false;
+  walk(root, (node, hidden) => {
+    if (hidden.has('object')) return true;
+    const path = node.op === '.' ? selection(node) : undefined;
+    if (path !== undefined) paths.add(path);
+    else if (node.op === 'id' && node.args === 'object') opaque = true;
+    return path === undefined;
+  });
+  return opaque ? undefined : [...paths].sort();
+}
+
+/**
+ * Every node of a rule's AST, with the macro variables bound where it stands: a macro's own
+ * variable (`x` in `all(x, ...)`) is not a read, and hides a rule variable of the same name in
+ * the macro's body. `enter` returns false to skip what is below a node.
+ */
+function walk(root: ASTNode, enter: (node: ASTNode, hidden: ReadonlySet<string>) => boolean): void {
   const visit = (node: unknown, hidden: ReadonlySet<string>): void => {
-    if (opaque) return;
     if (!isNode(node)) {
       if (Array.isArray(node)) for (const item of node) visit(item, hidden);
       return;
     }
-    if (node.op === '.') {
-      const path = selection(node);
-      if (path !== undefined && !hidden.has('object')) {
-        paths.add(path);
-        return;
-      }
-    }
-    if (node.op === 'id') {
-      if (node.args === 'object' && !hidden.has('object')) opaque = true;
-      return;
-    }
+    if (!enter(node, hidden)) return;
     if (node.op === 'rcall') {
       const [method, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
       visit(receiver, hidden);
@@ -78,7 +67,6 @@ export function objectPaths(root: ASTNode): string[] | undefined {
     visit(node.args, hidden);
   };
   visit(root, new Set());
-  return opaque ? undefined : [...paths].sort();
 }
 
 /** `object.a.b` as `a.b`; undefined for a selection that does not start at the `object` variable. */

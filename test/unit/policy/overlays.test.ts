@@ -73,23 +73,19 @@ describe('a policy patched by a later path argument', () => {
     ]);
   });
 
+  const enforcements = async (prod: string, paths: string[]) =>
+    (await load({ 'base/p.yaml': BASE, 'prod/p.yaml': prod }, paths)).policies.map((p) => [p.name, p.enforcement]);
+
   it('leaves the base as it is without the environment', async () => {
-    const loaded = await load({ 'base/p.yaml': BASE, 'prod/p.yaml': TIGHTEN }, ['base']);
-    expect(loaded.policies.map((p) => [p.name, p.enforcement])).toEqual([
+    expect(await enforcements(TIGHTEN, ['base'])).toEqual([
       ['https-only', 'warn'],
       ['ttl-cap', 'deny'],
     ]);
   });
 
   it('keeps its schema default when a patch removes a defaulted field', async () => {
-    const loaded = await load(
-      {
-        'base/p.yaml': BASE,
-        'prod/p.yaml': 'kind: Policy\nmetadata: {name: https-only}\npatch: true\nspec: {enforcement: null}\n',
-      },
-      ['base', 'prod'],
-    );
-    expect(loaded.policies.map((p) => [p.name, p.enforcement])).toEqual([
+    const removed = 'kind: Policy\nmetadata: {name: https-only}\npatch: true\nspec: {enforcement: null}\n';
+    expect(await enforcements(removed, ['base', 'prod'])).toEqual([
       ['https-only', 'deny'],
       ['ttl-cap', 'deny'],
     ]);
