@@ -71,6 +71,17 @@ describe('lazyRecord', () => {
     expect(Object.keys(record)).toEqual(['a', 'constructor']);
     expect(JSON.stringify(record)).toBe('{"a":1,"constructor":2}');
     expect({ ...record }).toEqual({ a: 1, constructor: 2 });
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
     expect(computed).toBe(1);
+  });
+
+  it('keeps each record apart though they share one handler', () => {
+    const first = lazyRecord(() => ({ a: 1 }) as Record<string, number>);
+    const second = lazyRecord(() => ({ b: 2 }) as Record<string, number>);
+    second.c = 3;
+    expect({ ...first }).toEqual({ a: 1 });
+    expect({ ...second }).toEqual({ b: 2, c: 3 });
+    delete second.b;
+    expect(Object.keys(second)).toEqual(['c']);
   });
 });
