@@ -33,6 +33,7 @@ import { type CommonFlags, parseSelectors } from './flags.ts';
 import { givenValues } from './given-values.ts';
 import { checkIgnoreRules, withIgnoreRules } from './ignore-rules.ts';
 import { resolveKind } from './kind-name.ts';
+import { capYoungGeneration } from './young-generation.ts';
 
 export interface Inputs {
   config: ConvergeConfig;
@@ -64,6 +65,8 @@ export async function loadInputs(
   if (paths.length === 0) {
     throw new ConvergeError('INPUT_INVALID', 'no manifest paths given', { hint: 'pass files or directories' });
   }
+  // before the manifests are parsed: they are what first grows the young generation
+  capYoungGeneration();
   const config = loaded ?? (await loadCommandConfig(flags));
   let selectors: Record<string, string>;
   try {
@@ -97,6 +100,8 @@ export async function loadInputs(
     ...interpolationAccess(config, paths),
     checkDocuments: policyCompiler(policies),
     variables: givenValues(flags, config, process.env, process.cwd()),
+    // loading is synchronous: no collection is reported while it grows the young generation
+    afterFile: capYoungGeneration,
   });
   const desired = withIgnoreRules(objects, config);
   registerDesiredSecrets(desired, variables);

@@ -42,6 +42,11 @@ export interface LoadOptions {
   checkDocuments?: (documents: readonly ManifestOnlyDocument[]) => Promise<InputProblem[]>;
   /** The values given for variables (`--var`, values files, `CONVERGE_VAR_*`: variable-values.ts). */
   variables?: GivenValues;
+  /**
+   * Called after each file is parsed and after each is built into objects: loading is one
+   * synchronous stretch, and the CLI watches the heap's growth there (src/cli/young-generation.ts).
+   */
+  afterFile?: () => void;
 }
 
 /** converge's own credentials: never interpolated, whatever the configuration says (the API tokens, the saved plans' key). */
@@ -88,7 +93,12 @@ export async function loadManifestSet(
   // readFileSync is several times faster than fs.promises. (Parsing in worker threads was tried:
   // on two cores each worker compiles the yaml library afresh, which cost more CPU than the parse
   // it shared and took no less time; docs/performance.md, "Validation".)
-  const parsed = files.map(readManifest);
+  const afterFile = options.afterFile ?? (() => {});
+  const parsed = files.map((file) => {
+    const read = readManifest(file);
+    afterFile();
+    return read;
+  });
   const sources = files.map((file, i) =>
     withPositions((parsed[i] as ParsedFile).text, file.name, (parsed[i] as ParsedFile).documents),
   );
@@ -96,7 +106,11 @@ export async function loadManifestSet(
   const declared = declareVariables(sources.flat(), { ...context, dir: context.cwd });
   const resolved = await resolveVariables(declared.declarations, options.variables);
   const withVariables = { ...context, variables: resolved.variables };
-  const results = files.map((file, i) => loadFile(file, parsed[i] as ParsedFile, sources[i] ?? [], withVariables));
+  const results = files.map((file, i) => {
+    const loaded = loadFile(file, parsed[i] as ParsedFile, sources[i] ?? [], withVariables);
+    afterFile();
+    return loaded;
+  });
   const documents = [...declared.declarations.map((d) => d.document), ...results.flatMap((r) => r.documents)];
   const layered = results.flatMap((r, i) => r.objects.map((item) => ({ item, layer: files[i]?.layer ?? 0, file: i })));
   const patches = results.flatMap((r, i) => r.patches.map((item) => ({ item, layer: files[i]?.layer ?? 0, file: i })));
