@@ -6,10 +6,11 @@
  * run. Peak RSS from /usr/bin/time when there is one, else from the process
  * itself (bench/lib/process-run.ts). The raw undici loop over the same
  * requests is timed beside each, for scale. A full run adds the 10,000
- * list-then-read plan from the build with V8's young generation capped
- * (`--max-semi-space-size=16`, what docs/configuration.md tells users to
- * set in NODE_OPTIONS where memory is tight): most of the peak is room the
- * garbage collector keeps, not data (docs/performance.md, "Memory").
+ * list-then-read plan from the build with V8's young generation sized from
+ * the start (`--max-semi-space-size=16` in NODE_OPTIONS, which converge
+ * leaves as given), beside converge's own cap of it, which stops its growth
+ * at 32 MB once reached (src/cli/young-generation.ts; docs/performance.md,
+ * "Memory").
  */
 import { join } from 'node:path';
 import { DEFAULT_MAX_PARALLELISM } from '../../src/config/load.ts';
