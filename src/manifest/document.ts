@@ -191,7 +191,7 @@ function buildManifestOnly(
   if (isPatch) delete candidate.spec;
   const { validated, problems } = validateDocument(ctx.schemas.validator(kind), candidate, new Set());
   const found = problems.map((p) => ({ ...positionOf(doc, p.path, p.atKey), message: p.message }));
-  if (isPatch && 'spec' in fields && !isMapping(fields.spec)) {
+  if (isPatch && 'spec' in fields && !isPlainObject(fields.spec)) {
     found.push({
       ...positionOf(doc, 'spec', false),
       message: "a patch's spec must be a mapping of the fields it changes",

@@ -167,7 +167,7 @@ describe.skipIf(skipped !== undefined)('LDAP engine when slapd goes away', () =>
     const { client, slapd } = await configured();
     expectWritten(await client.post('/ldap/role/dev', role));
     expectOk(await client.get('/ldap/creds/dev'));
-    slapd.pause();
+    await slapd.pause();
     const started = Date.now();
     const answer = await client.get('/ldap/creds/dev');
     slapd.resume();
@@ -201,7 +201,7 @@ describe.skipIf(skipped !== undefined)('LDAP engine when slapd goes away', () =>
       expect((await call('POST', '/ldap/config', config)).status).toBe(204);
       expect((await call('POST', '/ldap/role/dev', role)).status).toBe(204);
       expect((await call('GET', '/ldap/creds/dev')).status).toBe(200);
-      slapd.pause();
+      await slapd.pause();
       const inFlight = call('GET', '/ldap/creds/dev').catch((error: unknown) => error);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const signalled = Date.now();

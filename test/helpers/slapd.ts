@@ -8,7 +8,7 @@
  * tens of milliseconds; stop() kills it and removes every file.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,8 +32,12 @@ export interface Slapd {
   down(): Promise<void>;
   /** Starts the server again on the same URL with the same data. */
   up(): Promise<void>;
-  /** SIGSTOP: connections are still accepted by the kernel, but nothing answers (a hung server). */
-  pause(): void;
+  /**
+   * SIGSTOP: connections are still accepted by the kernel, but nothing answers (a hung server).
+   * Resolves once every thread of slapd is stopped: the signal is delivered when each thread is
+   * next scheduled, and on a busy machine a request sent right after kill() could still be served.
+   */
+  pause(): Promise<void>;
   resume(): void;
 }
 
@@ -139,9 +143,24 @@ async function launch(dir: string, config: string, port: number): Promise<Slapd>
     async up() {
       child = await run(config, url);
     },
-    pause: () => child.process.kill('SIGSTOP'),
+    async pause() {
+      child.process.kill('SIGSTOP');
+      await allThreadsStopped(child.process.pid);
+    },
     resume: () => child.process.kill('SIGCONT'),
   };
+}
+
+/** Waits until /proc shows every thread of `pid` stopped (state T): a barrier after SIGSTOP. */
+async function allThreadsStopped(pid: number | undefined): Promise<void> {
+  const tasks = `/proc/${pid}/task`;
+  // the state is the field after the command's closing parenthesis
+  const stopped = () =>
+    readdirSync(tasks).every((task) => /\)\s+[Tt]\s/.test(readFileSync(join(tasks, task, 'stat'), 'utf8')));
+  for (const deadline = Date.now() + 10_000; !stopped(); ) {
+    if (Date.now() > deadline) throw new Error(`slapd (${pid}) did not stop within 10 s of SIGSTOP`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** slapd in the foreground on `url`, answering; `stop` ends it (and never leaves it behind the test process). */

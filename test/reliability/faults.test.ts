@@ -692,7 +692,8 @@ const KNOWN_BUG_MODULE_TEST_CONFIG = false;
  * The versions an apply reported failed because they were made without
  * content as their module's only version: the one case the registry's API
  * leaves no way to repair (no upload link after creation; deleting a module's
- * last version deletes the module). Such a version is never reported done.
+ * last version deletes the module). Such a version is never reported done,
+ * but by a later replace, once its module has another version to keep.
  */
 function contentlessOnlyVersions(runs: ReadonlyArray<{ events: ReconcileEvent[] }>): Set<string> {
   const failed = new Set<string>();
@@ -704,7 +705,10 @@ function contentlessOnlyVersions(runs: ReadonlyArray<{ events: ReconcileEvent[] 
   }
   for (const run of runs) {
     for (const e of run.events) {
-      if (e.type === 'action-done' && failed.has(e.action.key)) expect.fail(`${e.action.key} reported done`);
+      if (e.type !== 'action-done' || !failed.has(e.action.key)) continue;
+      // a later apply may replace it once its module has another version (published meanwhile)
+      expect(e.action.action, `${e.action.key} reported done`).toBe('replace');
+      failed.delete(e.action.key);
     }
   }
   return failed;
@@ -875,8 +879,24 @@ async function expectStaticRolesRotatedOnce(target: Target, created: readonly Pl
 const terminal = (e: ReconcileEvent) =>
   e.type === 'action-done' || e.type === 'action-failed' || e.type === 'action-skipped';
 
+/**
+ * A failure the registry leaves no way to repair: the replace of a version made
+ * without content as its module's only version (see contentlessOnlyVersions),
+ * whose delete the last-version guard refuses, as the plan's note said it would.
+ */
+const refusedOnlyVersion = (f: ApplySummary['failed'][number], contentless: ReadonlySet<string>) =>
+  contentless.has(f.key) &&
+  /^replace failed: the delete failed \(not deleted: \S+ is the only version of [^,]+, and deleting a module's last version deletes the module/.test(
+    f.error.message,
+  );
+
 /** The summary agrees with the plan and with the events, and every failure says what failed. */
-function expectAccurateSummary(actions: readonly PlannedAction[], summary: ApplySummary, events: ReconcileEvent[]) {
+function expectAccurateSummary(
+  actions: readonly PlannedAction[],
+  summary: ApplySummary,
+  events: ReconcileEvent[],
+  contentless: ReadonlySet<string> = new Set(),
+) {
   const todo = changes(actions);
   const failed = new Set(summary.failed.map((f) => f.key));
   const skipped = new Set(summary.skipped.map((s) => s.key));
@@ -896,6 +916,7 @@ function expectAccurateSummary(actions: readonly PlannedAction[], summary: Apply
     expect(e.type, e.action.key).toBe(expected);
   }
   for (const f of summary.failed) {
+    if (refusedOnlyVersion(f, contentless)) continue;
     // an upload goes to the link the version's create answered with; a replacement says which
     // of its steps failed, with that request's error, and what is live now
     expect(f.error.message).toMatch(
@@ -1086,7 +1107,11 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     // applying again under faults converges, and each apply only redoes what did not get done
     let attempts = 1;
     const leftOut = () => changes(check.plan.actions).filter((a) => testConfigLeftOut(a, recoveredModules));
-    while (run.summary.failed.length + run.summary.skipped.length + leftOut().length > 0 && attempts < 6) {
+    // a contentless only version cannot be repaired: its replace is refused every time, and is not waited for
+    const repairable = () =>
+      run.summary.failed.filter((f) => !refusedOnlyVersion(f, contentlessOnlyVersions(runs))).length +
+      run.summary.skipped.length;
+    while (repairable() + leftOut().length > 0 && attempts < 6) {
       const left = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
       server.setFaults({ rate: FAULT_RATE, kinds, seed: seed * 100 + attempts, holdMs: 5_000 });
       const again = await apply(target, desired, { client });
@@ -1094,15 +1119,21 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
       for (const a of changes(again.plan.actions)) {
         expect(left.has(a.key) || testConfigLeftOut(a, recoveredModules), `${a.key} was done already`).toBe(true);
       }
-      expectAccurateSummary(again.plan.actions, again.summary, again.events);
-      run = again;
       runs.push(again);
+      expectAccurateSummary(again.plan.actions, again.summary, again.events, contentlessOnlyVersions(runs));
+      run = again;
       recoveredModules = troubled([again], 'RegistryModule');
     }
-    expect(run.summary.failed).toEqual([]);
+    const contentless = contentlessOnlyVersions(runs);
+    expect(run.summary.failed.filter((f) => !refusedOnlyVersion(f, contentless))).toEqual([]);
     server.setFaults(undefined);
     const last = await plan(target, desired, { client: CLIENT });
-    expect(changes(last.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([]);
+    // converged, but for the contentless only versions, which every plan replaces (its note says why it cannot be done)
+    expect(
+      changes(last.plan.actions)
+        .filter((a) => !(a.action === 'replace' && contentless.has(a.key)))
+        .map((a) => `${a.action} ${a.key}`),
+    ).toEqual([]);
 
     // each version once, the deleted one gone, the untouched ones exactly as they were
     for (const type of ['tool-versions', 'policy-versions']) {
