@@ -91,6 +91,22 @@ export function sshRoleRequests(mount: string, names: readonly string[]): RawReq
   };
 }
 
+/**
+ * A plan of a hierarchical collection (the LDAP kinds): the LIST of the top
+ * level, then the LIST of each folder that holds a live object and one GET
+ * per live object. The raw loop sends the folders' LISTs with the GETs, a
+ * little sooner than a plan can (it reads the GETs' names from them).
+ */
+export function levelRequests(mount: string, collection: string, live: readonly string[]): RawRequests {
+  const folders = [...new Set(live.map((name) => name.slice(0, name.lastIndexOf('/') + 1)).filter(Boolean))];
+  const list = (folder: string) => withQuery(secretsPath(mount, collection, folder), { list: 'true' });
+  return {
+    api: 'secrets',
+    first: [withQuery(secretsPath(mount, collection), { list: 'true' })],
+    rest: [...folders.map(list), ...live.map((name) => secretsPath(mount, collection, name))],
+  };
+}
+
 /** A list-pages plan: the first page of a collection, then the rest of its `live` objects' pages. */
 export function pageRequests(path: string, live: number): RawRequests {
   const pages = Math.max(1, Math.ceil(live / PAGE_SIZE));
@@ -183,6 +199,26 @@ export function readPaths(): ReadPath[] {
 export function cliMains(quick: boolean): Array<{ from: 'build' | 'source'; main: string }> {
   if (!existsSync(BUILT_MAIN)) return [{ from: 'source', main: MAIN }];
   return [{ from: 'build', main: BUILT_MAIN }, ...(quick ? [] : [{ from: 'source' as const, main: MAIN }])];
+}
+
+/**
+ * The third read shape, a LIST per level: LDAP static roles, half of them
+ * live in four folders (bench/kinds.ts). The memory suite plans it; the
+ * scale suite does not (its figure is the SSH roles' one GET each).
+ */
+export function levelReadPath(): ReadPath {
+  const kind = KINDS.find((k) => k.name === 'LDAPStaticRole');
+  if (kind === undefined) throw new Error('bench/kinds.ts has no LDAPStaticRole');
+  return {
+    kind,
+    requests: (n) =>
+      // the live half is objects 0 to n/2 - 1, named as in a set of that size
+      levelRequests(
+        'ldap',
+        'static-role',
+        kind.documents(Math.floor(n / 2)).map((d) => d.metadata?.name ?? ''),
+      ),
+  };
 }
 
 /** An emulator holding N live objects of a kind (seeded, or written through the API), its limit out of the way. */

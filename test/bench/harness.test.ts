@@ -219,14 +219,16 @@ describe('bench harness (quick)', () => {
     }
   });
 
-  it('measures peak memory on both read paths', () => {
+  it('measures peak memory on the three read paths', () => {
     const rows = results.suites.memory.rows;
     expect(rows.map((r) => [r.kind, r.reads])).toEqual([
       ['SSHRole', 'list-and-read'],
       ['ToolVersion', 'pages'],
+      ['LDAPStaticRole', 'list-and-read'],
     ]);
-    // one LIST and a GET per role; the first page of the 250 live versions and the two after it
-    expect(rows.map((r) => r.requests)).toEqual([501, 3]);
+    // one LIST and a GET per role; the first page of the 250 live versions and the two after it;
+    // the LDAP roles' top level, its four folders and a GET per live role (250)
+    expect(rows.map((r) => r.requests)).toEqual([501, 3, 255]);
     for (const row of rows) {
       expect(row.peakRssMB).toBeGreaterThan(0);
       expect(isChecked(row.check)).toBe(true);
