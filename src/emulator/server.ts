@@ -45,6 +45,8 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** More API modules beside the built-in ones (tests of the server core). */
   modules?: readonly ApiModule[];
+  /** The clock of rate-limit windows, timestamps and leases; default Date.now (tests that must not race it). */
+  now?: () => number;
 }
 
 export interface RunningEmulator {
@@ -75,7 +77,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state,
     sessions: new Sessions(),
     url: () => url,
-    now: Date.now,
+    now: options.now ?? Date.now,
     rateLimit: () => undefined,
     log,
     every(ms, work) {
