@@ -161,8 +161,27 @@ const minuteDuration: fc.Arbitrary<string | number> = fc
   .tuple(fc.integer({ min: 1, max: 600 }), fc.constantFrom('m', 's', 'n', 'q'))
   .map(([minutes, unit]) => (unit === 'm' ? `${minutes}m` : unit === 's' ? `${minutes * 60}s` : minutes * 60));
 
+/**
+ * An arbitrary made on its first use, not when this module loads. fast-check's
+ * web arbitraries map every code point once made (`fc.webPath()` takes one to
+ * three seconds of CPU and some 100 MB): the many files that import this
+ * module for its constants (through support.ts) never generate a URL.
+ */
+function onFirstUse<T>(make: () => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  let made: fc.Arbitrary<T> | undefined;
+  return fc.constant(undefined).chain(() => {
+    made ??= make();
+    return made;
+  });
+}
+
 const hostname = fc.domain();
-const httpsUrl = fc.tuple(hostname, fc.webPath()).map(([host, path]) => `https://${host}${path}`);
+const httpsUrl = fc
+  .tuple(
+    hostname,
+    onFirstUse(() => fc.webPath()),
+  )
+  .map(([host, path]) => `https://${host}${path}`);
 const email = fc
   .tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,10}(?:[._-][a-z0-9]{1,5}){0,2}$/), hostname)
   .map(([user, host]) => `${user}@${host}`);
@@ -386,7 +405,7 @@ export const versionName: fc.Arbitrary<string> = fc
 function versions(kind: string, collection: string): KindArbitrary {
   const spec = fc
     .tuple(
-      fc.webUrl({ validSchemes: ['https', 'http'] }),
+      onFirstUse(() => fc.webUrl({ validSchemes: ['https', 'http'] })),
       hex64,
       partial({ official: fc.boolean(), enabled: fc.boolean(), beta: fc.boolean() }),
       // deprecated with or without a reason, and a reason without deprecation (the API clears it)

@@ -18,6 +18,8 @@
  *   and the registry holds each declared version once, uploaded.
  * The registry kinds have KNOWN BUGS (see KNOWN_BUG_*): while they stand, the
  * checks tolerate exactly their symptoms, and reproductions at the end fail.
+ * The platform API advertises its rate limit, as the platform does (see
+ * ADVERTISED_LIMIT); a held request outlasts the client's timeout (HOLD_MS).
  */
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -758,6 +760,12 @@ const EXTRA: ManifestDoc[] = [
 
 /** A request that is held longer than the client waits: the client gives up and the outcome is unknown. */
 const CLIENT = { requestTimeoutMs: 400, assumedRateLimit: 0 };
+/**
+ * How long a `timeout` fault holds its request: twice the client's timeout, so the client always
+ * gives up first (its timer starts before the server's, in the same process), and a connection
+ * the client somehow kept would not hold an emulator's close for long.
+ */
+const HOLD_MS = 2 * CLIENT.requestTimeoutMs;
 const FAULT_RATE = 0.2;
 const SCENARIOS: Array<{ name: string; kinds: FaultKind[]; seed: number }> = [
   { name: '429 (Retry-After)', kinds: ['429'], seed: 1 },
@@ -788,9 +796,22 @@ afterEach(async () => {
   server = undefined;
 });
 
+/**
+ * The platform's limit before the apply sets the fixture's (600): high enough that pacing never
+ * waits on it. The emulator enforces and advertises it, as the platform does (X-RateLimit-Limit on
+ * every answer); a server that advertises nothing would turn the injected 429s, one request in
+ * five, into a pace learned from them (src/api/rate-limit.ts), cut at each and raised by one a
+ * second: a few requests a second, a minute of waiting that shows nothing the checks look at.
+ */
+const ADVERTISED_LIMIT = 10_000;
+
 async function start(): Promise<{ server: Emulator; target: Target }> {
-  server = await emulator({ seed: SEED });
+  server = await emulator({ seed: SEED, rateLimit: true });
   const target = targetOf(server);
+  const limited = await api(target, 'PATCH', '/admin/general-settings', {
+    data: { type: 'general-settings', attributes: { 'api-rate-limit': ADVERTISED_LIMIT } },
+  });
+  expect(limited.status).toBe(200);
   for (const { mount, name, body } of SSH_SEEDED) {
     expect((await secrets(target, 'POST', `/${mount}/roles/${name}`, body)).status).toBe(204);
   }
@@ -1062,7 +1083,7 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     expect(new Set(planned.map((a) => a.action))).toEqual(new Set(['create', 'update', 'delete', 'replace']));
     const registryBefore = await registrySnapshot(target);
 
-    server.setFaults({ rate: FAULT_RATE, kinds, seed, holdMs: 5_000 });
+    server.setFaults({ rate: FAULT_RATE, kinds, seed, holdMs: HOLD_MS });
     server.resetStats();
     const records: Recorded[] = [];
     const client = { ...CLIENT, wrap: (c: HttpClient) => recording(c, records) };
@@ -1074,6 +1095,11 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     );
     const stats = server.stats();
     expect(stats.faults).toBeGreaterThan(0);
+    if (kinds.length === 1 && kinds[0] === 'timeout') {
+      // the hold outlasts the client's timeout: the client gives up, and a write it gave up on has an unknown outcome
+      const gaveUp = records.filter((r) => r.error?.message.includes(`within ${CLIENT.requestTimeoutMs} ms`));
+      expect(gaveUp.filter((r) => r.error?.outcome === 'unknown').length).toBeGreaterThan(0);
+    }
     expectAccurateSummary(run.plan.actions, run.summary, run.events);
     expectOnlyPlannedWrites(run.plan.actions, records);
     expect(stats.byStatus['422'] ?? 0, 'a create or an action was repeated').toBe(0);
@@ -1113,7 +1139,7 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
       run.summary.skipped.length;
     while (repairable() + leftOut().length > 0 && attempts < 6) {
       const left = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
-      server.setFaults({ rate: FAULT_RATE, kinds, seed: seed * 100 + attempts, holdMs: 5_000 });
+      server.setFaults({ rate: FAULT_RATE, kinds, seed: seed * 100 + attempts, holdMs: HOLD_MS });
       const again = await apply(target, desired, { client });
       attempts++;
       for (const a of changes(again.plan.actions)) {
