@@ -74,14 +74,25 @@ afterAll(async () => {
   await scratch?.remove();
 });
 
+/*
+ * Commands that change nothing (validate, plan, drift, export) and do not
+ * depend on each other run at the same time: each is a process of its own,
+ * mostly start-up, and the machine has more than one core. What each prints
+ * and writes is checked as when they ran one after the other.
+ */
 describe('no secret in any output', () => {
   it('validate, plan, plan --out, plan --json, apply (a saved plan), and plan again', async () => {
-    expect((await run(['validate', KINDS])).code).toBe(0);
-    const planned = await run(['plan', KINDS, '--detailed-exitcode']);
+    const [validated, planned, json, saved] = await Promise.all([
+      run(['validate', KINDS]),
+      run(['plan', KINDS, '--detailed-exitcode']),
+      run(['plan', KINDS, '--json']),
+      run(['plan', KINDS, '--out', 'plan.json']),
+    ]);
+    expect(validated.code).toBe(0);
     expect(planned.code).toBe(2);
     expect(planned.stdout).toContain('SMTPSettings');
-    expect((await run(['plan', KINDS, '--json'])).code).toBe(0);
-    expect((await run(['plan', KINDS, '--out', 'plan.json'])).code).toBe(0);
+    expect(json.code).toBe(0);
+    expect(saved.code).toBe(0);
     const applied = await run(['apply', 'plan.json']);
     expect(applied.code, applied.stderr).toBe(0);
     expect((await run(['plan', KINDS, '--detailed-exitcode'])).code).toBe(0);
@@ -91,10 +102,13 @@ describe('no secret in any output', () => {
   }, 60_000);
 
   it('plan and apply with rotated secrets, --resend-secrets, and an apply that fails with an API error', async () => {
-    const rotated = await run(['plan', KINDS, '--json'], ROTATED);
+    const [rotated, resend] = await Promise.all([
+      run(['plan', KINDS, '--json'], ROTATED),
+      run(['plan', KINDS, '--resend-secrets']),
+    ]);
     expect(rotated.code).toBe(0);
     expect(rotated.stdout).toMatch(/changed since last apply/);
-    expect((await run(['plan', KINDS, '--resend-secrets'])).code).toBe(0);
+    expect(resend.code).toBe(0);
     const failing = join(scratch.dir, 'failing.yaml');
     await writeFile(
       failing,
@@ -126,28 +140,35 @@ describe('no secret in any output', () => {
     await api(target, 'PATCH', '/admin/smtp-settings', {
       data: { type: 'smtp-settings', attributes: { sender: 'someone@example.com' } },
     });
-    for (const format of ['text', 'json', 'markdown', 'junit']) {
-      const shown = await run(['drift', KINDS, '--format', format]);
-      expect(shown.code, `${format}: ${shown.stderr}`).toBe(2);
-      expect(shown.stdout).toContain('SMTPSettings');
-      const filed = await run(['drift', KINDS, '--format', format, '--output', `drift.${format}`], CANARIES);
-      expect(filed.code).toBe(2);
-      const report = await readFile(join(scratch.dir, `drift.${format}`), 'utf8');
-      expect(report).toContain('sender');
-    }
+    await Promise.all(
+      ['text', 'json', 'markdown', 'junit'].map(async (format) => {
+        const [shown, filed] = await Promise.all([
+          run(['drift', KINDS, '--format', format]),
+          run(['drift', KINDS, '--format', format, '--output', `drift.${format}`], CANARIES),
+        ]);
+        expect(shown.code, `${format}: ${shown.stderr}`).toBe(2);
+        expect(shown.stdout).toContain('SMTPSettings');
+        expect(filed.code).toBe(2);
+        const report = await readFile(join(scratch.dir, `drift.${format}`), 'utf8');
+        expect(report).toContain('sender');
+      }),
+    );
   }, 60_000);
 
   it('export, one file per kind and one per object, with .env.example', async () => {
-    for (const [out, split] of [
+    const exports = [
       ['exported', []],
       ['exported-split', ['--split']],
-    ] as const) {
-      const exported = await run(['export', '--out', out, ...split]);
-      expect(exported.code, exported.stderr).toBe(0);
-      const envExample = await readFile(join(scratch.dir, out, '.env.example'), 'utf8');
-      expect(envExample).toMatch(/SMTP_SETTINGS_PASSWORD=/);
-      expect(envExample).toMatch(/COST_ESTIMATION_SETTINGS_CLOUD_A_ACCESS_KEY_ID=/);
-    }
+    ] as const;
+    await Promise.all(
+      exports.map(async ([out, split]) => {
+        const exported = await run(['export', '--out', out, ...split]);
+        expect(exported.code, exported.stderr).toBe(0);
+        const envExample = await readFile(join(scratch.dir, out, '.env.example'), 'utf8');
+        expect(envExample).toMatch(/SMTP_SETTINGS_PASSWORD=/);
+        expect(envExample).toMatch(/COST_ESTIMATION_SETTINGS_CLOUD_A_ACCESS_KEY_ID=/);
+      }),
+    );
   }, 60_000);
 
   it('none of the above printed or wrote a canary, nor did the emulator log one', async () => {
