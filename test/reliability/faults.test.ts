@@ -758,14 +758,20 @@ const EXTRA: ManifestDoc[] = [
   ...LDAP_EXTRA,
 ];
 
-/** A request that is held longer than the client waits: the client gives up and the outcome is unknown. */
-const CLIENT = { requestTimeoutMs: 400, assumedRateLimit: 0 };
+/**
+ * The client where no request is held: it waits long enough that a busy machine (the emulator
+ * answers in this process) never looks like a server that does not answer, as eight timeouts in
+ * a row open the circuit breaker (src/api/circuit-breaker.ts).
+ */
+const CLIENT = { requestTimeoutMs: 10_000, assumedRateLimit: 0 };
+/** Where `timeout` faults hold requests longer than the client waits: the client gives up and the outcome is unknown. */
+const GIVES_UP = { ...CLIENT, requestTimeoutMs: 400 };
 /**
  * How long a `timeout` fault holds its request: twice the client's timeout, so the client always
  * gives up first (its timer starts before the server's, in the same process), and a connection
  * the client somehow kept would not hold an emulator's close for long.
  */
-const HOLD_MS = 2 * CLIENT.requestTimeoutMs;
+const HOLD_MS = 2 * GIVES_UP.requestTimeoutMs;
 const FAULT_RATE = 0.2;
 const SCENARIOS: Array<{ name: string; kinds: FaultKind[]; seed: number }> = [
   { name: '429 (Retry-After)', kinds: ['429'], seed: 1 },
@@ -1086,7 +1092,10 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     server.setFaults({ rate: FAULT_RATE, kinds, seed, holdMs: HOLD_MS });
     server.resetStats();
     const records: Recorded[] = [];
-    const client = { ...CLIENT, wrap: (c: HttpClient) => recording(c, records) };
+    const client = {
+      ...(kinds.includes('timeout') ? GIVES_UP : CLIENT),
+      wrap: (c: HttpClient) => recording(c, records),
+    };
     // held requests time out together, many at once: the circuit breaker must not take that for a
     // server that is gone (src/api/circuit-breaker.ts), or the plan would throw here
     let run = await apply(target, desired, { client });
@@ -1097,7 +1106,7 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
     expect(stats.faults).toBeGreaterThan(0);
     if (kinds.length === 1 && kinds[0] === 'timeout') {
       // the hold outlasts the client's timeout: the client gives up, and a write it gave up on has an unknown outcome
-      const gaveUp = records.filter((r) => r.error?.message.includes(`within ${CLIENT.requestTimeoutMs} ms`));
+      const gaveUp = records.filter((r) => r.error?.message.includes(`within ${GIVES_UP.requestTimeoutMs} ms`));
       expect(gaveUp.filter((r) => r.error?.outcome === 'unknown').length).toBeGreaterThan(0);
     }
     expectAccurateSummary(run.plan.actions, run.summary, run.events);
