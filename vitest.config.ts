@@ -1,10 +1,51 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Most test files wait (on injected latency, timers, an emulator on loopback, a CLI process) rather
+ * than compute, so files run side by side overlap their waits. Vitest's default, one worker fewer
+ * than the cores, is a single worker on a 2-core machine: the files then run one after another.
+ * One and a half workers per core keeps both cores busy there and scales on larger machines
+ * (docs/performance.md, "Test suite"). CONVERGE_TEST_WORKERS overrides it.
+ */
+const WORKERS = Number(process.env.CONVERGE_TEST_WORKERS) || Math.max(2, Math.ceil(availableParallelism() * 1.5));
+
+/** The inner loop (`npm run test:fast`): no emulator process and no CLI process in these files. */
+const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**/*.test.ts'];
+
+/** Files that replace a module (vi.mock): they need a module graph of their own. */
+const MOCKING = ['test/unit/registry/pack-unreadable.test.ts'];
+
+/**
+ * Files that judge the client's pacing by the wall clock of a server in the same process (how many
+ * requests it held at once, how many fell in one second): a busy core delays the client's timers
+ * and the server's clock alike, so they run alone, after the rest.
+ */
+const TIMING = ['test/unit/api/client-rate-limit.test.ts', 'test/unit/api/client-rate-quota.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    maxWorkers: WORKERS,
+    projects: [
+      // one worker process runs many files: no process start and no module graph built again per file
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: FAST,
+          exclude: [...configDefaults.exclude, ...MOCKING, ...TIMING],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'fast-mocking', include: MOCKING } },
+      { extends: true, test: { name: 'fast-timing', include: TIMING, fileParallelism: false } },
+      {
+        extends: true,
+        test: { name: 'slow', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FAST] },
+      },
+    ],
   },
 });
