@@ -19,7 +19,7 @@ const MOCKING = ['test/unit/registry/pack-unreadable.test.ts'];
 /**
  * Files that judge the client's pacing by the wall clock of a server in the same process (how many
  * requests it held at once, how many fell in one second): a busy core delays the client's timers
- * and the server's clock alike, so they run alone, after the rest.
+ * and the server's clock alike, so they run after the rest, with a core each.
  */
 const TIMING = ['test/unit/api/client-rate-limit.test.ts', 'test/unit/api/client-rate-quota.test.ts'];
 
@@ -41,7 +41,16 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'fast-mocking', include: MOCKING } },
-      { extends: true, test: { name: 'fast-timing', include: TIMING, fileParallelism: false } },
+      // after the other projects (a later group), a core each at most: nothing else runs beside them
+      {
+        extends: true,
+        test: {
+          name: 'fast-timing',
+          include: TIMING,
+          maxWorkers: Math.min(TIMING.length, availableParallelism()),
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         extends: true,
         test: {
