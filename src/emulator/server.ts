@@ -45,7 +45,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** More API modules beside the built-in ones (tests of the server core). */
   modules?: readonly ApiModule[];
-  /** The clock of rate-limit windows, timestamps and leases; default Date.now (tests that must not race it). */
+  /** The clock of rate-limit windows, timestamps, leases, rotations and certificates' validity; default Date.now (tests that must not race it). */
   now?: () => number;
 }
 

@@ -25,7 +25,7 @@ export function registerSigning(router: MountRouter, data: SshData): void {
     const publicKey = str(body, 'public_key');
     if (publicKey.trim() === '') throw refused('missing public_key');
     const { role, name } = caRole(request, data);
-    const signed = certify(role, name, body, publicKey, data, token, false);
+    const signed = certify(role, name, body, publicKey, data, token, false, router.ctx.now);
     return envelope({ serial_number: signed.serialHex, signed_key: signed.signedKey });
   });
 
@@ -35,7 +35,7 @@ export function registerSigning(router: MountRouter, data: SshData): void {
     const wanted = issueKeyRequest(str(body, 'key_type') || undefined, int(body, 'key_bits'));
     if (isKeyRequestError(wanted)) throw refused(wanted.error);
     const pair = generateKeyPair(wanted.type, wanted.bits);
-    const signed = certify(role, name, body, pair.publicKey, data, token, true);
+    const signed = certify(role, name, body, pair.publicKey, data, token, true, router.ctx.now);
     return envelope({
       serial_number: signed.serialHex,
       signed_key: signed.signedKey,
@@ -62,6 +62,8 @@ function certify(
   data: SshData,
   token: SecretsToken | undefined,
   issuing: boolean,
+  /** The emulator's clock (EmulatorOptions.now), as leases and rotations read it. */
+  clock: () => number,
 ) {
   if (!data.ca) throw refused('backend not configured with a CA key pair');
   const key = parsePublicKey(publicKeyText);
@@ -79,7 +81,7 @@ function certify(
   const principals = principalsFor(role, certType, requested, caller, issuing);
   const ttl = validity(role, seconds(body, 'ttl'));
   const signer = signerFor(role, data.ca.privateKey);
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(clock() / 1000);
   return signCertificate({
     caPrivateKey: data.ca.privateKey,
     subjectPublicKey: publicKeyText,
