@@ -123,11 +123,16 @@ export async function loadManifestSet(
   });
   // a Policy went through the overlay pass as an object; once merged it is a document again
   const objects = overlaid.objects.filter((o) => !isOverlaid(o.kind));
+  const asDeclared = new Set(layered.map(({ item }) => item));
   for (const object of overlaid.objects) {
     if (!isOverlaid(object.kind) || object.ensure === 'absent') continue;
     const document = { kind: object.kind, metadata: object.metadata, spec: object.spec };
-    const { validated } = validateDocument(context.schemas.validator(object.kind), document, new Set());
-    documents.push(overlaidDocument(object, validated));
+    // one no patch changed has its schema defaults already (document.ts); a patched spec is as the
+    // patches wrote it, and the overlay pass checked it but kept no defaults: filled in here
+    const data = asDeclared.has(object)
+      ? document
+      : validateDocument(context.schemas.validator(object.kind), document, new Set()).validated;
+    documents.push(overlaidDocument(object, data));
   }
   // every problem at once: the kinds' own rules run over the documents that did build
   problems.push(...declared.problems, ...resolved.problems);
