@@ -61,6 +61,24 @@ async function eventually(check: () => Promise<boolean>, ms: number): Promise<bo
   }
 }
 
+/**
+ * A clock the test moves forward: the emulator reads it for leases and rotations (EmulatorOptions.now),
+ * so a test of what happens once a period ends need not wait the period out. The engine still looks
+ * for due rotations and ended leases on real one-second ticks: after a move, `eventually` waits for one.
+ */
+function movableClock(): { now: () => number; advance: (ms: number) => void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
+/** Long enough for the engine's next tick (every second, src/emulator/ldap and src/emulator/secrets) on a busy machine. */
+const NEXT_TICK_MS = 4_500;
+
 async function emulator(options: EmulatorOptions = {}): Promise<SecretsClient> {
   return startSecrets({ seed: PROBE_SEED, ...options });
 }
@@ -418,12 +436,15 @@ describe('LDAP static roles', () => {
   });
 
   it('rotates on its own every rotation_period', async () => {
-    const client = await configured();
-    expectWritten(await client.post('/ldap/static-role/fast', { username: 'svc-batch3', rotation_period: '5s' }));
+    const clock = movableClock();
+    const client = await configured({}, { now: clock.now });
+    // an hour by the emulator's clock, which the test moves: real time alone would not rotate it
+    expectWritten(await client.post('/ldap/static-role/fast', { username: 'svc-batch3', rotation_period: '1h' }));
     const first = (await client.get('/ldap/static-cred/fast')).data;
+    clock.advance(3600_000);
     const rotated = await eventually(
       async () => (await client.get('/ldap/static-cred/fast')).data.password !== first.password,
-      7_500,
+      NEXT_TICK_MS,
     );
     expect(rotated).toBe(true);
     const second = (await client.get('/ldap/static-cred/fast')).data;
@@ -432,7 +453,7 @@ describe('LDAP static roles', () => {
       Date.parse(String(first.last_service_rotation)),
     );
     expect(await binds(client, `cn=svc-batch3,${SERVICE_OU}`, String(second.password))).toBe(true);
-  }, 15_000);
+  });
 
   it('frees the account when the role is deleted', async () => {
     const client = await configured();
@@ -660,28 +681,32 @@ cn: after-{{.Username}}
   });
 
   it('deletes the entry when default_ttl elapses', async () => {
-    const client = await configured();
+    const clock = movableClock();
+    const client = await configured({}, { now: clock.now });
     expectWritten(
       await client.post('/ldap/role/short', {
         creation_ldif: CREATION_LDIF,
         deletion_ldif: DELETION_LDIF,
         username_template: 'short-lived',
-        default_ttl: '2s',
+        // an hour by the emulator's clock, which the test moves: real time alone would not end it
+        default_ttl: '1h',
       }),
     );
     const creds = await client.get('/ldap/creds/short');
     expectOk(creds);
-    expect(creds.body.lease_duration).toBe(2);
+    expect(creds.body.lease_duration).toBe(3600);
     const dn = `cn=short-lived,${PEOPLE_OU}`;
     expect(await binds(client, dn, String(creds.data.password))).toBe(true);
-    expect(await eventually(async () => !(await binds(client, dn, String(creds.data.password))), 4_500)).toBe(true);
+    clock.advance(3600_000);
+    const gone = await eventually(async () => !(await binds(client, dn, String(creds.data.password))), NEXT_TICK_MS);
+    expect(gone).toBe(true);
     expectOk(await client.get('/ldap/creds/short'));
-  }, 10_000);
+  });
 });
 
 describe('LDAP library sets', () => {
-  async function withSet(body: Record<string, unknown> = {}, name = 'batch') {
-    const client = await configured();
+  async function withSet(body: Record<string, unknown> = {}, name = 'batch', options: EmulatorOptions = {}) {
+    const client = await configured({}, options);
     expectWritten(
       await client.post(`/ldap/library/${name}`, { service_account_names: ['svc-batch1', 'svc-batch2'], ...body }),
     );
@@ -882,15 +907,18 @@ describe('LDAP library sets', () => {
   });
 
   it('checks in on its own when the ttl elapses, and when the lease is revoked', async () => {
-    const client = await withSet({ ttl: '2s', max_ttl: '10s' });
+    const clock = movableClock();
+    // an hour by the emulator's clock, which the test moves: real time alone would not end it
+    const client = await withSet({ ttl: '1h', max_ttl: '10h' }, 'batch', { now: clock.now });
     const out = await client.post('/ldap/library/batch/check-out');
     expectOk(out);
-    expect(out.body.lease_duration).toBe(2);
+    expect(out.body.lease_duration).toBe(3600);
     const account = String(out.data.service_account_name);
     const available = async (name: string) =>
       ((await client.get('/ldap/library/batch/status')).data[name] as { available: boolean }).available;
     expect(await available(account)).toBe(false);
-    expect(await eventually(() => available(account), 4_500)).toBe(true);
+    clock.advance(3600_000);
+    expect(await eventually(() => available(account), NEXT_TICK_MS)).toBe(true);
     expect(await binds(client, `cn=${account},${SERVICE_OU}`, String(out.data.password))).toBe(false);
 
     const leased = await client.post('/ldap/library/batch/check-out');
@@ -899,7 +927,7 @@ describe('LDAP library sets', () => {
     expectWritten(await revoke(client, String(leased.body.lease_id)));
     expect(await available(leasedAccount)).toBe(true);
     expect(await binds(client, `cn=${leasedAccount},${SERVICE_OU}`, String(leased.data.password))).toBe(false);
-  }, 10_000);
+  });
 });
 
 describe('LDAP policies', () => {

@@ -54,9 +54,9 @@ export const secrets: ApiModule = {
   name: 'secrets',
   prefix: SECRETS_PREFIX,
   form: PLAIN_JSON_FORM,
-  notFound: (request, ctx) => unmountedRoute(request, secretsSlice(ctx.state), SECRETS_PREFIX),
+  notFound: (request, ctx) => unmountedRoute(request, secretsSlice(ctx.state, ctx.now), SECRETS_PREFIX),
   register(api, ctx) {
-    const slice = secretsSlice(ctx.state);
+    const slice = secretsSlice(ctx.state, ctx.now);
     acceptServiceJson(api);
 
     // a narrower token, as the service mints one: its display name feeds SSH key ids and LDAP templates

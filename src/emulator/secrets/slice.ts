@@ -31,7 +31,7 @@ export class SecretsSlice {
   readonly mounts = new Map<string, Mount>();
   readonly leases: Leases;
 
-  constructor(saved: Saved, now: () => number = Date.now) {
+  constructor(saved: Saved, now: () => number) {
     this.leases = new Leases(saved.leases ?? [], now);
     for (const token of saved.tokens) this.tokens.set(token.token, token);
     this.policies = saved.policies;
@@ -58,16 +58,19 @@ export class SecretsSlice {
   }
 }
 
-/** The slice, from the saved state or else from the seed: the root token is the state's `secrets` token. */
-export function secretsSlice(state: State): SecretsSlice {
+/**
+ * The slice, from the saved state or else from the seed: the root token is the state's `secrets` token.
+ * `now` is the emulator's clock (EmulatorOptions.now): leases start and end by it, as rotations do.
+ */
+export function secretsSlice(state: State, now: () => number): SecretsSlice {
   return state.slice('secrets', (saved) => {
-    if (saved) return new SecretsSlice(saved as Saved);
+    if (saved) return new SecretsSlice(saved as Saved, now);
     const seed: SecretsSeed = state.seed.secrets ?? {};
     const tokens: SecretsToken[] = [{ token: state.tokens.secrets, displayName: 'root', policies: ['root'] }];
     for (const t of seed.tokens ?? []) {
       tokens.push({ token: t.token ?? `s.${newToken()}`, displayName: t.displayName ?? 'token', policies: t.policies });
     }
     const mounts = (seed.mounts ?? []).map((m) => ({ path: m.path, type: m.type, data: {} }));
-    return new SecretsSlice({ tokens, policies: { ...seed.policies }, mounts });
+    return new SecretsSlice({ tokens, policies: { ...seed.policies }, mounts }, now);
   });
 }
