@@ -49,10 +49,13 @@ describe('a field that was secret', () => {
     expect((await run(['apply', file, '--auto-approve'])).code).toBe(0);
 
     await writeFile(file, manifest('https://mirror.example.com/tool.zip'));
+    // commands that change nothing run side by side
     const outputs = [
-      await run(['plan', file]),
-      await run(['plan', file, '--json']),
-      await run(['drift', file, '--format', 'markdown']),
+      ...(await Promise.all([
+        run(['plan', file]),
+        run(['plan', file, '--json']),
+        run(['drift', file, '--format', 'markdown']),
+      ])),
       await run(['apply', file, '--auto-approve']),
     ];
     expect(outputs.map((o) => o.code)).toEqual([0, 0, 2, 0]);
@@ -78,14 +81,16 @@ describe('a field that was secret', () => {
     // login-help is no longer named: it goes back to its default, and its live value is the old secret
     await writeFile(file, 'kind: CustomizationSettings\nspec:\n  footer: f\n');
     const saved = join(scratch, 'plan.json');
+    // commands that change nothing run side by side; `plan --out` prints the text plan as `plan` does, and saves it
     const outputs = [
-      await run(['plan', file]),
-      await run(['plan', file, '--json']),
-      await run(['plan', file, '--out', saved]),
-      ...(await Promise.all(['text', 'json', 'markdown', 'junit'].map((f) => run(['drift', file, '--format', f])))),
+      ...(await Promise.all([
+        run(['plan', file, '--out', saved]),
+        run(['plan', file, '--json']),
+        ...['text', 'json', 'markdown', 'junit'].map((f) => run(['drift', file, '--format', f])),
+      ])),
       await run(['apply', saved, '--auto-approve']),
     ];
-    expect(outputs.map((o) => o.code)).toEqual([0, 0, 0, 2, 2, 2, 2, 0]);
+    expect(outputs.map((o) => o.code)).toEqual([0, 0, 2, 2, 2, 2, 0]);
     for (const { stdout, stderr } of [...outputs, { stdout: await readFile(saved, 'utf8'), stderr: '' }]) {
       expect(stdout).not.toContain(secret);
       expect(stderr).not.toContain(secret);

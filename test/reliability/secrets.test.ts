@@ -82,17 +82,16 @@ afterAll(async () => {
  */
 describe('no secret in any output', () => {
   it('validate, plan, plan --out, plan --json, apply (a saved plan), and plan again', async () => {
-    const [validated, planned, json, saved] = await Promise.all([
+    // `plan --out` prints the text plan as `plan` does and saves the plan: one process for both outputs
+    const [validated, planned, json] = await Promise.all([
       run(['validate', KINDS]),
-      run(['plan', KINDS, '--detailed-exitcode']),
+      run(['plan', KINDS, '--detailed-exitcode', '--out', 'plan.json']),
       run(['plan', KINDS, '--json']),
-      run(['plan', KINDS, '--out', 'plan.json']),
     ]);
     expect(validated.code).toBe(0);
     expect(planned.code).toBe(2);
     expect(planned.stdout).toContain('SMTPSettings');
     expect(json.code).toBe(0);
-    expect(saved.code).toBe(0);
     const applied = await run(['apply', 'plan.json']);
     expect(applied.code, applied.stderr).toBe(0);
     expect((await run(['plan', KINDS, '--detailed-exitcode'])).code).toBe(0);
