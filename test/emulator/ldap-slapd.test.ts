@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MAIN } from '../helpers/cli.ts';
 import { binds, type Slapd, startSlapd } from '../helpers/slapd.ts';
 import { type SecretsAnswer, type SecretsClient, startSecrets } from './secrets-client.ts';
@@ -16,21 +16,37 @@ import { type SecretsAnswer, type SecretsClient, startSecrets } from './secrets-
 const SERVICE_OU = 'ou=service,dc=example,dc=org';
 const PEOPLE_OU = 'ou=people,dc=example,dc=org';
 
-const availability = await startSlapd();
-const skipped = 'skipped' in availability ? availability.skipped : undefined;
-if ('skipped' in availability) console.warn(`skipping the LDAP engine tests against slapd: ${availability.skipped}`);
-else await availability.stop();
+/**
+ * The slapd that tells whether slapd can run here is kept for the tests that leave each other's
+ * accounts alone (each works on accounts no other test of that slapd touches); a test that stops,
+ * pauses or locks out a directory (the root rotation) gets one of its own.
+ */
+const shared = await startSlapd();
+const skipped = 'skipped' in shared ? shared.skipped : undefined;
+if ('skipped' in shared) console.warn(`skipping the LDAP engine tests against slapd: ${shared.skipped}`);
+afterAll(async () => {
+  if (!('skipped' in shared)) await shared.stop();
+});
 
 const running: Slapd[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((slapd) => slapd.stop()));
 });
 
-/** A fresh slapd (each test changes passwords) and an emulator whose `ldap` mount is configured on it. */
-async function configured(): Promise<{ client: SecretsClient; slapd: Slapd }> {
+/** A fresh slapd, stopped after the test. */
+async function own(): Promise<Slapd> {
   const slapd = await startSlapd();
   if ('skipped' in slapd) throw new Error(`slapd could not start: ${slapd.skipped}`);
   running.push(slapd);
+  return slapd;
+}
+
+/**
+ * An emulator whose `ldap` mount is configured on a slapd: the shared one when `directory` is
+ * 'shared' (the test changes passwords only of accounts no other test of it uses), else a fresh one.
+ */
+async function configured(directory: 'shared' | 'own' = 'own'): Promise<{ client: SecretsClient; slapd: Slapd }> {
+  const slapd = directory === 'shared' && !('skipped' in shared) ? shared : await own();
   const client = await startSecrets();
   expectWritten(
     await client.post('/ldap/config', {
@@ -63,7 +79,7 @@ changetype: delete
 
 describe.skipIf(skipped !== undefined)('LDAP engine against slapd', () => {
   it('issues a dynamic credential that binds until its lease is revoked', async () => {
-    const { client, slapd } = await configured();
+    const { client, slapd } = await configured('shared');
     expectWritten(
       await client.post('/ldap/role/dev', {
         creation_ldif: CREATION_LDIF,
@@ -83,7 +99,7 @@ describe.skipIf(skipped !== undefined)('LDAP engine against slapd', () => {
   });
 
   it("rotates a static role's password: the new one binds, the previous one no longer does", async () => {
-    const { client, slapd } = await configured();
+    const { client, slapd } = await configured('shared');
     expectWritten(await client.post('/ldap/static-role/app1', { username: 'svc-app1', rotation_period: '1h' }));
     const dn = `cn=svc-app1,${SERVICE_OU}`;
     const imported = (await client.get('/ldap/static-cred/app1')).data;
@@ -98,7 +114,7 @@ describe.skipIf(skipped !== undefined)('LDAP engine against slapd', () => {
   });
 
   it('checks out a library account whose password binds', async () => {
-    const { client, slapd } = await configured();
+    const { client, slapd } = await configured('shared');
     expectWritten(await client.post('/ldap/library/batch', { service_account_names: ['svc-batch1', 'svc-batch2'] }));
     const out = await client.post('/ldap/library/batch/check-out');
     expectOk(out);
@@ -180,9 +196,7 @@ describe.skipIf(skipped !== undefined)('LDAP engine when slapd goes away', () =>
   }, 60_000);
 
   it('stops within a few seconds of SIGTERM, aborting a request that waits on a hung slapd', async () => {
-    const slapd = await startSlapd();
-    if ('skipped' in slapd) throw new Error(`slapd could not start: ${slapd.skipped}`);
-    running.push(slapd);
+    const slapd = await own();
     const child = spawn(process.execPath, [MAIN, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = once(child, 'exit');
     try {
