@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
 import { converge } from '../helpers/cli.ts';
+import { apply, desiredFrom } from '../helpers/engine.ts';
 
 const CANARY = 'https://canary-7f3a9e.example.com/private/tool.zip';
 const SHA = 'c'.repeat(64);
@@ -40,13 +42,29 @@ const cli =
       },
     });
 
+/**
+ * The apply that makes the field secret, in-process: what a `converge apply` with the same
+ * variables leaves, the fingerprints recorded in the store the CLI reads (keyed as src/cli/session.ts
+ * keys it: a store keyed otherwise would not know the field, and the plans below would show it).
+ * What is under test are the commands after it, which run as processes.
+ */
+async function appliedSecret(file: string, variables: Record<string, string>): Promise<void> {
+  const namespace = { name: serverNamespace('platform', emulator.url), token: emulator.tokens.admin };
+  const store = join(scratch, 'fingerprints.json');
+  const fingerprints = await FingerprintStore.open(store, [namespace], () => namespace.name);
+  const target = { url: emulator.url, token: emulator.tokens.admin };
+  const { summary } = await apply(target, await desiredFrom([file], variables), { fingerprints });
+  expect(summary.failed).toEqual([]);
+  expect(Object.values(summary.done).reduce((a, b) => a + (b ?? 0), 0)).toBe(1);
+}
+
 describe('a field that was secret', () => {
   it('is never shown in clear once the manifest writes it literally', async () => {
     const file = join(scratch, 'm.yaml');
     const run = cli({ TOOL_URL: CANARY });
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's placeholder syntax
     await writeFile(file, manifest('${env:TOOL_URL}'));
-    expect((await run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await appliedSecret(file, { TOOL_URL: CANARY });
 
     await writeFile(file, manifest('https://mirror.example.com/tool.zip'));
     // commands that change nothing run side by side
@@ -76,7 +94,7 @@ describe('a field that was secret', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifest's placeholder syntax
       'kind: CustomizationSettings\nspec:\n  login-help: "Help: ${env:LEAK_LOGIN} end"\n  footer: f\n',
     );
-    expect((await run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await appliedSecret(file, { LEAK_LOGIN: secret });
 
     // login-help is no longer named: it goes back to its default, and its live value is the old secret
     await writeFile(file, 'kind: CustomizationSettings\nspec:\n  footer: f\n');
