@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- [--quick] [--out FILE] [--no-save] [suite...]]`
+ * `npm run bench [-- [--quick | --smoke] [--out FILE] [--no-save] [suite...]]`
  *
  * Runs the benchmark suites (all, or those named), prints progress and a
  * summary on stderr, and the results as JSON on stdout and in
@@ -43,21 +43,26 @@ export type SuiteName = keyof typeof SUITES;
 
 interface Args {
   quick: boolean;
+  smoke: boolean;
   save: boolean;
   out: string | undefined;
   suites: SuiteName[];
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { quick: false, save: true, out: undefined, suites: [] };
+  const args: Args = { quick: false, smoke: false, save: true, out: undefined, suites: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--quick') args.quick = true;
-    else if (arg === '--no-save') args.save = false;
+    // the harness's own test: smaller than quick (bench/lib/report.ts, SuiteOptions.smoke)
+    else if (arg === '--smoke') {
+      args.quick = true;
+      args.smoke = true;
+    } else if (arg === '--no-save') args.save = false;
     else if (arg === '--out') args.out = argv[++i];
     else if (arg === '--help' || arg === '-h') {
       process.stderr.write(
-        `usage: npm run bench -- [--quick] [--out FILE] [--no-save] [${Object.keys(SUITES).join('|')}...]\n`,
+        `usage: npm run bench -- [--quick | --smoke] [--out FILE] [--no-save] [${Object.keys(SUITES).join('|')}...]\n`,
       );
       process.exit(0);
     } else if (arg in SUITES) args.suites.push(arg as SuiteName);
@@ -80,10 +85,10 @@ async function main(): Promise<boolean> {
   const started = Date.now();
   const load = loadavg();
   for (const name of args.suites) {
-    log(`== ${name}${args.quick ? ' (quick)' : ''}`);
+    log(`== ${name}${args.smoke ? ' (smoke)' : args.quick ? ' (quick)' : ''}`);
     const suiteStarted = Date.now();
     try {
-      suites[name] = await SUITES[name]({ quick: args.quick, log });
+      suites[name] = await SUITES[name]({ quick: args.quick, smoke: args.smoke, log });
     } catch (error) {
       // a broken suite is a harness error: the others still run, and the exit code says so
       errors[name] = (error as Error).stack ?? String(error);
@@ -101,6 +106,7 @@ async function main(): Promise<boolean> {
     loadAverage: load.map((l) => Math.round(l * 100) / 100),
     date: new Date().toISOString(),
     quick: args.quick,
+    smoke: args.smoke,
     durationS: Math.round((Date.now() - started) / 1000),
     suites,
     ...(Object.keys(errors).length > 0 && { errors }),

@@ -221,13 +221,17 @@ export function levelReadPath(): ReadPath {
   };
 }
 
-/** An emulator holding N live objects of a kind (seeded, or written through the API), its limit out of the way. */
-export function emulatorFor(kind: BenchKind, n: number, dir: string, latencyMs = 0): EmulatorLaunch {
+/**
+ * An emulator holding N live objects of a kind (seeded, or written through the API), its limit
+ * out of the way; in this process for a smoke run (`inProcess`), in its own otherwise.
+ */
+export function emulatorFor(kind: BenchKind, n: number, dir: string, latencyMs = 0, inProcess = false): EmulatorLaunch {
   return {
     dir,
     seed: kind.seed(n),
     latencyMs,
     raiseLimitTo: UNLIMITED,
+    inProcess,
     ...(kind.populate && { populate: (clients: PopulateClients) => kind.populate!(clients, n) }),
   };
 }

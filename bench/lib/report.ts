@@ -14,8 +14,22 @@ export interface Checked {
 export interface SuiteOptions {
   /** Smaller N and fewer repetitions: proves the harness works, not the figures. */
   quick: boolean;
+  /**
+   * Smaller still (`--smoke`, which implies `quick`): the fewest objects and runs that still go
+   * through every path of a suite, with the emulator in the bench's own process. For the
+   * harness's own test (test/bench/harness.test.ts), whose point is that the harness works and
+   * that request counts are at their lower bound; its figures mean nothing. Suites without smoke
+   * sizes run their quick ones.
+   */
+  smoke: boolean;
   /** Human-readable progress (stderr). */
   log: (line: string) => void;
+}
+
+/** A size or count by the run's mode: the full run's, the quick run's, or the smoke run's (the quick one's if not given). */
+export function bySize<T>(options: SuiteOptions, full: T, quick: T, smoke: T = quick): T {
+  if (options.smoke) return smoke;
+  return options.quick ? quick : full;
 }
 
 export function median(values: readonly number[]): number {

@@ -18,11 +18,12 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { DEFAULT_MAX_PARALLELISM } from '../../src/config/load.ts';
 import { type Doc, KINDS } from '../kinds.ts';
+import { cliMains } from '../lib/cli-plan.ts';
 import { UNLIMITED, withEmulator } from '../lib/emulator.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { BUILT_MAIN, MAIN, tempDir } from '../lib/paths.ts';
 import { cliEnv, runProcess } from '../lib/process-run.ts';
-import { atMost, type Checked, mark, median, ratio, round, type SuiteOptions } from '../lib/report.ts';
+import { atMost, bySize, type Checked, mark, median, ratio, round, type SuiteOptions } from '../lib/report.ts';
 
 export interface ApplyRun {
   from: 'source' | 'build';
@@ -68,19 +69,23 @@ const TARGET_VS_CEILING = 1.5;
 const TARGET_SILENT_VS_CEILING = 3;
 
 export async function applyAtScale(options: SuiteOptions): Promise<ApplyResult> {
-  const objects = options.quick ? 300 : 2000;
+  const objects = bySize(options, 2000, 300, 20);
   const repeats = options.quick ? 1 : 3;
+  const inProcess = options.smoke;
   const dir = await tempDir('apply');
   const kind = KINDS.find((k) => k.name === 'ToolVersion');
   if (!kind) throw new Error('no ToolVersion bench kind');
   // the second half of 2N documents is the half that does not exist: N creates over an empty seed
   const manifests = await writeManifests(join(dir, 'manifests'), kind.documents(2 * objects).slice(objects));
   const ceilingMs = (objects * LATENCY_MS) / DEFAULT_MAX_PARALLELISM;
-  const entries: Array<{ from: ApplyRun['from']; main: string }> = [{ from: 'source', main: MAIN }];
-  if (existsSync(BUILT_MAIN)) entries.push({ from: 'build', main: BUILT_MAIN });
+  // a smoke run: one CLI (the build where there is one), and the emulator in this process
+  const entries: Array<{ from: ApplyRun['from']; main: string }> = options.smoke
+    ? cliMains(true)
+    : [{ from: 'source', main: MAIN }];
+  if (!options.smoke && existsSync(BUILT_MAIN)) entries.push({ from: 'build', main: BUILT_MAIN });
   const docs = kind.documents(2 * objects).slice(objects);
   const raw: number[] = [];
-  for (let i = 0; i < repeats; i++) raw.push(await rawLoop(dir, docs));
+  for (let i = 0; i < repeats; i++) raw.push(await rawLoop(dir, docs, inProcess));
   const rawLoopMs = round(median(raw));
   options.log(
     `apply: the same ${objects} POSTs over undici alone, ${DEFAULT_MAX_PARALLELISM} in flight: ${raw.map(round).join(', ')} ms`,
@@ -90,8 +95,8 @@ export async function applyAtScale(options: SuiteOptions): Promise<ApplyResult> 
     const plain: Array<{ ms: number; requests: number; cpuMs: number | undefined }> = [];
     const json: Array<{ planMs: number; applyMs: number }> = [];
     for (let i = 0; i < repeats; i++) {
-      plain.push(await once(dir, main, manifests, objects, false));
-      const timed = await once(dir, main, manifests, objects, true);
+      plain.push(await once(dir, main, manifests, objects, { json: false, inProcess }));
+      const timed = await once(dir, main, manifests, objects, { json: true, inProcess });
       json.push({ planMs: timed.planMs, applyMs: timed.applyMs });
     }
     const wallMs = round(median(plain.map((r) => r.ms)));
@@ -122,7 +127,8 @@ export async function applyAtScale(options: SuiteOptions): Promise<ApplyResult> 
         `loop's ${rawLoopMs} ms), ${run.requests} requests`,
     );
   }
-  const last = entries[entries.length - 1];
+  // a smoke run proves the harness's apply; the silent server's is the same process
+  const last = options.smoke ? undefined : entries[entries.length - 1];
   const silent = last ? await silentApply(dir, last, manifests, objects, repeats, ceilingMs, options) : undefined;
   return { runs, ...(silent && { silent }) };
 }
@@ -138,7 +144,8 @@ async function silentApply(
   options: SuiteOptions,
 ): Promise<SilentApplyRun> {
   const walls: number[] = [];
-  for (let i = 0; i < repeats; i++) walls.push((await once(dir, entry.main, manifests, objects, false, true)).ms);
+  const how = { json: false, silent: true, inProcess: false };
+  for (let i = 0; i < repeats; i++) walls.push((await once(dir, entry.main, manifests, objects, how)).ms);
   const wallMs = round(median(walls));
   const run: SilentApplyRun = {
     from: entry.from,
@@ -156,11 +163,21 @@ async function silentApply(
   return run;
 }
 
-/** One `converge apply` process against a fresh emulator; `silent`: rate limiting off (no headers, no 429). */
-async function once(dir: string, main: string, manifests: string, objects: number, json: boolean, silent = false) {
+interface Once {
+  /** `--json`: the events tell the phases. */
+  json: boolean;
+  /** Rate limiting off: no headers, no 429. */
+  silent?: boolean;
+  /** The emulator in this process (a smoke run). */
+  inProcess: boolean;
+}
+
+/** One `converge apply` process against a fresh emulator. */
+async function once(dir: string, main: string, manifests: string, objects: number, how: Once) {
+  const { json, silent = false, inProcess } = how;
   const launch = silent
-    ? { dir, latencyMs: LATENCY_MS, rateLimit: false }
-    : { dir, latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED };
+    ? { dir, latencyMs: LATENCY_MS, rateLimit: false, inProcess }
+    : { dir, latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED, inProcess };
   return withEmulator(launch, async (emulator) => {
     const cpuBefore = emulator.cpuMs();
     const run = await runProcess({
@@ -213,8 +230,8 @@ function phasesOf(stdout: string, wallMs: number): { planMs: number; applyMs: nu
 }
 
 /** N tool-version creates over undici alone, 64 in flight, against a fresh emulator: wall ms. */
-async function rawLoop(dir: string, docs: readonly Doc[]): Promise<number> {
-  return withEmulator({ dir, latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED }, async (emulator) => {
+async function rawLoop(dir: string, docs: readonly Doc[], inProcess: boolean): Promise<number> {
+  return withEmulator({ dir, latencyMs: LATENCY_MS, raiseLimitTo: UNLIMITED, inProcess }, async (emulator) => {
     const pool = new Pool(emulator.url, { connections: DEFAULT_MAX_PARALLELISM });
     const headers = { authorization: `Bearer ${emulator.token}`, 'content-type': 'application/vnd.api+json' };
     let next = 0;

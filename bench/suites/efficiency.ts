@@ -10,7 +10,7 @@ import { type PopulateClients, UNLIMITED, withEmulator } from '../lib/emulator.t
 import { ADAPTIVE, desiredFrom, timedApply, timedPlan } from '../lib/engine.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { tempDir } from '../lib/paths.ts';
-import type { Checked, SuiteOptions } from '../lib/report.ts';
+import { bySize, type Checked, type SuiteOptions } from '../lib/report.ts';
 
 export interface EfficiencyRow extends Checked {
   kind: string;
@@ -25,8 +25,17 @@ export interface EfficiencyRow extends Checked {
   byRoute: Record<string, number>;
 }
 
+/**
+ * A smoke run's size: every kind's requests per object, per folder and per module show from a
+ * few objects on: 12 is two modules of test variables (ten a module), a live LDAP object in each
+ * of the four folders, six module versions published (a tenth of a second of CPU each, packing
+ * and ingesting the archive). Reading more than one page is the memory suite's smoke run (and
+ * test/unit/providers/jsonapi.test.ts).
+ */
+const SMOKE = 12;
+
 export async function efficiency(options: SuiteOptions): Promise<EfficiencyRow[]> {
-  const sizes = options.quick ? [150] : [1, 250, 1000];
+  const sizes = bySize(options, [1, 250, 1000], [150], [SMOKE]);
   const dir = await tempDir('efficiency');
   const rows: EfficiencyRow[] = [];
   for (const kind of KINDS) {

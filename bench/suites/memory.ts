@@ -19,7 +19,7 @@ import { cliMains, cliPlan, emulatorFor, levelReadPath, rawLoop, readPaths } fro
 import { withEmulator } from '../lib/emulator.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { tempDir } from '../lib/paths.ts';
-import { atMost, type Checked, fmt, mark, type SuiteOptions } from '../lib/report.ts';
+import { atMost, bySize, type Checked, fmt, mark, type SuiteOptions } from '../lib/report.ts';
 
 export interface MemoryRow {
   command: string;
@@ -52,19 +52,26 @@ const TARGET_MB: Readonly<Record<number, number>> = { 10000: 250, 50000: 1024 };
 const CAPPED = ['--max-semi-space-size=16'];
 /** A quick run's size, held to the 10,000-object target: it proves the harness, not the figure. */
 const QUICK = 500;
+/**
+ * A smoke run's sizes: the fewest objects that still give each read shape its several requests:
+ * a LIST and GETs, or a LIST, four folders and GETs (20); two pages of live versions (202, half live).
+ */
+const SMOKE = 20;
+const SMOKE_PAGES = 202;
 
 export async function memory(options: SuiteOptions): Promise<MemoryResult> {
-  const sizes = options.quick ? [QUICK] : [10_000, 50_000];
+  const sizes = bySize(options, [10_000, 50_000], [QUICK], [SMOKE]);
   const dir = await tempDir('memory');
   const mains = cliMains(options.quick);
   const rows: MemoryRow[] = [];
-  for (const objects of sizes) {
+  for (const size of sizes) {
     // the LDAP kinds' LIST per level at 10,000 only: writing 25,000 live roles (and their
     // directory accounts) through the API would take longer than the rest of the suite
-    const paths = objects > 10_000 ? readPaths() : [...readPaths(), levelReadPath()];
+    const paths = size > 10_000 ? readPaths() : [...readPaths(), levelReadPath()];
     for (const { kind, requests } of paths) {
+      const objects = options.smoke && kind.reads === 'pages' ? SMOKE_PAGES : size;
       const manifests = await writeManifests(join(dir, `${kind.kind}-${objects}`), kind.documents(objects), kind.files);
-      await withEmulator(emulatorFor(kind, objects, dir), async (emulator) => {
+      await withEmulator(emulatorFor(kind, objects, dir, 0, options.smoke), async (emulator) => {
         const raw = await rawLoop(emulator, requests(objects), DEFAULT_MAX_PARALLELISM, dir);
         // the 50,000-object runs take long from source too: the build only
         const runs: Array<{ from: MemoryRow['from']; main: string; nodeFlags: string[] }> = (

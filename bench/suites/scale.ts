@@ -18,7 +18,7 @@ import { cliMains, cliPlan, emulatorFor, type ReadPath, rawLoop, readPaths } fro
 import { withEmulator } from '../lib/emulator.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { tempDir } from '../lib/paths.ts';
-import { type Checked, fmt, mark, ratio, round, type SuiteOptions } from '../lib/report.ts';
+import { bySize, type Checked, fmt, mark, ratio, round, type SuiteOptions } from '../lib/report.ts';
 
 export interface ScaleRun {
   kind: string;
@@ -65,11 +65,14 @@ interface Plan extends ReadPath {
   target: boolean;
 }
 
+/** A smoke run's size: every role is one GET, and the versions one page, at any size. */
+const SMOKE = 20;
+
 const ADAPTIVE = { name: 'adaptive', flags: [], window: DEFAULT_MAX_PARALLELISM };
 const FIXED_10 = { name: 'fixed-10', flags: ['--parallelism', '10'], window: 10 };
 
 export async function scale(options: SuiteOptions): Promise<ScaleResult> {
-  const n = options.quick ? 500 : 10_000;
+  const n = bySize(options, 10_000, 500, SMOKE);
   const dir = await tempDir('scale');
   // the list-then-read kind has the target; fixed 10 shows what the adaptive window buys (20 s: not in a quick run)
   const plans: Plan[] = readPaths().map((path, i) => ({
@@ -83,7 +86,7 @@ export async function scale(options: SuiteOptions): Promise<ScaleResult> {
   for (const plan of plans) {
     const { kind } = plan;
     const manifests = await writeManifests(join(dir, kind.name.replace(/\W/g, '-')), kind.documents(n));
-    await withEmulator(emulatorFor(kind, n, dir, LATENCY_MS), async (emulator) => {
+    await withEmulator(emulatorFor(kind, n, dir, LATENCY_MS, options.smoke), async (emulator) => {
       const raw = await rawLoop(emulator, plan.requests(n), DEFAULT_MAX_PARALLELISM, dir);
       for (const mode of plan.modes) {
         for (const { from, main } of mode === ADAPTIVE ? mains : mains.slice(0, 1)) {

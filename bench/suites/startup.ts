@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { mixedSet } from '../kinds.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { BUILT_MAIN, MAIN, ROOT, tempDir } from '../lib/paths.ts';
-import { atMost, type Checked, mark, median, quantile, round, type SuiteOptions } from '../lib/report.ts';
+import { atMost, bySize, type Checked, mark, median, quantile, round, type SuiteOptions } from '../lib/report.ts';
 
 export interface StartupRow {
   command: string;
@@ -64,14 +64,16 @@ interface Command {
 }
 
 export async function startup(options: SuiteOptions): Promise<StartupResult> {
-  const objects = options.quick ? 200 : 2000;
-  const rounds = options.quick ? 3 : 20;
+  // a smoke run: each command once, from source only (the build runs the same commands): 4 processes, not 28
+  const objects = bySize(options, 2000, 200, 20);
+  const rounds = bySize(options, 20, 3, 1);
   const dir = await tempDir('startup');
   const { docs, files } = mixedSet(objects);
   const manifests = await writeManifests(join(dir, 'manifests'), docs, files);
   const notes: string[] = [];
   const entries: Array<{ from: 'source' | 'build'; main: string }> = [{ from: 'source', main: MAIN }];
-  if (existsSync(BUILT_MAIN)) {
+  if (options.smoke) notes.push('a smoke run: the build is not measured');
+  else if (existsSync(BUILT_MAIN)) {
     entries.push({ from: 'build', main: BUILT_MAIN });
     const built = statSync(BUILT_MAIN).mtimeMs;
     if (newestSource(join(ROOT, 'src')) > built) notes.push('dist/ is older than src/: run `npm run build` first');
@@ -116,8 +118,8 @@ export async function startup(options: SuiteOptions): Promise<StartupResult> {
     }
   };
   for (const note of notes) options.log(`startup: ${note}`);
-  // one unmeasured run each: fills the file cache and Node's compile cache
-  for (const command of commands) attempt(command);
+  // one unmeasured run each: fills the file cache and Node's compile cache (a smoke run's figures mean nothing)
+  if (!options.smoke) for (const command of commands) attempt(command);
   for (let round = 0; round < rounds; round++) {
     for (const command of commands) {
       const ms = attempt(command);
