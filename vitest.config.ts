@@ -57,8 +57,10 @@ export default defineConfig({
           name: 'slow',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FAST],
-          // a test here runs several CLI processes from source: beside two other workers on a busy
-          // machine, each start takes seconds; the limit is for a hung test, not a slow one
+          // the CLI the tests here run as a process: the bundle, built once per run (test/helpers/cli-bundle.ts)
+          globalSetup: ['test/helpers/cli-bundle.ts'],
+          // a test here runs several CLI processes: beside two other workers on a busy machine, each
+          // start takes seconds; the limit is for a hung test, not a slow one
           testTimeout: 60_000,
         },
       },

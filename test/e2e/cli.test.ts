@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
-import { converge, MAIN } from '../helpers/cli.ts';
+import { CLI, converge } from '../helpers/cli.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 
 const KINDS = KINDS_FIXTURE;
@@ -213,7 +213,7 @@ describe('converge as a process', () => {
 
   it('stops new work on Ctrl-C, lets requests in flight finish, and says what was not done', async () => {
     emulator.setLatency(300);
-    const child = spawn(process.execPath, [MAIN, 'apply', KINDS, '--auto-approve', '--parallelism', '1'], {
+    const child = spawn(process.execPath, [CLI, 'apply', KINDS, '--auto-approve', '--parallelism', '1'], {
       cwd: scratch,
       env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true', ...env },
     });

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { literal, parseModuleAddress, parseRunVariables } from '../../src/cli/run/test-run-args.ts';
 import { formatTestRunJunit, parseTestLog } from '../../src/ui/test-run/junit.ts';
-import { MAIN } from '../helpers/cli.ts';
+import { CLI } from '../helpers/cli.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 import { all, parseXml } from '../unit/ui/drift/xml.ts';
 
@@ -348,7 +348,7 @@ function interrupted(
   signals: number,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, 'test', 'run', module, '--module-dir', MODULE_DIR], {
+    const child = spawn(process.execPath, [CLI, 'test', 'run', module, '--module-dir', MODULE_DIR], {
       cwd: target.scratch,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true', ...target.env },
       stdio: ['ignore', 'pipe', 'pipe'],

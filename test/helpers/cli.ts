@@ -1,8 +1,17 @@
-/** Runs the converge CLI as a real process, from source, on the same Node. */
+/**
+ * Runs the converge CLI as a real process on the same Node: the bundle built for this vitest run
+ * (test/helpers/cli-bundle.ts), or the sources where there is none (CONVERGE_TEST_FROM_SOURCE=1,
+ * a project without that global setup).
+ */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
+/** The CLI's sources, for a test that means them. */
 export const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+/** What the tests run as `converge`. */
+export const CLI = inject('convergeBundle') ?? MAIN;
 
 export interface CliResult {
   code: number | null;
@@ -20,7 +29,7 @@ export interface RunOptions {
 export function converge(args: string[], options: RunOptions = {}): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', CI: 'true' };
   for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
-  return runNode(MAIN, args, { ...options, env });
+  return runNode(CLI, args, { ...options, env });
 }
 
 /** A Node script as a process on this Node, with exactly `options.env` (or this process's environment). */
