@@ -36,6 +36,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       // typecheck is `npm run typecheck`; the sources run unchecked too
       await buildDist({ out: join(dir, 'dist'), full: false });
     } catch (error) {
+      await rm(dir, { recursive: true, force: true });
       throw new Error(
         `the CLI bundle the tests run did not build (scripts/build.ts); fix the build, or run the sources with CONVERGE_TEST_FROM_SOURCE=1: ${error instanceof Error ? error.message : String(error)}`,
       );
