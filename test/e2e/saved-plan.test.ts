@@ -4,15 +4,15 @@
  * the one in the file; tampered, foreign, empty or malformed files are
  * refused with one line and exit 1, and nothing is sent.
  */
-import { appendFile, cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
-import { api } from '../helpers/engine.ts';
+import { api, apply, desiredFrom } from '../helpers/engine.ts';
 
 let emulator: RunningEmulator;
 let scratch: string;
@@ -52,17 +52,55 @@ async function savedPlan(): Promise<Record<string, unknown> & { plan: { actions:
   return JSON.parse(await readFile(planFile, 'utf8'));
 }
 
-async function applyEdited(edit: (saved: Awaited<ReturnType<typeof savedPlan>>) => void) {
-  const saved = await savedPlan();
+interface Reviewed {
+  server: RunningEmulator;
+  dir: string;
+  text: string;
+}
+let reviewed: Promise<Reviewed> | undefined;
+
+/**
+ * One plan of MANIFESTS, made once for the file against a server of its own, for the tests that
+ * apply a copy of it and are refused with nothing sent: none of them changes what the plan was
+ * made against, so each finds the server as the plan left it, as a plan of its own would.
+ */
+function reviewedPlan(): Promise<Reviewed> {
+  reviewed ??= (async () => {
+    const server = await startEmulator({ port: 0 });
+    const dir = await mkdtemp(join(tmpdir(), 'converge-saved-reviewed-'));
+    await writeFile(join(dir, 'm.yaml'), MANIFESTS);
+    const made = await converge(['plan', join(dir, 'm.yaml'), '--out', join(dir, 'plan.json')], {
+      cwd: dir,
+      env: envFor(server),
+    });
+    expect(made.code, made.stderr).toBe(0);
+    return { server, dir, text: await readFile(join(dir, 'plan.json'), 'utf8') };
+  })();
+  return reviewed;
+}
+afterAll(async () => {
+  if (!reviewed) return;
+  const { server, dir } = await reviewed;
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The reviewed plan, edited, applied against the server it was made against (`server`). */
+async function applyEdited(
+  edit: (saved: Awaited<ReturnType<typeof savedPlan>>) => void,
+  extra: Record<string, string> = {},
+) {
+  const { server, dir, text } = await reviewedPlan();
+  const saved = JSON.parse(text);
   edit(saved);
   await writeFile(planFile, JSON.stringify(saved));
-  emulator.resetStats();
-  return run(['apply', planFile]);
+  server.resetStats();
+  return { server, result: await converge(['apply', planFile], { cwd: dir, env: { ...envFor(server), ...extra } }) };
 }
 
 describe('apply of a saved plan', () => {
   it('refuses an injected delete, whatever the counts say, and sends nothing', async () => {
-    const result = await applyEdited((saved) => {
+    const { server, result } = await applyEdited((saved) => {
       saved.plan.actions.push({
         key: 'AdminUser/owner',
         kind: 'AdminUser',
@@ -77,11 +115,11 @@ describe('apply of a saved plan', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('AdminUser/owner: the file says delete, planning now says nothing to do');
     expect(result.stderr).toContain('nothing was sent');
-    expect(writes()).toEqual([]);
+    expect(writes(server)).toEqual([]);
   });
 
   it('refuses a plan whose shown value was edited', async () => {
-    const result = await applyEdited((saved) => {
+    const { server, result } = await applyEdited((saved) => {
       const update = saved.plan.actions.find((a) => a.key === 'GeneralSettings') as {
         changes: Array<{ after?: unknown }>;
       };
@@ -89,26 +127,27 @@ describe('apply of a saved plan', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("GeneralSettings: the file's update differs from the update planned now");
-    expect(writes()).toEqual([]);
+    expect(writes(server)).toEqual([]);
   });
 
   it('refuses a plan with an action removed', async () => {
-    const result = await applyEdited((saved) => {
+    const { server, result } = await applyEdited((saved) => {
       saved.plan.actions = saved.plan.actions.filter((a) => a.key !== 'ToolVersion/9.9.9');
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('ToolVersion/9.9.9: planning now says create, the file does not');
-    expect(writes()).toEqual([]);
+    expect(writes(server)).toEqual([]);
   });
 
   it('refuses a plan made against another server', async () => {
-    await savedPlan();
+    const { server, text } = await reviewedPlan();
+    await writeFile(planFile, text);
     const other = await startEmulator({ port: 0 });
     try {
       const result = await run(['apply', planFile], other);
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('the plan was made against other servers');
-      expect(result.stderr).toContain(`platform: planned against ${emulator.url}, now ${other.url}`);
+      expect(result.stderr).toContain(`platform: planned against ${server.url}, now ${other.url}`);
       expect(writes(other)).toEqual([]);
     } finally {
       await other.close();
@@ -162,7 +201,8 @@ describe('what a saved plan covers: configuration, options and targets', () => {
   beforeEach(async () => {
     const tools = join(scratch, 'tools.yaml');
     await writeFile(tools, LIVE_TOOLS);
-    expect((await run(['apply', tools, '--auto-approve'])).code).toBe(0);
+    // what the server holds before each test, set up in-process: the CLI's apply is not what these test
+    await apply({ url: emulator.url, token: emulator.tokens.admin }, await desiredFrom([tools]));
     narrow = join(scratch, 'narrow.yaml');
     wide = join(scratch, 'wide.yaml');
     await writeFile(narrow, NARROW);
@@ -207,11 +247,11 @@ describe('what a saved plan covers: configuration, options and targets', () => {
     ['targets', (saved: Record<string, { targets: string[] }>) => (saved.options!.targets = ['ToolVersion'])],
     ['resendSecrets', (saved: Record<string, { resendSecrets: boolean }>) => (saved.options!.resendSecrets = true)],
   ])('refuses a file whose %s was edited, and sends nothing', async (_what, edit) => {
-    const result = await applyEdited((saved) => edit(saved as never));
+    const { server, result } = await applyEdited((saved) => edit(saved as never));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the saved plan cannot be applied; nothing was sent');
     expect(result.stderr).toContain('the plan file was changed after converge wrote it');
-    expect(writes()).toEqual([]);
+    expect(writes(server)).toEqual([]);
   });
 
   it('applies with the -c given, and refuses it when its content differs from the plan’s, naming the sections', async () => {
@@ -322,12 +362,11 @@ describe('what a saved plan covers: secrets and keys', () => {
   });
 
   it('refuses a plan made with other API tokens', async () => {
-    await savedPlan();
-    emulator.resetStats();
-    const result = await run(['apply', planFile], emulator, { CONVERGE_PLATFORM_TOKEN: emulator.tokens.owner });
+    const { server: planned } = await reviewedPlan();
+    const { server, result } = await applyEdited(() => {}, { CONVERGE_PLATFORM_TOKEN: planned.tokens.owner });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the plan was made with other API tokens: none of its digests can be checked');
-    expect(emulator.stats().total).toBe(0);
+    expect(server.stats().total).toBe(0);
   });
 });
 
