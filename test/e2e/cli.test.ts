@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { CLI, converge } from '../helpers/cli.ts';
+import { apply, desiredFrom } from '../helpers/engine.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 
 const KINDS = KINDS_FIXTURE;
@@ -179,7 +180,8 @@ describe('converge as a process', () => {
     );
     const present = join(scratch, 'present.yaml');
     await writeFile(present, versions.join('\n---\n'));
-    expect((await run(['apply', present, '--auto-approve'])).code).toBe(0);
+    // the versions on the server, set up in-process: the guard's refusal is what this test runs as a process
+    await apply({ url: emulator.url, token: emulator.tokens.admin }, await desiredFrom([present]));
     const absent = join(scratch, 'absent.yaml');
     await writeFile(absent, versions.map((v) => `ensure: absent\n${v}`).join('\n---\n'));
     await writeFile(join(scratch, 'converge.config.yaml'), 'guard:\n  maxDeletes: 2\n');

@@ -170,9 +170,18 @@ describe('converge drift', () => {
 
   it('shows a changed write-only value as (sensitive), never the value', async () => {
     const changed = 'canary-drift-new-password-9955';
-    const result = await run(['drift', ...EXAMPLES, '--format', 'json'], { SMTP_PASSWORD: changed });
-    expect(result.code).toBe(2);
-    const smtp = JSON.parse(result.stdout).objects.find((o: { key: string }) => o.key === 'SMTPSettings');
+    const formats = ['text', 'json', 'markdown', 'junit'];
+    const outputs = await Promise.all(
+      formats.map((format) => run(['drift', ...EXAMPLES, '--format', format], { SMTP_PASSWORD: changed })),
+    );
+    for (const out of outputs) {
+      expect(out.code).toBe(2);
+      expect(out.stdout).toContain('password');
+      expect(out.stdout).not.toContain(changed);
+      expectNoSecret(out.stdout, out.stderr);
+    }
+    const json = outputs[formats.indexOf('json')]!;
+    const smtp = JSON.parse(json.stdout).objects.find((o: { key: string }) => o.key === 'SMTPSettings');
     expect(smtp.changes).toEqual([
       {
         path: 'password',
@@ -181,17 +190,6 @@ describe('converge drift', () => {
         source: expect.objectContaining({ line: 12 }),
       },
     ]);
-    const outputs = await Promise.all(
-      ['text', 'json', 'markdown', 'junit'].map((format) =>
-        run(['drift', ...EXAMPLES, '--format', format], { SMTP_PASSWORD: changed }),
-      ),
-    );
-    for (const out of outputs) {
-      expect(out.code).toBe(2);
-      expect(out.stdout).toContain('password');
-      expect(out.stdout).not.toContain(changed);
-      expectNoSecret(out.stdout, out.stderr);
-    }
   });
 
   it('exits 1 on bad input, before any request', async () => {
