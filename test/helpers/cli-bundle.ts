@@ -3,7 +3,7 @@
  * run (scripts/build.ts, the package's bin) once per vitest run, into a directory laid out as the
  * package is, and hands its path to the tests (test/helpers/cli.ts). A process of the bundle starts
  * on about half the CPU of one of the sources (docs/performance.md, "Start-up"), and the tests start
- * some 470 of them. The build reads src/ each run, so a run tests the sources as they are;
+ * several hundred of them. The build reads src/ each run, so a run tests the sources as they are;
  * CONVERGE_TEST_FROM_SOURCE=1 skips it and runs src/cli/main.ts instead (README.md, "Development").
  */
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
