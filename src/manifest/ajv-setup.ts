@@ -16,8 +16,17 @@ import addFormats from 'ajv-formats';
  */
 const ANNOTATIONS = ['errorMessage', 'patternErrorMessage', 'deprecationMessage', 'x-reserved-fields'];
 
+export interface AjvSetupOptions {
+  /**
+   * Check each schema against its meta-schema before compiling it (ajv's default). False where
+   * the caller checks it itself with the meta-schema's validator compiled at build time
+   * (variable-schema.ts).
+   */
+  validateSchema?: boolean;
+}
+
 /** `code` is for ajv's standalone output (the build); run-time compiles leave it out. */
-export function createAjv(code?: CodeOptions): Ajv {
+export function createAjv(code?: CodeOptions, { validateSchema = true }: AjvSetupOptions = {}): Ajv {
   // verbose: schema-problems.ts reads the failing value and its schema from each error.
   // useDefaults fills metadata defaults (a `mount`); the loader hides spec from it (see validate.ts).
   const ajv = new Ajv({
@@ -26,6 +35,7 @@ export function createAjv(code?: CodeOptions): Ajv {
     allowUnionTypes: true,
     verbose: true,
     useDefaults: true,
+    validateSchema,
     ...(code && { code }),
   });
   addFormats.default(ajv, ['uri', 'email']);

@@ -6,7 +6,7 @@
  * is interpolated. A sensitive variable's value is never shown, not even by
  * the problem that refuses it.
  */
-import type { Ajv, AnySchemaObject, ValidateFunction } from 'ajv';
+import type { AnySchemaObject, ValidateFunction } from 'ajv';
 import { formatPosition, type InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
@@ -55,7 +55,7 @@ export async function resolveVariables(
   const problems: InputProblem[] = [...(given?.problems ?? [])];
   const variables = new Map<string, VariableValue>();
   // ajv itself is loaded only when a variable has a schema: the kinds' validators ship compiled
-  const ajv = declarations.some((d) => schemaOf(d.document) !== undefined) ? await loadAjv() : undefined;
+  const compile = declarations.some((d) => schemaOf(d.document) !== undefined) ? await loadCompiler() : undefined;
   for (const { doc, document } of declarations) {
     const name = document.name;
     const at = (path: string) => positionOf(doc, path);
@@ -73,7 +73,7 @@ export async function resolveVariables(
     const schema = schemaOf(document);
     let validate: ValidateFunction | undefined;
     try {
-      validate = schema === undefined ? undefined : ajv?.compile(schema);
+      validate = schema === undefined ? undefined : compile?.(schema);
     } catch (error) {
       problems.push({
         ...at('spec.schema'),
@@ -98,9 +98,9 @@ export async function resolveVariables(
 const schemaOf = (document: ManifestOnlyDocument) =>
   (document.data.spec as { schema?: AnySchemaObject } | undefined)?.schema;
 
-async function loadAjv(): Promise<Ajv> {
-  const { createAjv } = await import('./ajv-setup.ts');
-  return createAjv();
+async function loadCompiler(): Promise<(schema: AnySchemaObject) => ValidateFunction> {
+  const { variableSchemaCompiler } = await import('./variable-schema.ts');
+  return variableSchemaCompiler();
 }
 
 function defaultOf(document: ManifestOnlyDocument, at: (path: string) => Position): GivenValue | undefined {
