@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { delegate } from '../../src/api/delegate.ts';
 import type { ApiClients, HttpClient } from '../../src/api/types.ts';
-import { connect } from '../../src/cli/session.ts';
+import { connect } from '../../src/cli/clients.ts';
 import {
   type ConvergeConfig,
   DEFAULT_MAX_DELETES,

@@ -4,27 +4,16 @@
  * before any client is created, so bad input never reaches an API.
  */
 import { dirname } from 'node:path';
-import { connectFamily } from '../api/connect.ts';
 import { API_NAMES, type ApiName, isApiName } from '../api/profiles.ts';
-import type { ApiClients, HttpClient } from '../api/types.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
 import { defaultRoots, loadManifestSet, TOKEN_VARIABLES } from '../manifest/load.ts';
 import { policyCompiler } from '../policy/hooks.ts';
 import type { Policy } from '../policy/policy.ts';
 import { catalog, providerMap } from '../providers/index.ts';
-import {
-  type AddressPattern,
-  formatAddressPattern,
-  kindOfKey,
-  parseAddressPattern,
-  scopeInName,
-} from '../reconcile/address.ts';
-import { EventStream } from '../reconcile/events.ts';
-import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
+import { type AddressPattern, formatAddressPattern, parseAddressPattern, scopeInName } from '../reconcile/address.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
 import { identityOf, type Provider } from '../reconcile/provider.ts';
-import type { SecretPolicy } from '../reconcile/secrets.ts';
 import { matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
 import { processOutput } from '../ui/output.ts';
@@ -170,18 +159,6 @@ function interpolationAccess(config: ConvergeConfig, paths: readonly string[]) {
   };
 }
 
-/**
- * Requests in flight per API: `--parallelism N` fixes it at N; otherwise an
- * adaptive window starts at the configured `parallelism` and grows while the
- * server answers well, up to `maxParallelism` (see src/api/concurrency.ts).
- */
-export function concurrencyOf(config: ConvergeConfig, flags: Pick<CommonFlags, 'parallelism'>) {
-  const fixed = flags.parallelism;
-  return fixed !== undefined
-    ? { initial: fixed, max: fixed }
-    : { initial: config.parallelism, max: config.maxParallelism };
-}
-
 /** The APIs the desired objects use. */
 export function apisOf(desired: readonly DesiredObject[]): ApiName[] {
   return [...new Set(desired.map((d) => providerMap.get(d.kind)?.api).filter((a) => a !== undefined))];
@@ -200,57 +177,6 @@ export function serversOf(config: ConvergeConfig, apis: Iterable<string>): Recor
   return servers;
 }
 
-/** Clients for the APIs the given kinds use; a missing URL or token is a configuration error. */
-export function connect(
-  config: ConvergeConfig,
-  kinds: Iterable<string>,
-  events: EventStream,
-  concurrency: { initial: number; max: number },
-): ApiClients {
-  const needed = new Set([...kinds].map((k) => providerMap.get(k)?.api).filter((a) => a !== undefined));
-  const clients: ApiClients = {};
-  for (const api of API_NAMES) {
-    if (!needed.has(api)) continue;
-    clients[api] = connectFamily(api, config[api], {
-      concurrency,
-      onRetry: (info) => events.emit({ type: 'retry', ...info }),
-    });
-  }
-  return clients;
-}
-
-export async function closeClients(clients: ApiClients): Promise<void> {
-  await Promise.all(Object.values(clients).map((c: HttpClient) => c.close()));
-}
-
-export async function secretPolicy(
-  config: ConvergeConfig,
-  resend: boolean,
-): Promise<{
-  policy: SecretPolicy;
-  store: FingerprintStore | undefined;
-}> {
-  if (!config.fingerprints) return { policy: { lookup: undefined, resend }, store: undefined };
-  const namespaces = new Map<string, StoreNamespace>();
-  for (const api of API_NAMES) {
-    const conn = config[api];
-    if (conn?.token) namespaces.set(api, { name: serverNamespace(api, conn.url), token: conn.token });
-  }
-  const store = await FingerprintStore.open(config.fingerprints, [...namespaces.values()], (objectKey) => {
-    const api = providerMap.get(kindOfKey(objectKey))?.api;
-    return api === undefined ? undefined : namespaces.get(api)?.name;
-  });
-  const policy: SecretPolicy = {
-    lookup: store.lookup,
-    resend,
-    wasSecret: (key, field) => store.has(key, field),
-    ...(store.unknownReason && {
-      unknownNote: `never sent by converge, as far as it can tell (${store.unknownReason})`,
-    }),
-  };
-  return { policy, store };
-}
-
 /** Plan problems (a declared user that does not exist) name the manifest place; nothing was changed. */
 export function planProblemsError(problems: readonly PlanProblem[]): ConvergeError {
   const lines = problems.map((p) =>
@@ -260,5 +186,3 @@ export function planProblemsError(problems: readonly PlanProblem[]): ConvergeErr
     hint: 'fix the manifests above; nothing was changed',
   });
 }
-
-export { EventStream };

@@ -28,9 +28,10 @@ import { runContexts } from '../../reconcile/services.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
+import { closeClients, concurrencyOf, connect } from '../clients.ts';
 import { resolveKind } from '../kind-name.ts';
 import { EXIT_OK } from '../run-main.ts';
-import { closeClients, concurrencyOf, connect, loadCommandConfig } from '../session.ts';
+import { loadCommandConfig } from '../session.ts';
 import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
 

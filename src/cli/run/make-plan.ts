@@ -6,8 +6,9 @@ import type { ApiClients } from '../../api/types.ts';
 import { type PlanRun, planRun } from '../../reconcile/engine.ts';
 import type { EventStream } from '../../reconcile/events.ts';
 import type { FingerprintStore } from '../../reconcile/fingerprint-store.ts';
+import { closeClients, concurrencyOf, connect, secretPolicy } from '../clients.ts';
 import type { CommonFlags } from '../flags.ts';
-import { closeClients, concurrencyOf, connect, type Inputs, planProblemsError, secretPolicy } from '../session.ts';
+import { type Inputs, planProblemsError } from '../session.ts';
 
 export interface Planned {
   run: PlanRun;
