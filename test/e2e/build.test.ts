@@ -156,6 +156,14 @@ describe('the built CLI', () => {
     expect(validate.some((f) => f.includes('node_modules/yaml/'))).toBe(true);
     // the schemas' and the configuration's validators are compiled at build time
     expect(validate.filter((f) => f.includes('node_modules/ajv/dist/compile/'))).toEqual([]);
+    // validate sends nothing: no HTTP client nor fingerprint store (src/cli/clients.ts holds them)
+    expect(
+      validate.filter((f) => /^src\/(api\/(client|connect)|cli\/clients|reconcile\/fingerprint-store)\.ts$/.test(f)),
+    ).toEqual([]);
+    expect(validate).toContain('src/cli/session.ts');
+    // ajv-formats is bundled with ajv: as a package it `require`s a second, unbundled ajv
+    const externals = Object.values(metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external));
+    expect(externals.filter((i) => /^ajv(-formats)?(\/|$)/.test(i.path))).toEqual([]);
     // the plan's line diffs bundle the few functions of `diff` they use, not the package's 30-odd files
     const plan = [...staticClosure(chunkOf('src/cli/run/plan.ts'))];
     expect(plan).not.toContain('diff');
