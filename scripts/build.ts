@@ -8,11 +8,13 @@
  *    Ink, React, fastify or the emulator. Loading a few chunks instead of some 200 small modules
  *    is most of what start-up saved (docs/performance.md, "Start-up").
  *
- * Layout: `dist/cli/main.js` (the bin), `dist/chunks/*.js`, and the emulator's ingest worker where
- * its pool looks for it beside its own module: `dist/emulator/registry/ingest-worker.js`.
+ * Layout: `dist/cli/main.js` (the bin), `dist/chunks/*.js`, the emulator's ingest worker where
+ * its pool looks for it beside its own module: `dist/emulator/registry/ingest-worker.js`, and the
+ * kinds' validators, one CommonJS module per kind, copied as they are where
+ * src/manifest/shipped-schemas.ts `require`s them: `dist/manifest/validators/`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile, type Plugin } from 'esbuild';
@@ -130,6 +132,7 @@ export async function buildDist({ out = OUT, full = true }: BuildOptions = {}): 
     logLevel: 'warning',
   });
   check(result.metafile, next);
+  cpSync(`${ROOT}src/manifest/validators`, `${next}/manifest/validators`, { recursive: true });
   const previous = `${out}.old-${process.pid}`;
   if (existsSync(out)) renameSync(out, previous);
   renameSync(next, out);

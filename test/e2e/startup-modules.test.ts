@@ -82,6 +82,12 @@ describe('what a command loads, from source', () => {
     expect(modules).toContain('src/manifest/load.ts');
     expect(modules.some((m) => m.startsWith('yaml/'))).toBe(true);
     expect(modules.filter((m) => NETWORK_OR_UI.test(m))).toEqual([]);
+    // each kind's validator is loaded when a document of the kind is first validated, and no other
+    expect(modules.filter((m) => m.startsWith('src/manifest/validators/')).sort()).toEqual([
+      'src/manifest/validators/SSHRole.generated.cjs',
+      'src/manifest/validators/ToolVersion.generated.cjs',
+      'src/manifest/validators/Variable.generated.cjs',
+    ]);
     // the kinds' validators are compiled at build time: ajv itself is not loaded, only its run-time helpers
     expect(modules.filter((m) => /^ajv(-formats)?\/dist\/(?!runtime\/|formats\.js)/.test(m))).toEqual([]);
   });

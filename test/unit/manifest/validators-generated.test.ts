@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { generatedFiles } from '../../../scripts/build-validators.ts';
+import { generatedFiles, staleKindModules } from '../../../scripts/build-validators.ts';
 import { parseDocuments } from '../../../src/manifest/documents.ts';
 import { CompiledSchemas } from '../../../src/manifest/schema-compiler.ts';
 import { DEFAULT_SCHEMA_DIR, schemaSet } from '../../../src/manifest/schemas.ts';
@@ -34,6 +34,8 @@ function outcome(validate: (data: unknown) => boolean, doc: unknown) {
 describe('the validators compiled at build time', () => {
   it('are what scripts/build-validators.ts writes from schemas/ (run it when this fails)', () => {
     for (const [url, text] of generatedFiles()) expect(readFileSync(url, 'utf8'), url.pathname).toBe(text);
+    // and there is no module of a kind whose schema is gone
+    expect(staleKindModules()).toEqual([]);
   });
 
   it('cover every kind that has a schema', async () => {
