@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { converge } from '../helpers/cli.ts';
+import { MAIN, runNode } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace.ts', import.meta.url));
@@ -46,9 +46,17 @@ afterAll(async () => {
 /** The CLI's exit code and the modules it loaded: `src/...` for ours, the package and its file for a dependency. */
 async function traced(args: string[]): Promise<{ code: number | null; output: string; modules: string[] }> {
   const trace = join(dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
-  const result = await converge(args, {
+  // the sources, whatever the other tests run (test/helpers/cli.ts): the bundle's chunks are
+  // checked from esbuild's metafile in build.test.ts
+  const result = await runNode(MAIN, args, {
     cwd: dir,
-    env: { NODE_OPTIONS: `--import=${TRACE_HOOK}`, CONVERGE_MODULE_TRACE: trace },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NO_COLOR: '1',
+      NODE_OPTIONS: `--import=${TRACE_HOOK}`,
+      CONVERGE_MODULE_TRACE: trace,
+    },
   });
   const urls = (await readFile(trace, 'utf8')).split('\n').filter((u) => u.startsWith('file:'));
   const modules = urls.map((u) => {
