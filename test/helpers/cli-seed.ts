@@ -1,0 +1,52 @@
+/**
+ * The state a CLI test starts from, applied in-process: the engine's apply (test/helpers/engine.ts)
+ * against the target's emulator, with the target's environment for interpolation and its
+ * fingerprint store keyed as the CLI keys it (src/cli/session.ts). What the test then runs as a
+ * process finds what an earlier `converge apply` would have left, fingerprints and the values
+ * converge saw after a create included, without a process start for a step that is not under test.
+ */
+import { resolve } from 'node:path';
+import { expect } from 'vitest';
+import { kindOfKey } from '../../src/reconcile/address.ts';
+import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
+import type { CliTarget } from './cli-target.ts';
+import { apply, desiredFrom, providerMap } from './engine.ts';
+
+export interface SeedOptions {
+  /** Added to the target's environment, as `target.run(args, env)` adds it. */
+  env?: Record<string, string>;
+  /** Keys of the actions expected to fail (a version the registry refuses); none by default. */
+  failing?: string[];
+}
+
+/** Applies the manifests at `paths` (relative to the scratch directory, where the CLI runs) and returns the summary. */
+export async function seedApply(target: CliTarget, paths: string[], options: SeedOptions = {}) {
+  const env = { ...target.env, ...options.env };
+  const desired = await desiredFrom(
+    paths.map((path) => resolve(target.scratch, path)),
+    env,
+  );
+  const { emulator } = target;
+  const namespaces = {
+    platform: { name: serverNamespace('platform', env.CONVERGE_PLATFORM_URL ?? ''), token: emulator.tokens.admin },
+    secrets: { name: serverNamespace('secrets', env.CONVERGE_SECRETS_URL ?? ''), token: emulator.tokens.secrets },
+  };
+  const namespaceOf = (key: string) => {
+    const api = providerMap.get(kindOfKey(key))?.api;
+    return api === undefined ? undefined : namespaces[api].name;
+  };
+  const fingerprints = await FingerprintStore.open(
+    env.CONVERGE_FINGERPRINTS ?? '',
+    Object.values(namespaces),
+    namespaceOf,
+  );
+  const { summary } = await apply(
+    { url: emulator.url, token: emulator.tokens.admin, secretsToken: emulator.tokens.secrets },
+    desired,
+    { fingerprints },
+  );
+  expect(summary.failed.map((f) => f.key).sort(), JSON.stringify(summary.failed)).toEqual(
+    [...(options.failing ?? [])].sort(),
+  );
+  return summary;
+}
