@@ -19,8 +19,16 @@ export interface SeedOptions {
   failing?: string[];
 }
 
-/** Applies the manifests at `paths` (relative to the scratch directory, where the CLI runs) and returns the summary. */
-export async function seedApply(target: CliTarget, paths: string[], options: SeedOptions = {}) {
+/**
+ * Applies the manifests at `paths` (relative to the scratch directory, where the CLI runs) and
+ * returns the summary. The fingerprints go where the environment's CONVERGE_FINGERPRINTS says,
+ * none when it says nothing or `off`: a test that names no store has no secret to remember.
+ */
+export async function seedApply(
+  target: Pick<CliTarget, 'emulator' | 'scratch' | 'env'>,
+  paths: string[],
+  options: SeedOptions = {},
+) {
   const env = { ...target.env, ...options.env };
   const desired = await desiredFrom(
     paths.map((path) => resolve(target.scratch, path)),
@@ -35,15 +43,15 @@ export async function seedApply(target: CliTarget, paths: string[], options: See
     const api = providerMap.get(kindOfKey(key))?.api;
     return api === undefined ? undefined : namespaces[api].name;
   };
-  const fingerprints = await FingerprintStore.open(
-    env.CONVERGE_FINGERPRINTS ?? '',
-    Object.values(namespaces),
-    namespaceOf,
-  );
+  const path = env.CONVERGE_FINGERPRINTS;
+  const fingerprints =
+    path === undefined || path === 'off'
+      ? undefined
+      : await FingerprintStore.open(path, Object.values(namespaces), namespaceOf);
   const { summary } = await apply(
     { url: emulator.url, token: emulator.tokens.admin, secretsToken: emulator.tokens.secrets },
     desired,
-    { fingerprints },
+    { ...(fingerprints && { fingerprints }) },
   );
   expect(summary.failed.map((f) => f.key).sort(), JSON.stringify(summary.failed)).toEqual(
     [...(options.failing ?? [])].sort(),
