@@ -9,7 +9,7 @@ import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
 import { seedApply } from '../helpers/cli-seed.ts';
@@ -20,12 +20,10 @@ let env: Record<string, string>;
 
 const SETTINGS = 'kind: GeneralSettings\nspec: {api-rate-limit: 45}\n';
 
-beforeEach(async () => {
+// one emulator for the file: each test counts the requests of its own runs from zero, and none
+// depends on what another left live (only the FIFO test writes, a tool version no other reads)
+beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  scratch = await mkdtemp(join(tmpdir(), 'converge-safety-'));
-  await mkdir(join(scratch, 'm'));
-  await writeFile(join(scratch, 'm/settings.yaml'), SETTINGS);
-  await writeFile(join(scratch, 'a-file'), 'not a directory');
   env = {
     CONVERGE_PLATFORM_URL: emulator.url,
     CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
@@ -33,7 +31,16 @@ beforeEach(async () => {
     CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
   };
 });
-afterEach(() => emulator?.close());
+afterAll(() => emulator?.close());
+
+beforeEach(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'converge-safety-'));
+  await mkdir(join(scratch, 'm'));
+  await writeFile(join(scratch, 'm/settings.yaml'), SETTINGS);
+  await writeFile(join(scratch, 'a-file'), 'not a directory');
+  emulator.resetStats();
+});
+afterEach(() => rm(scratch, { recursive: true, force: true }));
 
 const run = (args: string[], extra: Record<string, string> = {}) =>
   converge(args, { cwd: scratch, env: { ...env, ...extra } });
