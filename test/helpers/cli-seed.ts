@@ -4,6 +4,8 @@
  * fingerprint store keyed as the CLI keys it (src/cli/session.ts). What the test then runs as a
  * process finds what an earlier `converge apply` would have left, fingerprints and the values
  * converge saw after a create included, without a process start for a step that is not under test.
+ * The scratch directory's converge.config.yaml is not read (no ignore entries, ownership or file
+ * roots beyond the manifests' and the example modules'): seed only what does not depend on it.
  */
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
