@@ -24,6 +24,11 @@ const hasTmux = (() => {
 })();
 
 const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+/**
+ * Between two reads of the screen. Each read starts a tmux client from this (large) process; every
+ * state waited for lasts seconds (answers are held 300-400 ms each), so four reads a second see it.
+ */
+const POLL_MS = 250;
 const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
 
 async function waitFor(session: string, test: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
@@ -32,7 +37,7 @@ async function waitFor(session: string, test: (text: string) => boolean, timeout
   while (Date.now() < deadline) {
     text = screen(session);
     if (test(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`the screen never showed what was expected; last screen:\n${text}`);
 }
