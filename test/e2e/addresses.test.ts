@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 const CA_KEY = fileURLToPath(new URL('../fixtures/kinds/ssh-ca', import.meta.url));
@@ -78,7 +79,7 @@ describe('kinds named on the command line', () => {
       'ca.yaml',
       'kind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {key_type: ed25519}\n',
     );
-    expect((await target.run(['apply', ca, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [ca]);
     const publicKey = (await readFile(`${CA_KEY}.pub`, 'utf8')).trim();
     await writeFile(
       ca,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packModule } from '../../src/registry/pack.ts';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 import { filesBelow } from '../helpers/files-below.ts';
 import { versionStatuses } from '../helpers/version-statuses.ts';
@@ -63,9 +64,10 @@ metadata: {organization: example-org, name: dns, provider: aws}
 spec: {versions: [{version: 2.0.0, source: dns}, {version: 2.1.0, source: broken}]}
 `,
   );
-  const applied = await target.run(['apply', source, '--auto-approve', '--no-progress']);
-  // the broken version fails; the others are published
-  expect(applied.code).toBe(1);
+  // applied in-process with the target's fingerprint store (each archive's digest recorded, as the
+  // CLI's apply records it): the export is what these tests run as a process.
+  // The broken version fails; the others are published
+  await seedApply(target, [source], { failing: ['RegistryModuleVersion/example-org/dns/aws/2.1.0'] });
   expect(await statuses('dns')).toEqual([
     ['2.0.0', 'ok'],
     ['2.1.0', 'reg_ingress_failed'],

@@ -9,6 +9,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
@@ -115,8 +116,9 @@ describe("the configuration's ignore entries", () => {
       'ignore:\n  - kind: GeneralSettings\n    fields: [apply-timeout, plan-timeout]\n',
     );
     try {
+      // the starting state, applied in-process; the apply below, as a process, is the one that must leave them
       const file = await manifest('general.yaml', GENERAL(60));
-      expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+      await seedApply(target, [file]);
       await settings({ 'apply-timeout': '3h', 'plan-timeout': '4h' });
       const plan = await target.run(['plan', file]);
       expect(plan.code, plan.stderr).toBe(0);

@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
@@ -20,11 +21,14 @@ const CONFIG = LDAP_CONFIG;
 const staticRole = (name: string, username: string) =>
   `kind: LDAPStaticRole\nmetadata: {name: ${name}}\nspec: {username: ${username}, rotation_period: 24h}\n`;
 
-/** The engine's config and one static role, applied; the role's manifest is then changed by the test. */
+/**
+ * The engine's config and one static role, applied in-process (test/helpers/cli-seed.ts: the
+ * starting state, not what is tested); the role's manifest is then changed by the test.
+ */
 async function appliedRole(name: string, username: string): Promise<{ config: string; role: string }> {
   const config = await manifest('config.yaml', CONFIG);
   const role = await manifest('role.yaml', staticRole(name, username));
-  expect((await target.run(['apply', config, role, '--auto-approve'])).code).toBe(0);
+  await seedApply(target, [config, role]);
   return { config, role };
 }
 
@@ -46,8 +50,9 @@ async function secrets(method: string, path: string, body?: unknown) {
 
 describe('LDAP kinds through the CLI', () => {
   it('never re-sends a bind password the engine rotated, even with --resend-secrets; sends a changed one', async () => {
+    // applied in-process with the target's fingerprint store: the bind password's fingerprint is recorded
     const file = await manifest('config.yaml', CONFIG);
-    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [file]);
     expect((await secrets('POST', '/ldap/rotate-root')).status).toBe(204);
 
     const resend = await target.run(['plan', file, '--resend-secrets', '--detailed-exitcode']);
@@ -61,8 +66,8 @@ describe('LDAP kinds through the CLI', () => {
       'role.yaml',
       'kind: LDAPStaticRole\nmetadata: {name: app}\nspec: {username: svc-app1, rotation_period: 1h}\n',
     );
-    const created = await target.run(['apply', role, '--auto-approve']);
-    expect(created.code, created.stderr).toBe(0);
+    // the service checks the account in the directory with its bind password when the role is created
+    await seedApply(target, [role]);
 
     // a bind password changed in the manifest (the directory admin set a new one) is sent
     const changed = await target.run(['plan', file, '--detailed-exitcode'], { LDAP_BINDPASS: 'a-new-password' });
@@ -77,7 +82,7 @@ describe('LDAP kinds through the CLI', () => {
       'set.yaml',
       'kind: LDAPLibrarySet\nmetadata: {name: batch}\nspec: {service_account_names: [svc-batch1, svc-batch2]}\n',
     );
-    expect((await target.run(['apply', config, set, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [config, set]);
     const out = await secrets('POST', '/ldap/library/batch/check-out');
     expect(out.status).toBe(200);
     const account = out.body.data.service_account_name as string;

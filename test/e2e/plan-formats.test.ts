@@ -11,6 +11,8 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
+import type { CliResult } from '../helpers/cli.ts';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
@@ -43,11 +45,22 @@ function expectNoSecret(...texts: string[]) {
 
 const changed = { SMTP_PASSWORD: NEW_SMTP_PASSWORD };
 
+/**
+ * `plan --json` of the pending changes, run once: three tests read the same document (nothing is
+ * applied before the last test), so one process serves them all.
+ */
+let report: Promise<CliResult> | undefined;
+const planJson = () => {
+  report ??= target.run(['plan', ...EXAMPLES, '--json'], changed);
+  return report;
+};
+
 beforeAll(async () => {
   target = await cliTarget('plan-formats', { SMTP_PASSWORD });
   ({ emulator, scratch } = target);
-  const applied = await target.run(['apply', ...EXAMPLES, '--auto-approve']);
-  expect(applied.code, applied.stderr).toBe(0);
+  // the starting state, applied in-process with the target's fingerprint store (the SMTP password's
+  // fingerprint recorded): what `converge apply` of the examples leaves, without its process
+  await seedApply(target, EXAMPLES);
   // a change behind converge's back, and a new secret in the environment
   const response = await fetch(`${emulator.url}/api/v2/admin/general-settings`, {
     method: 'PATCH',
@@ -96,8 +109,7 @@ describe('converge plan --format markdown', () => {
 describe('versioned JSON documents', () => {
   it('plan --format json and --json print a converge-plan-report that the schema accepts', async () => {
     const validate = await schema('converge-plan-report');
-    for (const args of [['--format', 'json'], ['--json']]) {
-      const result = await target.run(['plan', ...EXAMPLES, ...args], changed);
+    for (const result of [await target.run(['plan', ...EXAMPLES, '--format', 'json'], changed), await planJson()]) {
       expect(result.code, result.stderr).toBe(0);
       const doc = JSON.parse(result.stdout);
       expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
@@ -115,7 +127,7 @@ describe('versioned JSON documents', () => {
 
   it('the schema rejects a document that breaks the contract', async () => {
     const validate = await schema('converge-plan-report');
-    const result = await target.run(['plan', ...EXAMPLES, '--json'], changed);
+    const result = await planJson();
     const doc = JSON.parse(result.stdout);
     const smtp = doc.plan.actions.find((a: { key: string }) => a.key === 'SMTPSettings');
     smtp.changes.find((c: { secret?: boolean }) => c.secret).after = 'a value';
@@ -125,7 +137,7 @@ describe('versioned JSON documents', () => {
 
   it('apply refuses the report: it is not a saved plan', async () => {
     const file = join(scratch, 'report.json');
-    const result = await target.run(['plan', ...EXAMPLES, '--json'], changed);
+    const result = await planJson();
     await writeFile(file, result.stdout);
     const before = emulator.stats().total;
     const refused = await target.run(['apply', file], changed);

@@ -10,6 +10,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -128,8 +129,7 @@ describe('rules over change and live', () => {
       // a sensitive value is a secret: it comes from the environment, never a literal
       `spec: {value: ${sensitive ? `'\${env:POLICY_REGION}'` : 'eu-west-1'}, sensitive: ${sensitive}}\n`;
     await put('vars.yaml', variable(false));
-    const first = await target.run(['apply', 'm', '--auto-approve', '--no-progress']);
-    expect(first.code, first.stderr).toBe(0);
+    await seedApply(target, ['m']);
     await put('vars.yaml', variable(true));
     await put('policy.yaml', policy('no-replace', 'ModuleTestVariable', "change.action != 'replace'", 'deny'));
     target.emulator.resetStats();

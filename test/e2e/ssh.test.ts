@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 const CA_KEY = fileURLToPath(new URL('../fixtures/kinds/ssh-ca', import.meta.url));
@@ -56,8 +57,7 @@ describe('SSH kinds through the CLI', () => {
   });
 
   it('accepts a role that is live but not declared, and orders a declared one before the list', async () => {
-    const roles = await manifest('roles.yaml', OTP_ROLE);
-    expect((await target.run(['apply', roles, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [await manifest('roles.yaml', OTP_ROLE)]);
     const zero = await manifest('zero.yaml', 'kind: SSHZeroAddress\nmetadata: {mount: ssh}\nspec: {roles: [web]}\n');
     const applied = await target.run(['apply', zero, '--auto-approve', '--no-progress']);
     expect(applied.code, applied.stderr).toBe(0);
@@ -69,7 +69,7 @@ describe('SSH kinds through the CLI', () => {
 
   it('marks a CA replacement as destructive, and applies it only with --allow-replace', async () => {
     const generated = await manifest('ca.yaml', ca('{key_type: ed25519}'));
-    expect((await target.run(['apply', generated, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [generated]);
     const before = (await secretsGet('/ssh/public_key')).text;
     // a generated CA is compared by its live key's type and size: another type is a guarded replacement
     await writeFile(generated, ca('{key_type: ecdsa-sha2-nistp256}'));
@@ -118,7 +118,7 @@ describe('SSH kinds through the CLI', () => {
 
   it('replaces a generated CA for a new key size only with --allow-replace, and is then in sync', async () => {
     const file = await manifest('ca.yaml', ca('{key_type: ec}'));
-    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [file]);
     const before = (await secretsGet('/ssh/public_key')).text;
     expect(before).toMatch(/^ecdsa-sha2-nistp256 /);
     await writeFile(file, ca('{key_type: ec, key_bits: 384}'));
@@ -136,8 +136,9 @@ describe('SSH kinds through the CLI', () => {
   });
 
   it('reports a generated CA swapped by hand as drift, by the key converge saw after creating it', async () => {
+    // applied in-process: the store remembers the key seen after the create, as the CLI's apply does
     const file = await manifest('ca.yaml', ca('{key_type: ed25519}'));
-    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [file]);
 
     // someone replaces the key behind converge's back, with one of the same type and size
     expect((await secretsSend('DELETE', '/ssh/config/ca')).status).toBe(204);
@@ -174,7 +175,7 @@ describe('SSH kinds through the CLI', () => {
       'role.yaml',
       'kind: SSHRole\nmetadata: {name: web}\nspec: {key_type: otp, default_user: ubuntu, cidr_list: 10.0.0.0/8, ttl: 1h}\n',
     );
-    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    await seedApply(target, [file]);
     const again = await target.run(['plan', file, '--detailed-exitcode']);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('SSHRole/ssh/web: ttl does not apply to this object and is not compared');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
-import { MAIN } from '../helpers/cli.ts';
+import { CLI } from '../helpers/cli.ts';
 import { kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 
 const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
@@ -24,6 +24,11 @@ const hasTmux = (() => {
 })();
 
 const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
+/**
+ * Between two reads of the screen. Each read starts a tmux client from this (large) process; every
+ * state waited for lasts seconds (answers are held 300-400 ms each), so four reads a second see it.
+ */
+const POLL_MS = 250;
 const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
 
 async function waitFor(session: string, test: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
@@ -32,7 +37,7 @@ async function waitFor(session: string, test: (text: string) => boolean, timeout
   while (Date.now() < deadline) {
     text = screen(session);
     if (test(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`the screen never showed what was expected; last screen:\n${text}`);
 }
@@ -78,7 +83,7 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
       .map(([k, v]) => `${k}='${v}'`)
       .join(' ');
     // slow answers keep actions in flight long enough to be seen on screen
-    const command = `env -u CI ${exports} '${process.execPath}' '${MAIN}' apply '${KINDS}' --auto-approve --parallelism 2; echo "exit=$?"; sleep 60`;
+    const command = `env -u CI ${exports} '${process.execPath}' '${CLI}' apply '${KINDS}' --auto-approve --parallelism 2; echo "exit=$?"; sleep 60`;
     emulator.setLatency(400);
     tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '50', command);
 
@@ -105,7 +110,7 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
       })
         .map(([k, v]) => `${k}='${v}'`)
         .join(' ');
-      const command = `env -u CI ${exports} '${process.execPath}' '${MAIN}' ${args.replace(/^(\w+)/, `$1 '${KINDS}'`)}; echo "exit=$?"; sleep 60`;
+      const command = `env -u CI ${exports} '${process.execPath}' '${CLI}' ${args.replace(/^(\w+)/, `$1 '${KINDS}'`)}; echo "exit=$?"; sleep 60`;
       // a slow server: reading takes seconds, as against a real one
       emulator.setLatency(300);
       tmux('new-session', '-d', '-s', session, '-x', '140', '-y', '50', command);
