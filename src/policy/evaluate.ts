@@ -9,11 +9,12 @@ import { addressKey } from '../reconcile/address.ts';
 import { expandChildren } from '../reconcile/children.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Action, DesiredObject, LiveObject, Plan, Position } from '../reconcile/types.ts';
+import type { CompiledRule } from './cel.ts';
 import { evaluationError } from './evaluation-error.ts';
 import { policyMatches } from './match.ts';
 import type { Enforcement, Policy } from './policy.ts';
 import { type PolicySummary, summarizePolicies } from './report.ts';
-import { type Judge, type Judged, reusingJudge } from './result-cache.ts';
+import { type RuleRun, ruleRun, type VariablesSource, type Verdict } from './result-cache.ts';
 import { addressMetadata, type CelObject, liveView, objectView } from './view.ts';
 
 export type Outcome = 'allow' | Enforcement;
@@ -56,47 +57,94 @@ const NO_CHANGE = Object.freeze({ action: 'none', paths: Object.freeze([]) });
 
 /** One policy over one object's variables; `live` and `change` default to null and `none`. */
 export function judge(policy: Policy, input: RuleInput): { outcome: Outcome; error?: string } {
-  return judgeVariables(policy, { live: null, change: NO_CHANGE, ...input });
+  return judged(policy, verdictOf(policy.rule, policy.ruleText, { live: null, change: NO_CHANGE, ...input }));
 }
 
-function judgeVariables(policy: Policy, variables: Record<string, unknown>): Judged {
+/** A rule over one object's variables: what it returned, or why it could not be evaluated. */
+function verdictOf(rule: CompiledRule, ruleText: string, variables: Record<string, unknown>): Verdict {
   let value: unknown;
   try {
-    value = policy.rule.run(variables);
+    value = rule.run(variables);
   } catch (error) {
-    return { outcome: policy.enforcement, error: evaluationError(error, policy.ruleText) };
+    return evaluationError(error, ruleText);
   }
-  if (value === true) return ALLOW;
-  if (value === false) return { outcome: policy.enforcement };
-  return { outcome: policy.enforcement, error: `the rule returned ${typeof value}, not a bool` };
+  if (typeof value === 'boolean') return value;
+  return `the rule returned ${typeof value}, not a bool`;
+}
+
+/** A rule's verdict as the policy decides it: its own enforcement when the rule is false or fails. */
+function judged(policy: Policy, verdict: Verdict): { outcome: Outcome; error?: string } {
+  if (verdict === true) return ALLOW;
+  if (verdict === false) return { outcome: policy.enforcement };
+  return { outcome: policy.enforcement, error: verdict };
 }
 
 const ALLOW = Object.freeze({ outcome: 'allow' as const });
 
-/** The policies of each kind (and those of every kind), so an object meets only its own. */
-function byKind(policies: readonly Policy[]): (kind: string) => readonly Policy[] {
-  const cache = new Map<string, Policy[]>();
-  return (kind) => {
-    let found = cache.get(kind);
-    if (!found) {
-      found = policies.filter((p) => p.match.kinds.includes('*') || p.match.kinds.includes(kind));
-      cache.set(kind, found);
+/** Each rule's run for one check: one per rule, however many policies share its text (policy.ts). */
+function ruleRuns(): (policy: Policy) => RuleRun {
+  const made = new Map<CompiledRule, RuleRun>();
+  return ({ rule, ruleText }) => {
+    let run = made.get(rule);
+    if (!run) {
+      run = ruleRun(rule, (variables) => verdictOf(rule, ruleText, variables));
+      made.set(rule, run);
     }
-    return found;
+    return run;
   };
 }
 
-/** Each policy's judge for one run: results reused where the rule reads only shared fields. */
-function judges(): (policy: Policy) => Judge {
-  const made = new Map<Policy, Judge>();
-  return (policy) => {
-    let judge = made.get(policy);
-    if (!judge) {
-      judge = reusingJudge(policy, (variables) => judgeVariables(policy, variables));
-      made.set(policy, judge);
+/**
+ * What `validate` does for the objects of one kind, worked out once per kind: the policies of
+ * that kind (or of every kind), each with the slot of its rule, so a rule several policies share
+ * runs once per object; and whether a policy must still be matched per object (by scope, labels).
+ */
+interface KindChecks {
+  entries: { policy: Policy; slot: number; perObject: boolean }[];
+  runs: RuleRun[];
+  /** The current object's verdict per slot (UNSET until its rule runs): reused, not made per object. */
+  verdicts: (Verdict | typeof UNSET)[];
+}
+
+const UNSET = Symbol('unset');
+
+function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: Policy) => RuleRun): KindChecks {
+  const checks: KindChecks = { entries: [], runs: [], verdicts: [] };
+  const slots = new Map<RuleRun, number>();
+  for (const policy of policies) {
+    if (!policy.match.kinds.includes('*') && !policy.match.kinds.includes(kind)) continue;
+    const run = runOf(policy);
+    let slot = slots.get(run);
+    if (slot === undefined) {
+      slot = checks.runs.push(run) - 1;
+      slots.set(run, slot);
     }
-    return judge;
-  };
+    checks.entries.push({
+      policy,
+      slot,
+      perObject: policy.match.scopes !== undefined || policy.match.labels !== undefined,
+    });
+  }
+  checks.verdicts = checks.runs.map(() => UNSET);
+  return checks;
+}
+
+/** The variables of the object being checked, made once for it when a rule first needs them. */
+class DeclaredVariables implements VariablesSource {
+  desired!: DesiredObject;
+  provider: Provider | undefined;
+  made: Record<string, unknown> | undefined;
+
+  at(desired: DesiredObject, provider: Provider | undefined): void {
+    this.desired = desired;
+    this.provider = provider;
+    this.made = undefined;
+  }
+
+  variables(): Record<string, unknown> {
+    this.made ??= { object: objectView(this.desired, this.provider), live: null, change: NO_CHANGE };
+    return this.made;
+  }
 }
 
 /**
@@ -111,18 +159,31 @@ export function checkDeclared(
   const evaluation: Evaluation = { evaluated: 0, results: [] };
   const offline = policies.filter((p) => p.phase === 'validate');
   if (offline.length === 0) return summarizePolicies(evaluation);
-  const forKind = byKind(offline);
-  const judgeOf = judges();
+  const runOf = ruleRuns();
+  const byKind = new Map<string, KindChecks>();
+  const source = new DeclaredVariables();
   for (const d of expandChildren(desired, providers)) {
     if (d.ensure !== 'present') continue;
-    let variables: Record<string, unknown> | undefined;
-    for (const policy of forKind(d.kind)) {
-      if (!policyMatches(policy, { kind: d.kind, scope: d.address.scope, labels: d.metadata.labels })) continue;
-      variables ??= { object: objectView(d, providers.get(d.kind)), live: null, change: NO_CHANGE };
-      const judged = judgeOf(policy)(variables);
+    let checks = byKind.get(d.kind);
+    if (!checks) {
+      checks = kindChecks(offline, d.kind, runOf);
+      byKind.set(d.kind, checks);
+    }
+    const { entries, runs, verdicts } = checks;
+    if (entries.length === 0) continue;
+    verdicts.fill(UNSET);
+    source.at(d, providers.get(d.kind));
+    for (const { policy, slot, perObject } of entries) {
+      if (perObject && !policyMatches(policy, { kind: d.kind, scope: d.address.scope, labels: d.metadata.labels })) {
+        continue;
+      }
+      let verdict = verdicts[slot];
+      if (verdict === UNSET) verdict = verdicts[slot] = (runs[slot] as RuleRun).verdict(d, source);
       evaluation.evaluated++;
-      if (judged.outcome !== 'allow') {
-        evaluation.results.push(result(policy, judged, addressKey(d.address), d.kind, d.source));
+      if (verdict !== true) {
+        evaluation.results.push(
+          result(policy, judged(policy, verdict as Verdict), addressKey(d.address), d.kind, d.source),
+        );
       }
     }
   }
@@ -144,12 +205,11 @@ export function checkPlan(
 ): PolicySummary {
   const evaluation: Evaluation = { evaluated: 0, results: [] };
   if (policies.length === 0) return summarizePolicies(evaluation);
-  const forKind = byKind(policies);
-  const judgeOf = judges();
+  const runOf = ruleRuns();
   for (const action of plan.actions) {
     const desired = state.desiredByKey.get(action.key);
     const target = { kind: action.kind, scope: action.address.scope, labels: desired?.metadata.labels };
-    const matching = forKind(action.kind).filter((p) => policyMatches(p, target));
+    const matching = policies.filter((p) => policyMatches(p, target));
     if (matching.length === 0) continue;
     const provider = providers.get(action.kind);
     const live = liveView(state.liveByKey.get(action.key), provider);
@@ -162,11 +222,13 @@ export function checkPlan(
       paths: action.changes.map((c) => c.path),
     };
     const variables = { object, live, change };
+    const source: VariablesSource = { variables: () => variables };
     for (const policy of matching) {
-      const judged = judgeOf(policy)(variables);
+      const verdict = runOf(policy).verdict(object, source);
       evaluation.evaluated++;
-      if (judged.outcome !== 'allow' || options.passes) {
-        evaluation.results.push(result(policy, judged, action.key, action.kind, desired?.source ?? action.source));
+      if (verdict !== true || options.passes) {
+        const source = desired?.source ?? action.source;
+        evaluation.results.push(result(policy, judged(policy, verdict), action.key, action.kind, source));
       }
     }
   }

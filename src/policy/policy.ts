@@ -36,6 +36,9 @@ export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
   const policies: Policy[] = [];
   const problems: InputProblem[] = [];
   const seen = new Map<string, Position>();
+  // a rule written the same in several policies is compiled once, and its one CompiledRule lets
+  // a check run it once per object for all of them (src/policy/result-cache.ts)
+  const compiledByText = new Map<string, ReturnType<typeof compileRule>>();
   for (const doc of documents) {
     if (doc.kind !== 'Policy') continue;
     const at = (path: string): Position => doc.positions[path] ?? doc.source;
@@ -47,7 +50,11 @@ export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
     }
     seen.set(doc.name, at('metadata.name'));
     const spec = doc.data.spec as PolicySpec;
-    const compiled = compileRule(spec.rule);
+    let compiled = compiledByText.get(spec.rule);
+    if (!compiled) {
+      compiled = compileRule(spec.rule);
+      compiledByText.set(spec.rule, compiled);
+    }
     if ('error' in compiled) {
       const where = compiled.error.offset > 0 ? ` (at character ${compiled.error.offset + 1} of the rule)` : '';
       problems.push({ ...at('spec.rule'), message: `policy ${doc.name}: ${compiled.error.message}${where}` });

@@ -163,8 +163,11 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     }
     return out;
   };
-  const inapplicable = (fields: Fields) =>
-    rules.filter(([, rule]) => rule.appliesWhen && !rule.appliesWhen(fields)).map(([key]) => key);
+  const conditionalRows = rules.filter(([, rule]) => rule.appliesWhen);
+  const inapplicable = (fields: Fields): string[] =>
+    conditionalRows.length === 0
+      ? []
+      : conditionalRows.filter(([, rule]) => !rule.appliesWhen?.(fields)).map(([key]) => key);
   /** The deprecated aliases of each field that has any. */
   const aliases = new Map<string, string[]>();
   for (const [alias, rule] of rules) {
@@ -205,12 +208,29 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     return out;
   };
 
+  // a flat table whose defaults are values (most kinds) in one pass, what withDefaults then
+  // normalized give without their copies: each row's value, or its default, normalized, in the
+  // table's order. `validate` works out every spec a policy reads (docs/policies.md, "Cost").
+  const onePass = !nested && rules.every(([, rule]) => typeof rule.default !== 'function');
+  const flatCanonical = (spec: Fields): Fields => {
+    const out: Fields = {};
+    for (const [key, rule] of rules) {
+      let value = spec[key];
+      if (value === undefined) {
+        if (rule.default === undefined || aliases.get(key)?.some((alias) => spec[alias] !== undefined)) continue;
+        value = rule.default as Json;
+      }
+      out[key] = rule.normalize ? rule.normalize(value) : value;
+    }
+    return out;
+  };
+
   // the planner asks for the desired form and the notes of the same spec: the defaults are worked out once
   const defaulted = new WeakMap<Fields, Fields>();
   const withDefaultsNormalized = (spec: Fields): Fields => {
     let out = defaulted.get(spec);
     if (!out) {
-      out = normalized(withDefaults(spec), managed);
+      out = onePass ? flatCanonical(spec) : normalized(withDefaults(spec), managed);
       defaulted.set(spec, out);
     }
     return out;

@@ -9,7 +9,7 @@ import type { ManifestOnlyDocument } from '../../../src/manifest/manifest-only.t
 import { compileRule } from '../../../src/policy/cel.ts';
 import { checkDeclared } from '../../../src/policy/evaluate.ts';
 import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
-import { reusingJudge } from '../../../src/policy/result-cache.ts';
+import { ruleRun } from '../../../src/policy/result-cache.ts';
 import { celValue, objectView } from '../../../src/policy/view.ts';
 import { providerMap } from '../../../src/providers/index.ts';
 import type { DesiredObject } from '../../../src/reconcile/types.ts';
@@ -57,35 +57,65 @@ describe('a result reused by the values a rule reads', () => {
     live: null,
     change: { action: 'none', paths: [] },
   });
+  /** A run of the rule that counts its evaluations, and the verdict it gives for each object. */
+  const counted = (rule: string) => {
+    const compiled = policy(rule).rule;
+    let runs = 0;
+    const run = ruleRun(compiled, (variables) => {
+      runs++;
+      return compiled.run(variables) === true;
+    });
+    const verdict = (kind: string, metadata: Record<string, unknown>) => {
+      const variables = view(kind, metadata);
+      return run.verdict(variables.object, { variables: () => variables });
+    };
+    return { verdict, runs: () => runs };
+  };
 
   it('runs a rule over kind once per kind, and over labels once per set of labels', () => {
     for (const [rule, expected] of [
       ["object.kind.startsWith('S')", 2],
       ["!has(object.metadata.labels) || object.metadata.labels.team == 'web'", 3],
     ] as const) {
-      let runs = 0;
-      const judge = reusingJudge(policy(rule), () => {
-        runs++;
-        return { outcome: 'allow' };
-      });
-      judge(view('SSHRole', { name: 'a', labels: { team: 'web' } }));
-      judge(view('SSHRole', { name: 'b', labels: { team: 'web' } }));
-      judge(view('SSHRole', { name: 'c', labels: { team: 'db' } }));
-      judge(view('LDAPConfig', { name: 'd' }));
-      expect(runs, rule).toBe(expected);
+      const { verdict, runs } = counted(rule);
+      verdict('SSHRole', { name: 'a', labels: { team: 'web' } });
+      verdict('SSHRole', { name: 'b', labels: { team: 'web' } });
+      verdict('SSHRole', { name: 'c', labels: { team: 'db' } });
+      verdict('LDAPConfig', { name: 'd' });
+      expect(runs(), rule).toBe(expected);
     }
+  });
+
+  it('never reuses a result when a value the rule reads differs', () => {
+    // absent, empty and a string that reads like another value's key are each their own
+    const { verdict, runs } = counted("has(object.metadata.scope) && object.metadata.scope != 'prod'");
+    expect(verdict('SSHRole', { name: 'a' })).toBe(false);
+    expect(verdict('SSHRole', { name: 'b', scope: 'prod' })).toBe(false);
+    expect(verdict('SSHRole', { name: 'c', scope: '' })).toBe(true);
+    expect(verdict('SSHRole', { name: 'd', scope: 'prod' })).toBe(false);
+    expect(verdict('SSHRole', { name: 'e' })).toBe(false);
+    expect(verdict('SSHRole', { name: 'f', scope: '' })).toBe(true);
+    expect(runs()).toBe(3);
+    const labels = counted("!has(object.metadata.labels) || object.metadata.labels.team != 'web'");
+    expect(labels.verdict('SSHRole', { name: 'a', labels: { team: 'web' } })).toBe(false);
+    expect(labels.verdict('SSHRole', { name: 'b', labels: { team: 'db' } })).toBe(true);
+    expect(labels.verdict('SSHRole', { name: 'c', labels: { team: 'web', tier: 'x' } })).toBe(false);
+    expect(labels.verdict('SSHRole', { name: 'd', labels: { team: 'db' } })).toBe(true);
+    expect(labels.runs()).toBe(3);
+    const both = counted("object.kind == 'SSHRole' && has(object.metadata.scope)");
+    expect(both.verdict('SSHRole', { name: 'a', scope: 'x' })).toBe(true);
+    expect(both.verdict('LDAPConfig', { name: 'b', scope: 'x' })).toBe(false);
+    expect(both.verdict('SSHRole', { name: 'c' })).toBe(false);
+    expect(both.verdict('SSHRole', { name: 'd', scope: 'x' })).toBe(true);
+    expect(both.runs()).toBe(3);
   });
 
   it('never for a rule over a name, a spec, live or change', () => {
     for (const rule of ["object.metadata.name != 'x'", 'has(object.spec.x)', "change.action != 'delete'"]) {
-      let runs = 0;
-      const judge = reusingJudge(policy(rule), () => {
-        runs++;
-        return { outcome: 'allow' };
-      });
-      judge(view('SSHRole', { name: 'a' }));
-      judge(view('SSHRole', { name: 'a' }));
-      expect(runs, rule).toBe(2);
+      const { verdict, runs } = counted(rule);
+      verdict('SSHRole', { name: 'a' });
+      verdict('SSHRole', { name: 'a' });
+      expect(runs(), rule).toBe(2);
     }
   });
 
@@ -109,6 +139,61 @@ describe('a result reused by the values a rule reads', () => {
     );
     expect(summary.evaluated).toBe(3);
     expect(summary.violations.map((v) => v.object)).toEqual(['ToolVersion/a', 'ToolVersion/b']);
+  });
+});
+
+describe('a rule several policies share', () => {
+  const doc = (
+    name: string,
+    rule: string,
+    match: Record<string, unknown>,
+    enforcement: string,
+  ): ManifestOnlyDocument => ({
+    kind: 'Policy',
+    name,
+    data: { kind: 'Policy', metadata: { name }, spec: { match, rule, message: name, enforcement } },
+    source: { file: 'p.yaml', line: 1, col: 1 },
+    positions: {},
+  });
+  const user = (name: string, labels?: Record<string, string>): DesiredObject => ({
+    kind: 'AdminUser',
+    address: { kind: 'AdminUser', name },
+    metadata: { name, ...(labels && { labels }) },
+    ensure: 'present',
+    spec: { 'is-admin': false },
+    secretFields: [],
+    source: { file: 'u.yaml', line: 1, col: 1 },
+    positions: {},
+  });
+
+  it('is compiled once and runs once per object; each policy decides with its own enforcement and match', () => {
+    const rule = "!object.metadata.name.startsWith('tmp-')";
+    const { policies, problems } = compilePolicies([
+      doc('everywhere', rule, { kinds: ['*'] }, 'deny'),
+      doc('users', rule, { kinds: ['AdminUser'] }, 'warn'),
+      doc('team-web', rule, { kinds: ['AdminUser'], labels: { team: 'web' } }, 'warn'),
+      doc('tools', rule, { kinds: ['ToolVersion'] }, 'deny'),
+    ]);
+    expect(problems).toEqual([]);
+    const compiled = policies[0]!.rule;
+    expect(policies.every((p) => p.rule === compiled)).toBe(true);
+    let runs = 0;
+    const run = compiled.run;
+    compiled.run = (variables) => {
+      runs++;
+      return run(variables);
+    };
+    const summary = checkDeclared(policies, [user('tmp-a', { team: 'web' }), user('b'), user('tmp-c')], providerMap);
+    expect(runs).toBe(3);
+    // 3 objects x (everywhere, users) + 1 labelled one x team-web
+    expect(summary.evaluated).toBe(7);
+    expect(summary.violations.map((v) => `${v.outcome} ${v.policy} ${v.object}`)).toEqual([
+      'deny everywhere AdminUser/tmp-a',
+      'deny everywhere AdminUser/tmp-c',
+      'warn users AdminUser/tmp-a',
+      'warn team-web AdminUser/tmp-a',
+      'warn users AdminUser/tmp-c',
+    ]);
   });
 });
 
