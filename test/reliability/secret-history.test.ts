@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
-import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
 import { converge } from '../helpers/cli.ts';
-import { apply, desiredFrom } from '../helpers/engine.ts';
+import { seedApply } from '../helpers/cli-seed.ts';
 
 const CANARY = 'https://canary-7f3a9e.example.com/private/tool.zip';
 const SHA = 'c'.repeat(64);
@@ -43,18 +42,18 @@ const cli =
     });
 
 /**
- * The apply that makes the field secret, in-process: what a `converge apply` with the same
- * variables leaves, the fingerprints recorded in the store the CLI reads (keyed as src/cli/session.ts
- * keys it: a store keyed otherwise would not know the field, and the plans below would show it).
- * What is under test are the commands after it, which run as processes.
+ * The apply that makes the field secret, in-process (test/helpers/cli-seed.ts): what a
+ * `converge apply` with the same variables leaves, the fingerprints recorded in the store the CLI
+ * reads, keyed as the CLI keys it (a store keyed otherwise would not know the field, and the plans
+ * below would show it). What is under test are the commands after it, which run as processes.
  */
 async function appliedSecret(file: string, variables: Record<string, string>): Promise<void> {
-  const namespace = { name: serverNamespace('platform', emulator.url), token: emulator.tokens.admin };
-  const store = join(scratch, 'fingerprints.json');
-  const fingerprints = await FingerprintStore.open(store, [namespace], () => namespace.name);
-  const target = { url: emulator.url, token: emulator.tokens.admin };
-  const { summary } = await apply(target, await desiredFrom([file], variables), { fingerprints });
-  expect(summary.failed).toEqual([]);
+  const env = {
+    CONVERGE_PLATFORM_URL: emulator.url,
+    CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
+    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+  };
+  const summary = await seedApply({ emulator, scratch, env }, [file], { env: variables });
   expect(Object.values(summary.done).reduce((a, b) => a + (b ?? 0), 0)).toBe(1);
 }
 
