@@ -5,10 +5,11 @@
  * wrong place or a bad signature fails here rather than at a user's login.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash, createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sshpk from 'sshpk';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AlgorithmSigner, type SignOptions, signCertificate } from '../../src/emulator/ssh/certificate.ts';
 import {
@@ -123,6 +124,27 @@ describe('signCertificate, read back by ssh-keygen', () => {
       });
     });
   }
+
+  it('signs with an Ed25519 CA whose seed starts with a zero byte (sshpk writes it a byte short as PKCS#8)', () => {
+    // sshpk trims the seed as it trims a positive integer: a zero byte before one below 0x80 goes.
+    // About one generated key in 500 has such a seed: a generated CA then could not sign (a 500)
+    const seed = Buffer.concat([Buffer.from([0, 0x7f]), createHash('sha256').update('converge').digest().subarray(2)]);
+    const x = createPublicKey(
+      createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url'), x: '' }, format: 'jwk' }),
+    ).export({ format: 'jwk' }).x as string;
+    const pkcs8 = createPrivateKey({
+      key: { kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url'), x },
+      format: 'jwk',
+    })
+      .export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const key = sshpk.parsePrivateKey(pkcs8, 'pkcs8');
+    const ca = { privateKey: key.toString('openssh'), publicKey: key.toPublic().toString('ssh') };
+    const signed = signCertificate(baseOptions({ ...ca, keyType: 'ssh-ed25519' }, keyOf(KEY_SPECS[4]!)));
+    expect(listCertificate(signed.signedKey).signingCa).toBe(
+      `ED25519 ${sshFingerprint(ca.publicKey)} (using ssh-ed25519)`,
+    );
+  });
 
   describe('an RSA CA follows algorithm_signer', () => {
     const rsa = KEY_SPECS[0]!;
