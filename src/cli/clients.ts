@@ -5,7 +5,7 @@
  * test/e2e/startup-modules.test.ts).
  */
 import { connectFamily } from '../api/connect.ts';
-import { API_NAMES } from '../api/profiles.ts';
+import { API_NAMES, type ApiName } from '../api/profiles.ts';
 import type { ApiClients, HttpClient } from '../api/types.ts';
 import type { ConvergeConfig } from '../config/load.ts';
 import { providerMap } from '../providers/index.ts';
@@ -58,15 +58,7 @@ export async function secretPolicy(
   store: FingerprintStore | undefined;
 }> {
   if (!config.fingerprints) return { policy: { lookup: undefined, resend }, store: undefined };
-  const namespaces = new Map<string, StoreNamespace>();
-  for (const api of API_NAMES) {
-    const conn = config[api];
-    if (conn?.token) namespaces.set(api, { name: serverNamespace(api, conn.url), token: conn.token });
-  }
-  const store = await FingerprintStore.open(config.fingerprints, [...namespaces.values()], (objectKey) => {
-    const api = providerMap.get(kindOfKey(objectKey))?.api;
-    return api === undefined ? undefined : namespaces.get(api)?.name;
-  });
+  const store = await openFingerprints(config.fingerprints, config);
   const policy: SecretPolicy = {
     lookup: store.lookup,
     resend,
@@ -76,4 +68,23 @@ export async function secretPolicy(
     }),
   };
   return { policy, store };
+}
+
+/** The API connections a store of fingerprints is keyed by: each API's URL and token. */
+export type FingerprintConnections = Partial<Record<ApiName, { url: string; token?: string | undefined } | undefined>>;
+
+/**
+ * The store of fingerprints at `path`, one namespace per API that has a token, named by its
+ * server: an object's fingerprints are kept under the namespace of its kind's API.
+ */
+export function openFingerprints(path: string, connections: FingerprintConnections): Promise<FingerprintStore> {
+  const namespaces = new Map<string, StoreNamespace>();
+  for (const api of API_NAMES) {
+    const conn = connections[api];
+    if (conn?.token) namespaces.set(api, { name: serverNamespace(api, conn.url), token: conn.token });
+  }
+  return FingerprintStore.open(path, [...namespaces.values()], (objectKey) => {
+    const api = providerMap.get(kindOfKey(objectKey))?.api;
+    return api === undefined ? undefined : namespaces.get(api)?.name;
+  });
 }

@@ -1,7 +1,7 @@
 /**
  * The state a CLI test starts from, applied in-process: the engine's apply (test/helpers/engine.ts)
  * against the target's emulator, with the target's environment for interpolation and its
- * fingerprint store keyed as the CLI keys it (src/cli/session.ts). What the test then runs as a
+ * fingerprint store keyed as the CLI keys it (src/cli/clients.ts, `openFingerprints`). What the test then runs as a
  * process finds what an earlier `converge apply` would have left, fingerprints and the values
  * converge saw after a create included, without a process start for a step that is not under test.
  * The scratch directory's converge.config.yaml is not read (no ignore entries, ownership or file
@@ -9,10 +9,9 @@
  */
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
-import { kindOfKey } from '../../src/reconcile/address.ts';
-import { FingerprintStore, serverNamespace } from '../../src/reconcile/fingerprint-store.ts';
+import { openFingerprints } from '../../src/cli/clients.ts';
 import type { CliTarget } from './cli-target.ts';
-import { apply, desiredFrom, providerMap } from './engine.ts';
+import { apply, desiredFrom } from './engine.ts';
 
 export interface SeedOptions {
   /** Added to the target's environment, as `target.run(args, env)` adds it. */
@@ -37,19 +36,15 @@ export async function seedApply(
     env,
   );
   const { emulator } = target;
-  const namespaces = {
-    platform: { name: serverNamespace('platform', env.CONVERGE_PLATFORM_URL ?? ''), token: emulator.tokens.admin },
-    secrets: { name: serverNamespace('secrets', env.CONVERGE_SECRETS_URL ?? ''), token: emulator.tokens.secrets },
-  };
-  const namespaceOf = (key: string) => {
-    const api = providerMap.get(kindOfKey(key))?.api;
-    return api === undefined ? undefined : namespaces[api].name;
-  };
+  // keyed as the CLI keys it: each API's namespace from the URL and token the environment gives
   const path = env.CONVERGE_FINGERPRINTS;
   const fingerprints =
     path === undefined || path === 'off'
       ? undefined
-      : await FingerprintStore.open(path, Object.values(namespaces), namespaceOf);
+      : await openFingerprints(path, {
+          platform: { url: env.CONVERGE_PLATFORM_URL ?? '', token: env.CONVERGE_PLATFORM_TOKEN },
+          secrets: { url: env.CONVERGE_SECRETS_URL ?? '', token: env.CONVERGE_SECRETS_TOKEN },
+        });
   const { summary } = await apply(
     { url: emulator.url, token: emulator.tokens.admin, secretsToken: emulator.tokens.secrets },
     desired,
