@@ -11,7 +11,7 @@ import type { Provider } from '../reconcile/provider.ts';
 import type { Action, DesiredObject, LiveObject, Plan, Position } from '../reconcile/types.ts';
 import type { CompiledRule } from './cel.ts';
 import { evaluationError } from './evaluation-error.ts';
-import { policyMatches } from './match.ts';
+import { matchesKind, policyMatches, selectsWithinKind } from './match.ts';
 import type { Enforcement, Policy } from './policy.ts';
 import { type PolicySummary, summarizePolicies } from './report.ts';
 import { type RuleRun, ruleRun, type VariablesSource, type Verdict } from './result-cache.ts';
@@ -112,18 +112,14 @@ function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: P
   const checks: KindChecks = { entries: [], runs: [], verdicts: [] };
   const slots = new Map<RuleRun, number>();
   for (const policy of policies) {
-    if (!policy.match.kinds.includes('*') && !policy.match.kinds.includes(kind)) continue;
+    if (!matchesKind(policy, kind)) continue;
     const run = runOf(policy);
     let slot = slots.get(run);
     if (slot === undefined) {
       slot = checks.runs.push(run) - 1;
       slots.set(run, slot);
     }
-    checks.entries.push({
-      policy,
-      slot,
-      perObject: policy.match.scopes !== undefined || policy.match.labels !== undefined,
-    });
+    checks.entries.push({ policy, slot, perObject: selectsWithinKind(policy) });
   }
   checks.verdicts = checks.runs.map(() => UNSET);
   return checks;

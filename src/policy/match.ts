@@ -8,9 +8,20 @@ export interface MatchTarget {
   labels?: Readonly<Record<string, string>> | undefined;
 }
 
+/** Whether a policy is for objects of this kind: named in its `kinds`, or `*`. */
+export function matchesKind(policy: Policy, kind: string): boolean {
+  const { kinds } = policy.match;
+  return kinds.includes('*') || kinds.includes(kind);
+}
+
+/** Whether a policy selects beyond the kind (scopes, labels): then each object must be matched. */
+export function selectsWithinKind(policy: Policy): boolean {
+  return policy.match.scopes !== undefined || policy.match.labels !== undefined;
+}
+
 export function policyMatches(policy: Policy, target: MatchTarget): boolean {
-  const { kinds, scopes, labels } = policy.match;
-  if (!kinds.includes('*') && !kinds.includes(target.kind)) return false;
+  const { scopes, labels } = policy.match;
+  if (!matchesKind(policy, target.kind)) return false;
   if (scopes) {
     const scope = target.scope;
     if (scope === undefined || !scopes.some((s) => s === scope || matchesGlob(scope, s))) return false;
