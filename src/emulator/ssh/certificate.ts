@@ -153,19 +153,16 @@ function ecdsaSignature(algorithm: string, hash: string, key: KeyObject, data: B
  * The CA's private key for node:crypto. sshpk writes every key type it reads as PKCS#8, which
  * node:crypto imports, except an Ed25519 key whose 32-byte seed starts with a zero byte and then
  * one below 0x80 (about one in 500): sshpk trims that seed as it trims an integer, a byte short, and
- * OpenSSL refuses it, so such a generated CA could not sign (a 500). An Ed25519 key goes in as JWK, from its seed and public key.
+ * OpenSSL refuses it, so such a generated CA could not sign (a 500). An Ed25519 key goes in as
+ * JWK, from its seed and public key.
  */
 function cryptoKeyOf(caKey: sshpk.PrivateKey): KeyObject {
   if (caKey.type !== 'ed25519') return createPrivateKey(caKey.toString('pkcs8'));
-  const part = (name: string, size: number): string => {
-    const data = caKey.parts.find((p) => p.name === name)?.data ?? Buffer.alloc(0);
-    // the seed as 32 bytes: OpenSSH's form holds seed and public key (64), a trimmed one is padded
-    const bytes =
-      data.length >= size ? data.subarray(0, size) : Buffer.concat([Buffer.alloc(size - data.length), data]);
-    return bytes.toString('base64url');
-  };
+  // the 32-byte seed (k) and public key (A) sshpk read, as they are
+  const part = (name: string): string =>
+    (caKey.parts.find((p) => p.name === name)?.data ?? Buffer.alloc(0)).toString('base64url');
   return createPrivateKey({
-    key: { kty: 'OKP', crv: 'Ed25519', d: part('k', 32), x: part('A', 32) },
+    key: { kty: 'OKP', crv: 'Ed25519', d: part('k'), x: part('A') },
     format: 'jwk',
   });
 }
