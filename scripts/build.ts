@@ -35,9 +35,13 @@ const BUNDLED = new Set([
   // loaded a second, unbundled ajv of some 80 files beside the bundled one (~40 ms of `validate`)
   'ajv-formats',
   'commander',
+  // every command reads its configuration through cosmiconfig: as a package, nine files to resolve
+  // and load (and env-paths); its YAML and code loaders load what they need when they run
+  'cosmiconfig',
   // plan, drift and apply show multi-line values as line diffs (src/ui/line-diff.ts): bundled, the few
   // functions they use are some 5 KB; as a package, its index loads some 30 files (25 to 50 ms)
   'diff',
+  'env-paths',
   'fast-deep-equal',
   'fast-uri',
   'fastest-levenshtein',

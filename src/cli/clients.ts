@@ -14,6 +14,7 @@ import type { EventStream } from '../reconcile/events.ts';
 import { FingerprintStore, type StoreNamespace, serverNamespace } from '../reconcile/fingerprint-store.ts';
 import type { SecretPolicy } from '../reconcile/secrets.ts';
 import type { CommonFlags } from './flags.ts';
+import { watchYoungGeneration } from './young-generation.ts';
 
 /**
  * Requests in flight per API: `--parallelism N` fixes it at N; otherwise an
@@ -34,6 +35,8 @@ export function connect(
   events: EventStream,
   concurrency: { initial: number; max: number },
 ): ApiClients {
+  // what the clients read grows the heap from here on
+  watchYoungGeneration();
   const needed = new Set([...kinds].map((k) => providerMap.get(k)?.api).filter((a) => a !== undefined));
   const clients: ApiClients = {};
   for (const api of API_NAMES) {

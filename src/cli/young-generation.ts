@@ -15,9 +15,11 @@
  * many more collections cost half a second of CPU in the same plan.
  *
  * A user who sizes the young generation in NODE_OPTIONS keeps their sizing.
+ *
+ * node:v8 and node:perf_hooks are loaded only once the heap could hold a young generation at the
+ * cap, or when the reads begin (`watchYoungGeneration`): a `validate` of a few files never needs
+ * them, and loading them is a few ms of its start (docs/performance.md, "Start-up").
  */
-import { PerformanceObserver } from 'node:perf_hooks';
-import v8 from 'node:v8';
 
 /** The young generation's size (both semi-spaces, as V8 reports `new_space`) at which it stops growing. */
 export const YOUNG_GENERATION_CAP = 32 * 1024 * 1024;
@@ -27,11 +29,21 @@ const USER_SIZED = /--(max|min)-semi-space-size|--semi-space-growth-factor|--max
 let state: 'off' | 'watching' | 'capped' = 'off';
 
 /**
- * Stops the growth now if the young generation has reached the cap, else once a collection
- * finds it there. Called again after a long synchronous stretch (loading the manifests),
- * where no collection is reported until it ends.
+ * While loading the manifests, after each file: the young generation is part of the heap's total,
+ * so while that total is under the cap there is nothing to check or watch yet. No collection is
+ * reported during the synchronous load, hence a check per file.
  */
 export function capYoungGeneration(): void {
+  if (state === 'off' && process.memoryUsage().heapTotal < YOUNG_GENERATION_CAP) return;
+  watchYoungGeneration();
+}
+
+/**
+ * Stops the growth now if the young generation has reached the cap, else once a collection
+ * finds it there. Called before the reads of a command that talks to the APIs: what they
+ * read grows the heap while collections are reported.
+ */
+export function watchYoungGeneration(): void {
   if (state === 'capped') return;
   if (state === 'off' && USER_SIZED.test(`${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`)) {
     state = 'capped';
@@ -40,6 +52,7 @@ export function capYoungGeneration(): void {
   if (capIfReached()) return;
   if (state === 'watching') return;
   state = 'watching';
+  const { PerformanceObserver } = process.getBuiltinModule('node:perf_hooks');
   const observer = new PerformanceObserver(() => {
     if (state !== 'capped' && !capIfReached()) return;
     observer.disconnect();
@@ -48,6 +61,7 @@ export function capYoungGeneration(): void {
 }
 
 function capIfReached(): boolean {
+  const v8 = process.getBuiltinModule('node:v8');
   const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
   if (young < YOUNG_GENERATION_CAP) return false;
   v8.setFlagsFromString('--semi-space-growth-factor=1');

@@ -10,7 +10,6 @@
  * value[:max-8] + the first 8 hex characters of sha256(value[max-8:]), so it is
  * exactly `max` bytes long and the hash covers only the part that was cut.
  */
-import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { goSprintf } from './go-printf.ts';
 import { formatGoTime } from './go-time-layout.ts';
 import { checkValueSize } from './limits.ts';
@@ -47,18 +46,25 @@ export interface TemplateFunctions {
 /** Vault's random charset (go-secure-stdlib base62): letters and digits. */
 export const RANDOM_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/**
+ * node:crypto, loaded on first use: `validate` checks templates without running them, and loading
+ * crypto is a few ms of every start that imports this module (docs/performance.md, "Start-up").
+ */
+const crypto = () => process.getBuiltinModule('node:crypto');
+
 export function defaultRandom(length: number): string {
+  const { randomInt } = crypto();
   let out = '';
   for (let i = 0; i < length; i++) out += RANDOM_CHARSET[randomInt(RANDOM_CHARSET.length)];
   return out;
 }
 
-export const defaultUuid = (): string => randomUUID();
+export const defaultUuid = (): string => crypto().randomUUID();
 
 const str = (v: Value): string | Uint8Array => v as string | Uint8Array;
 const int = (v: Value): number => v as number;
 
-const sha256Hex = (v: string | Uint8Array): string => createHash('sha256').update(toBytes(v)).digest('hex');
+const sha256Hex = (v: string | Uint8Array): string => crypto().createHash('sha256').update(toBytes(v)).digest('hex');
 
 /**
  * Go's strings.ToUpper/ToLower map one rune to one rune; JS maps 'ß' to "SS".

@@ -44,7 +44,9 @@ afterAll(async () => {
 });
 
 /** The CLI's exit code and the modules it loaded: `src/...` for ours, the package and its file for a dependency. */
-async function traced(args: string[]): Promise<{ code: number | null; output: string; modules: string[] }> {
+async function traced(
+  args: string[],
+): Promise<{ code: number | null; output: string; modules: string[]; builtins: string[] }> {
   const trace = join(dir, `trace-${Math.random().toString(36).slice(2)}.txt`);
   // the sources, whatever the other tests run (test/helpers/cli.ts): the bundle's chunks are
   // checked from esbuild's metafile in build.test.ts
@@ -58,13 +60,15 @@ async function traced(args: string[]): Promise<{ code: number | null; output: st
       CONVERGE_MODULE_TRACE: trace,
     },
   });
-  const urls = (await readFile(trace, 'utf8')).split('\n').filter((u) => u.startsWith('file:'));
+  const lines = (await readFile(trace, 'utf8')).split('\n');
+  const urls = lines.filter((u) => u.startsWith('file:'));
+  const builtins = lines.filter((l) => l.startsWith('builtin:')).map((l) => l.slice('builtin:'.length));
   const modules = urls.map((u) => {
     const path = fileURLToPath(u);
     const pkg = /node_modules\/(.*)$/.exec(path)?.[1];
     return pkg ?? relative(ROOT, path);
   });
-  return { code: result.code, output: result.stdout + result.stderr, modules };
+  return { code: result.code, output: result.stdout + result.stderr, modules, builtins };
 }
 
 /** Modules no command that sends nothing needs: the HTTP client and its layers, the terminal UI, the emulator. */
@@ -83,7 +87,7 @@ describe('what a command loads, from source', () => {
     await writeFile(join(dir, 'tool.yaml'), TOOL);
     await writeFile(join(dir, 'role.yaml'), ROLE);
     await writeFile(join(dir, 'vars.yaml'), LOGIN);
-    const { code, output, modules } = await traced(['validate', 'tool.yaml', 'role.yaml', 'vars.yaml']);
+    const { code, output, modules, builtins } = await traced(['validate', 'tool.yaml', 'role.yaml', 'vars.yaml']);
     expect(output).toContain('Valid: 2 object(s) (1 ToolVersion, 1 SSHRole).');
     expect(code).toBe(0);
     // what the test looks for is there: the trace sees our modules and the packages' files
@@ -98,6 +102,10 @@ describe('what a command loads, from source', () => {
     ]);
     // the kinds' validators are compiled at build time: ajv itself is not loaded, only its run-time helpers
     expect(modules.filter((m) => /^ajv(-formats)?\/dist\/(?!runtime\/|formats\.js)/.test(m))).toEqual([]);
+    // nor Node's modules it does not use: crypto (templates are checked, not run), the heap's
+    // statistics (the young generation is watched once the heap is large, or the reads begin)
+    expect(builtins).toContain('fs');
+    expect(builtins.filter((b) => ['crypto', 'v8', 'perf_hooks', 'http', 'https'].includes(b))).toEqual([]);
   });
 
   it("validate of a Variable with a schema checks it with draft-07's validator compiled at build time", async () => {
