@@ -3,12 +3,15 @@
  * a rule gives the same result for the same values of what it reads. So a rule written the same
  * in several policies runs once per object, whatever the number of policies (the verdict is
  * the rule's; each policy then applies its own enforcement). And a rule that reads only fixed
- * fields of `object` (src/policy/variables.ts, `objectPaths`) that many objects share, `kind` and
- * metadata other than the name (labels, a scope), runs once per distinct value there: a rule
- * over `object.kind` once per kind, one over labels once per set of labels. A rule over a name or
- * a spec runs for every object, as a cache of one entry per object would cost more than it saves.
+ * fields of `object` (src/policy/variables.ts, `objectPaths`) runs once per distinct value
+ * there: a rule over `object.kind` once per kind, one over labels once per set of labels, one
+ * over `object.spec.max_ttl` once per TTL. A spec's values are the canonical ones the rule sees.
+ * A rule over a name, or over a whole spec (`object.spec.all(...)`), runs for every object: names
+ * differ, and a key made of a whole spec costs about what the run it would save does (measured
+ * in the policies bench: the canonical specs and their keys took what 10,000 runs had).
  */
 import type { CompiledRule } from './cel.ts';
+import type { CelObject } from './view.ts';
 
 /** What a rule gave for one object: true or false, or why it could not be evaluated. */
 export type Verdict = boolean | string;
@@ -33,19 +36,22 @@ export interface RuleRun {
 export function ruleRun(rule: CompiledRule, run: (variables: Record<string, unknown>) => Verdict): RuleRun {
   // a rule over live or change sees what differs per object
   const paths = rule.uses.has('live') || rule.uses.has('change') ? undefined : rule.objectPaths;
-  if (!paths?.every(shared)) return { verdict: (_object, source) => run(source.variables()) };
-  const steps = paths.map((path) => path.split('.'));
+  if (!paths?.every(reusable)) return { verdict: (_object, source) => run(source.variables()) };
+  const reads = paths.map((path): Read => {
+    const steps = path.split('.');
+    return { steps, inSpec: steps[0] === 'spec' };
+  });
   // the key: one path's string value (the usual case: `kind`) as itself, no string made; else the
   // values as one string. Absent, a string and a map are told apart: they are keys of different maps.
   const byValue = new Map<string | undefined, Verdict>();
   const byText = new Map<string, Verdict>();
-  const [only] = steps;
-  const single = steps.length === 1 && only !== undefined ? only : undefined;
+  const [only] = reads;
+  const single = reads.length === 1 && only && !only.inSpec ? only.steps : undefined;
   return {
     verdict(object, source) {
       const value = single ? valueAt(object, single) : undefined;
       const direct = single !== undefined && (typeof value === 'string' || value === undefined);
-      const key = direct ? (value as string | undefined) : single ? JSON.stringify(value) : joinedKey(object, steps);
+      const key = direct ? (value as string | undefined) : single ? valueKey(value) : joinedKey(object, source, reads);
       const results = direct ? byValue : byText;
       let found = results.get(key as string);
       if (found === undefined) {
@@ -57,13 +63,20 @@ export function ruleRun(rule: CompiledRule, run: (variables: Record<string, unkn
   };
 }
 
-function shared(path: string): boolean {
-  if (path === 'kind') return true;
-  const [top, field] = path.split('.');
-  return top === 'metadata' && field !== undefined && field !== 'name';
+interface Read {
+  steps: string[];
+  /** Read from the spec the rule sees (canonical), not from the object as declared. */
+  inSpec: boolean;
 }
 
-function valueAt(object: ObjectKey, steps: readonly string[]): unknown {
+/** Whether many objects may share the value at a path: a field of the spec or metadata, not a name. */
+function reusable(path: string): boolean {
+  if (path === 'kind') return true;
+  const [top, field] = path.split('.');
+  return field !== undefined && (top === 'spec' || (top === 'metadata' && field !== 'name'));
+}
+
+function valueAt(object: unknown, steps: readonly string[]): unknown {
   let value: unknown = object;
   for (const step of steps) {
     value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined;
@@ -71,20 +84,36 @@ function valueAt(object: ObjectKey, steps: readonly string[]): unknown {
   return value;
 }
 
-/**
- * The values at the paths, as one string: a string as itself after a mark, anything else (a
- * label map) as JSON, which keeps its order; absent is told from empty.
- */
-function joinedKey(object: ObjectKey, paths: readonly (readonly string[])[]): string {
+/** The values at the paths, as one string: each value's key in turn. */
+function joinedKey(object: ObjectKey, source: VariablesSource, reads: readonly Read[]): string {
   let key = '';
-  for (const steps of paths) {
-    const value = valueAt(object, steps);
-    key +=
-      typeof value === 'string'
-        ? `s${value}\u0000`
-        : value === undefined
-          ? '-\u0000'
-          : `${JSON.stringify(value)}\u0000`;
+  for (const { steps, inSpec } of reads) {
+    key += `${valueKey(valueAt(inSpec ? (source.variables().object as CelObject) : object, steps))};`;
   }
   return key;
+}
+
+/**
+ * A value as a string that no other value gives: strings quoted, CEL ints (bigint) marked `n`
+ * (a double is never whole: src/policy/view.ts), lists and maps in order, absent as `-`.
+ */
+function valueKey(value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return '-';
+    case 'string':
+      return JSON.stringify(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return `[${value.map(valueKey).join(',')}]`;
+      const map = value as Record<string, unknown>;
+      return `{${Object.keys(map)
+        .map((k) => `${JSON.stringify(k)}:${valueKey(map[k])}`)
+        .join(',')}}`;
+    }
+    default:
+      return String(value);
+  }
 }

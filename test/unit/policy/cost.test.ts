@@ -52,8 +52,8 @@ describe('the fields of object a rule reads', () => {
 });
 
 describe('a result reused by the values a rule reads', () => {
-  const view = (kind: string, metadata: Record<string, unknown>) => ({
-    object: { kind, metadata, spec: {} },
+  const view = (kind: string, metadata: Record<string, unknown>, spec: Record<string, unknown> = {}) => ({
+    object: { kind, metadata, spec },
     live: null,
     change: { action: 'none', paths: [] },
   });
@@ -65,9 +65,10 @@ describe('a result reused by the values a rule reads', () => {
       runs++;
       return compiled.run(variables) === true;
     });
-    const verdict = (kind: string, metadata: Record<string, unknown>) => {
-      const variables = view(kind, metadata);
-      return run.verdict(variables.object, { variables: () => variables });
+    const verdict = (kind: string, metadata: Record<string, unknown>, spec?: Record<string, unknown>) => {
+      const variables = view(kind, metadata, spec);
+      // as validate passes them: the object as declared (no spec), the spec in the variables' view
+      return run.verdict({ kind, metadata }, { variables: () => variables });
     };
     return { verdict, runs: () => runs };
   };
@@ -110,8 +111,38 @@ describe('a result reused by the values a rule reads', () => {
     expect(both.runs()).toBe(3);
   });
 
-  it('never for a rule over a name, a spec, live or change', () => {
-    for (const rule of ["object.metadata.name != 'x'", 'has(object.spec.x)', "change.action != 'delete'"]) {
+  it('runs a rule over spec fields once per value the rule sees', () => {
+    const ttl = counted('!has(object.spec.ttl) || object.spec.ttl <= 3600');
+    expect(ttl.verdict('SSHRole', { name: 'a' }, { ttl: 60n })).toBe(true);
+    expect(ttl.verdict('SSHRole', { name: 'b' }, { ttl: 60n, port: 22n })).toBe(true);
+    expect(ttl.verdict('SSHRole', { name: 'c' }, { ttl: 7200n })).toBe(false);
+    expect(ttl.verdict('SSHRole', { name: 'd' }, {})).toBe(true);
+    expect(ttl.verdict('SSHRole', { name: 'e' }, { ttl: 7200n })).toBe(false);
+    expect(ttl.runs()).toBe(3);
+    // an int, a double and a string of the same digits are three values
+    const typed = counted("string(object.spec.n) == '2'");
+    expect(typed.verdict('X', { name: 'a' }, { n: 2n })).toBe(true);
+    expect(typed.verdict('X', { name: 'b' }, { n: '2' })).toBe(true);
+    expect(typed.verdict('X', { name: 'c' }, { n: 2.5 })).toBe(false);
+    expect(typed.verdict('X', { name: 'd' }, { n: 2n })).toBe(true);
+    expect(typed.runs()).toBe(3);
+    // a list or a map is one value, in its order
+    const items = counted("object.spec.users.all(u, u != 'root')");
+    expect(items.verdict('X', { name: 'a' }, { users: ['ops'] })).toBe(true);
+    expect(items.verdict('X', { name: 'b' }, { users: ['root'] })).toBe(false);
+    expect(items.verdict('X', { name: 'c' }, { users: ['ops', 'root'] })).toBe(false);
+    expect(items.verdict('X', { name: 'd' }, { users: ['ops'] })).toBe(true);
+    expect(items.verdict('X', { name: 'e' }, { users: { root: 'x' } })).toBe(false);
+    expect(items.runs()).toBe(4);
+  });
+
+  it('never for a rule over a name, a whole spec, live or change', () => {
+    for (const rule of [
+      "object.metadata.name != 'x'",
+      'object.spec.size() >= 0',
+      "object.spec.all(k, k != 'x')",
+      "change.action != 'delete'",
+    ]) {
       const { verdict, runs } = counted(rule);
       verdict('SSHRole', { name: 'a' });
       verdict('SSHRole', { name: 'a' });
@@ -139,6 +170,37 @@ describe('a result reused by the values a rule reads', () => {
     );
     expect(summary.evaluated).toBe(3);
     expect(summary.violations.map((v) => v.object)).toEqual(['ToolVersion/a', 'ToolVersion/b']);
+  });
+});
+
+describe('a result reused by the values of the spec a rule sees', () => {
+  const role = (name: string, spec: Record<string, unknown>): DesiredObject => ({
+    kind: 'SSHRole',
+    address: { kind: 'SSHRole', scope: 'ssh', name },
+    metadata: { name, mount: 'ssh' },
+    ensure: 'present',
+    spec: { key_type: 'ca', ...spec },
+    secretFields: [],
+    source: { file: 'r.yaml', line: 1, col: 1 },
+    positions: {},
+  });
+
+  it('keys by the canonical value: a TTL written 1h and 3600 is one value, and each object keeps its verdict', () => {
+    const p = policy('!has(object.spec.ttl) || object.spec.ttl <= 3600', ['SSHRole']);
+    let runs = 0;
+    const run = p.rule.run;
+    p.rule.run = (variables) => {
+      runs++;
+      return run(variables);
+    };
+    const summary = checkDeclared(
+      [p],
+      [role('a', { ttl: '1h' }), role('b', { ttl: 3600 }), role('c', { ttl: '2h' }), role('d', { ttl: '120m' })],
+      providerMap,
+    );
+    expect(summary.evaluated).toBe(4);
+    expect(summary.violations.map((v) => v.object)).toEqual(['SSHRole/ssh/c', 'SSHRole/ssh/d']);
+    expect(runs).toBe(2);
   });
 });
 
