@@ -16,13 +16,6 @@ const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**
 /** Files that replace a module (vi.mock): they need a module graph of their own. */
 const MOCKING = ['test/unit/registry/pack-unreadable.test.ts'];
 
-/**
- * Files that judge the client's pacing by the wall clock of a server in the same process (how many
- * requests it held at once, how many fell in one second): a busy core delays the client's timers
- * and the server's clock alike, so they run after the rest, with a core each.
- */
-const TIMING = ['test/unit/api/client-rate-limit.test.ts', 'test/unit/api/client-rate-quota.test.ts'];
-
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -36,21 +29,11 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: FAST,
-          exclude: [...configDefaults.exclude, ...MOCKING, ...TIMING],
+          exclude: [...configDefaults.exclude, ...MOCKING],
           isolate: false,
         },
       },
       { extends: true, test: { name: 'fast-mocking', include: MOCKING } },
-      // after the other projects (a later group), a core each at most: nothing else runs beside them
-      {
-        extends: true,
-        test: {
-          name: 'fast-timing',
-          include: TIMING,
-          maxWorkers: Math.min(TIMING.length, availableParallelism()),
-          sequence: { groupOrder: 1 },
-        },
-      },
       {
         extends: true,
         test: {

@@ -5,12 +5,18 @@
  * window instead of meeting a 429. "At once" is read from the server: how
  * many requests it held together, with every answer delayed long enough
  * that a paced client could never have had them all there at the same time.
+ *
+ * In virtual time (./virtual-time.ts): the emulator's windows, its latency
+ * and the client's pacing read the same faked clock, so a busy core cannot
+ * make the server see a burst late or split, and the waits for the next
+ * window take a fraction of a second.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../../src/api/client.ts';
 import type { HttpClient } from '../../../src/api/types.ts';
 import { type RunningEmulator, startEmulator } from '../../../src/emulator/server.ts';
+import { inVirtualTime, virtualTimeInEachTest } from './virtual-time.ts';
 
 /** Each answer waits this long: 25 requests paced at 30/s would span 800 ms, so at most 10 could overlap. */
 const LATENCY_MS = 300;
@@ -19,6 +25,7 @@ let emulator: RunningEmulator | undefined;
 let client: HttpClient | undefined;
 const listeners: Array<[string, (message: unknown) => void]> = [];
 
+virtualTimeInEachTest();
 afterEach(async () => {
   for (const [channel, listener] of listeners.splice(0)) unsubscribe(channel, listener);
   await client?.close();
@@ -65,7 +72,7 @@ async function burstAfterOne(count: number) {
 
 describe('a burst within the server’s window', () => {
   it('goes at once after the first answer tells the room (25 of a limit of 30)', async () => {
-    const burst = await burstAfterOne(25);
+    const burst = await inVirtualTime(burstAfterOne(25));
     // the server held all 25 at once, and turned none away
     expect(burst.statuses.every((s) => s === 200)).toBe(true);
     expect(burst.peak).toBe(25);
@@ -74,7 +81,7 @@ describe('a burst within the server’s window', () => {
 
   it('sends what does not fit in the next window, without a 429', async () => {
     // 40 more than the one: 29 fit in the first window, 11 wait for the next
-    const burst = await burstAfterOne(40);
+    const burst = await inVirtualTime(burstAfterOne(40));
     expect(burst.statuses.every((s) => s === 200)).toBe(true);
     expect(emulator!.stats().rateLimited).toBe(0);
     expect(emulator!.stats().total).toBe(41);
