@@ -108,7 +108,11 @@ export async function plan(target: Target, desired: DesiredObject[], options: Ru
 }
 
 export async function apply(target: Target, desired: DesiredObject[], options: RunOptions = {}) {
-  const run = await plan(target, desired, options);
+  return applyPlanned(target, await plan(target, desired, options), options);
+}
+
+/** Applies a plan already made (`plan` above), as `converge apply` does a saved plan: without reading again. */
+export async function applyPlanned(target: Target, run: Awaited<ReturnType<typeof plan>>, options: RunOptions = {}) {
   if (run.problems.length > 0) throw new Error(run.problems.map((p) => p.message).join('\n'));
   const api = clientsFor(target, options.parallelism, options.client);
   const events: ReconcileEvent[] = [];

@@ -5,16 +5,18 @@ import { ApplyView, LiveApplyView } from '../../../src/ui/ink/app.ts';
 import { finishedLine } from '../../../src/ui/ink/rows.ts';
 import { ApplyViewStore } from '../../../src/ui/ink/store.ts';
 import { formatDuration, tone } from '../../../src/ui/ink/theme.ts';
-import { ev, planned, planOf, summary, unstyled } from './events.ts';
+import { ev, planned, planOf, stubTerminalSize, summary, unstyled } from './events.ts';
 
 const h = React.createElement;
 
 // only the store's ticker and clock are faked: React and Ink keep their real scheduling
 beforeEach(() => {
   vi.useFakeTimers({ now: 0, toFake: ['setInterval', 'clearInterval', 'Date'] });
+  stubTerminalSize();
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllEnvs();
 });
 
 const settings = planned('GeneralSettings', 'update');

@@ -1,4 +1,5 @@
 /** Builders for reporter tests: planned actions and events with seq and time. */
+import { vi } from 'vitest';
 import type { ApplySummary, ReconcileEvent, ReconcileEventBody } from '../../../src/reconcile/events.ts';
 import type { Action, Plan, PlannedAction } from '../../../src/reconcile/types.ts';
 
@@ -27,4 +28,16 @@ export function summary(extra: Partial<ApplySummary> = {}): ApplySummary {
 export function unstyled(text: string | undefined): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
   return (text ?? '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+}
+
+/**
+ * Says the terminal's size in the environment, for Ink. ink-testing-library's stdout has columns but
+ * no rows, so Ink asks the terminal-size package, which finds no terminal in a test worker and runs
+ * `tput cols` and `tput lines` as processes at every render and layout: most of the CPU of the Ink
+ * tests. Off a terminal they answer 80 x 24, its default, the size said here; in a developer's
+ * terminal (/dev/tty) the rows no longer follow the window. Undone by vi.unstubAllEnvs().
+ */
+export function stubTerminalSize(): void {
+  vi.stubEnv('COLUMNS', '80');
+  vi.stubEnv('LINES', '24');
 }

@@ -4,16 +4,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerSecret } from '../../../src/api/redact.ts';
 import { ReadViewStore } from '../../../src/ui/ink/read-store.ts';
 import { LiveReadView, ReadView } from '../../../src/ui/ink/read-view.ts';
-import { ev, unstyled } from './events.ts';
+import { ev, stubTerminalSize, unstyled } from './events.ts';
 
 const h = React.createElement;
 
 // only the store's ticker and clock are faked: React and Ink keep their real scheduling
 beforeEach(() => {
   vi.useFakeTimers({ now: 0, toFake: ['setInterval', 'clearInterval', 'Date'] });
+  stubTerminalSize();
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllEnvs();
 });
 
 function reading(kinds: string[], options = {}) {
