@@ -71,7 +71,13 @@ const refusal = (run: () => unknown) => {
 
 describe('a saved plan’s integrity', () => {
   const digester = PlanDigester.create('tokens', 'token-a');
-  const again = () => PlanDigester.derive('tokens', 'token-a', digester.record.salt);
+  // the key derived again from the token and the file's salt, as `converge apply` does: derived
+  // once (scrypt costs tens of milliseconds by design) and used by every test that checks a file
+  let derivedAgain: PlanDigester | undefined;
+  const again = () => {
+    derivedAgain ??= PlanDigester.derive('tokens', 'token-a', digester.record.salt);
+    return derivedAgain;
+  };
 
   it('holds for the file as converge wrote it, through JSON, with the key derived again', () => {
     const saved = JSON.parse(JSON.stringify(savedWith(digester))) as SavedPlan;
