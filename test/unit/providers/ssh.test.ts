@@ -5,6 +5,7 @@
  * beat), fields of the other key type are notes and never changes, and the
  * requests are the fewest the secrets API allows.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateKeyPair, type KeyAlgorithm } from '../../../src/emulator/ssh/keys.ts';
@@ -220,8 +221,10 @@ describe('SSHCertificateAuthority', () => {
   it('compares a generated CA by the type and size of its live key: another one is a replacement', () => {
     const live = (type: KeyAlgorithm, bits: number) => ({ public_key: generateKeyPair(type, bits).publicKey });
     const ca = sshCertificateAuthority as typeof sshRole;
-    // the service's defaults: ssh-rsa is RSA 4096, ec is P-256, an identifier fixes the curve
-    const rsa4096 = live('rsa', 4096);
+    // the service's defaults: ssh-rsa is RSA 4096, ec is P-256, an identifier fixes the curve;
+    // the RSA 4096 key is one generateKeyPair made once (test/fixtures/ssh/): making one takes
+    // from a few hundred milliseconds to seconds of CPU, and only its public key's size matters here
+    const rsa4096 = { public_key: readFileSync(new URL('../../fixtures/ssh/rsa-4096.pub', import.meta.url), 'utf8') };
     expect(noChanges(ca, {}, rsa4096)).toEqual([]);
     expect(noChanges(ca, { key_type: 'rsa', key_bits: 0 }, rsa4096)).toEqual([]);
     expect(noChanges(ca, { key_type: 'ec' }, live('ec', 256))).toEqual([]);
