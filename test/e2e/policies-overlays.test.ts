@@ -48,7 +48,9 @@ async function write(name: string, text: string): Promise<void> {
 const writes = () => Object.keys(target.emulator.stats().byRoute).filter((route) => !route.startsWith('GET '));
 
 beforeAll(async () => {
-  target = await cliTarget('policies-overlays');
+  // no object here has a write-only field: without a fingerprint store each CLI process skips
+  // deriving its two scrypt keys (about a third of a plan's CPU), and the policies are what is tested
+  target = await cliTarget('policies-overlays', { CONVERGE_FINGERPRINTS: 'off' });
   await write('base/main.yaml', BASE);
   await write('production/policy.yaml', PRODUCTION);
   await write('staging/policy.yaml', STAGING);
