@@ -133,18 +133,17 @@ describe('LDAP kinds through the CLI', () => {
     // the engine manages the account again: it has a password to hand out
     expect((await secrets('GET', '/ldap/static-cred/app1')).body.data.password).toBeTruthy();
 
-    // the next plan is the same replacement, not a create of something lost
-    const again = await target.run(['plan', config, role]);
-    expect(again.stdout).toContain('-/+ replace LDAPStaticRole/ldap/app1');
-
     // JSON lines say the same, and what is live now, for machines
     const json = await target.run(['apply', config, role, '--auto-approve', '--json']);
     expect(json.code).toBe(1);
-    const failed = json.stdout
+    const events = json.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line))
-      .find((event) => event.type === 'action-failed');
+      .map((line) => JSON.parse(line));
+    // the next plan (this apply's own) is the same replacement, not a create of something lost
+    const next = events.find((event) => event.type === 'plan-ready').plan.actions as Array<{ key: string }>;
+    expect(next.find((a) => a.key === 'LDAPStaticRole/ldap/app1')).toMatchObject({ action: 'replace' });
+    const failed = events.find((event) => event.type === 'action-failed');
     expect(failed.error).toMatchObject({ code: 'REPLACE_FAILED', status: 400, live: 'restored' });
     expect(failed.error.message).toMatch(/; the previous LDAPStaticRole\/ldap\/app1 was restored from what was read$/);
   }, 60_000);
