@@ -17,6 +17,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The bin of the bundle built for this run; absent when the tests run the sources. */
     convergeBundle?: string;
+    /** What esbuild says each output of that bundle holds (its metafile, as JSON); absent with it. */
+    convergeBundleMetafile?: string;
   }
 }
 
@@ -34,7 +36,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     try {
       // the bundle alone: the validators are committed (scripts/build-validators.ts) and the
       // typecheck is `npm run typecheck`; the sources run unchecked too
-      await buildDist({ out: join(dir, 'dist'), full: false });
+      const metafile = await buildDist({ out: join(dir, 'dist'), full: false });
+      // for test/e2e/build.test.ts, which checks what each command's chunks load without a build of its own
+      await writeFile(join(dir, 'metafile.json'), JSON.stringify(metafile));
     } catch (error) {
       await rm(dir, { recursive: true, force: true });
       throw new Error(
@@ -46,5 +50,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   // watch mode: each rerun tests the sources as they are then
   project.onTestsRerun(build);
   project.provide('convergeBundle', join(dir, 'dist/cli/main.js'));
+  project.provide('convergeBundleMetafile', join(dir, 'metafile.json'));
   return () => rm(dir, { recursive: true, force: true });
 }
