@@ -19,7 +19,9 @@ beforeEach(async () => {
   const repo = gitRepository();
   // two repositories of the same module name: the second is where the module moves
   const repositories = { 'acme/terraform-aws-network': repo.path, 'other/terraform-aws-network': repo.path };
-  target = await cliTarget('registry-vcs', {}, { seed: { registry: { repositories } } });
+  // no fingerprint store: the connection is a field sent on create, not a write-only one, so the
+  // store holds nothing here, and each CLI process skips deriving its two scrypt keys
+  target = await cliTarget('registry-vcs', { CONVERGE_FINGERPRINTS: 'off' }, { seed: { registry: { repositories } } });
 });
 afterEach(() => target?.close());
 
