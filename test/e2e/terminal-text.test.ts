@@ -36,7 +36,8 @@ const run = (args: string[]): Promise<CliResult> =>
       CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
       CONVERGE_SECRETS_URL: emulator.url,
       CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
-      CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+      // no write-only field is declared here: without a store each process skips deriving its two scrypt keys
+      CONVERGE_FINGERPRINTS: 'off',
     },
   });
 
