@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
-import { seedApply } from '../helpers/cli-seed.ts';
 
 let emulator: RunningEmulator;
 let scratch: string;
@@ -143,21 +142,22 @@ describe('a manifest directory', () => {
 });
 
 describe('a FIFO among the manifests', () => {
-  const V402 = [
-    'kind: ToolVersion',
-    'metadata: {name: 4.0.2}',
-    'spec:',
-    '  url: https://releases.example.com/tool/4.0.2/tool.zip',
-    `  sha: ${'ab'.repeat(32)}`,
-    '',
-  ].join('\n');
+  const V402_URL = 'https://releases.example.com/tool/4.0.2/tool.zip';
+  const V402_SHA = 'ab'.repeat(32);
 
   it('is an error, and --prune deletes nothing of what it would have declared', async () => {
     await writeFile(join(scratch, 'converge.config.yaml'), 'ownership:\n  - kind: ToolVersion\n');
-    await writeFile(join(scratch, 'm/v402.yaml'), V402);
-    // what the refused run would have pruned, applied in-process: the refusal is what runs as a process
-    await seedApply({ emulator, scratch, env }, ['m']);
-    await rm(join(scratch, 'm/v402.yaml'));
+    // what the refused run would have pruned: the tool version live, written through the API (a
+    // tool version has no write-only field, so an apply would have left nothing more; the
+    // refusal is what runs as a process, and the engine is not loaded into this file for one object)
+    const created = await fetch(`${emulator.url}/api/v2/admin/tool-versions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify({
+        data: { type: 'tool-versions', attributes: { version: '4.0.2', url: V402_URL, sha: V402_SHA } },
+      }),
+    });
+    expect(created.status, await created.text()).toBe(201);
     execFileSync('mkfifo', [join(scratch, 'm/v402.yaml')]);
     emulator.resetStats();
     const result = await run(['apply', 'm', '--prune', '--auto-approve']);
