@@ -14,8 +14,8 @@ const CA_KEY = fileURLToPath(new URL('../fixtures/kinds/ssh-ca', import.meta.url
 
 let target: CliTarget;
 beforeEach(async () => {
-  // no fingerprint store but where a CA's key is given (below): the roles have no write-only
-  // field, and each CLI process skips deriving its two scrypt keys (about a third of a plan's CPU)
+  // no fingerprint store but where a CA's key is given (below): the roles have no write-only field,
+  // and each CLI process skips deriving its two scrypt keys (about a quarter of a plan process's CPU)
   target = await cliTarget(
     'addresses',
     { CONVERGE_FINGERPRINTS: 'off' },

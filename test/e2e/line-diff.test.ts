@@ -61,8 +61,8 @@ function secrets(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  // no fingerprint store: each CLI process skips deriving its two scrypt keys (about a third of a
-  // plan's CPU). The engine's bind password, write-only, is then not compared (docs/commands.md,
+  // no fingerprint store: each CLI process skips deriving its two scrypt keys (about a quarter of a
+  // plan process's CPU). The engine's bind password, write-only, is then not compared (docs/commands.md,
   // "drift"); the role's templates, which are no secret, are what these tests read
   target = await cliTarget('line-diff', { CONVERGE_FINGERPRINTS: 'off' });
   config = await write('config.yaml', LDAP_CONFIG);

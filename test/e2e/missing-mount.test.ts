@@ -12,7 +12,7 @@ import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 let target: CliTarget;
 beforeEach(async () => {
   // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a third of a plan's CPU), and the missing mount is what is tested
+  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the missing mount is what is tested
   target = await cliTarget('missing-mount', { CONVERGE_FINGERPRINTS: 'off' });
 });
 afterEach(() => target?.close());

@@ -82,7 +82,7 @@ async function schema(name: string) {
 
 beforeAll(async () => {
   // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a third of a plan's CPU), and the overlays are what is tested
+  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the overlays are what is tested
   target = await cliTarget('overlays', { CONVERGE_FINGERPRINTS: 'off' });
   await write('base/main.yaml', BASE);
   await write('production/main.yaml', PRODUCTION);

@@ -49,7 +49,7 @@ const writes = () => Object.keys(target.emulator.stats().byRoute).filter((route)
 
 beforeAll(async () => {
   // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a third of a plan's CPU), and the policies are what is tested
+  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the policies are what is tested
   target = await cliTarget('policies-overlays', { CONVERGE_FINGERPRINTS: 'off' });
   await write('base/main.yaml', BASE);
   await write('production/policy.yaml', PRODUCTION);

@@ -20,7 +20,7 @@ let target: CliTarget;
 let dir: string;
 beforeEach(async () => {
   // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a third of a plan's CPU), and the policies are what is tested
+  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the policies are what is tested
   target = await cliTarget('policies', { CONVERGE_FINGERPRINTS: 'off' });
   dir = join(target.scratch, 'm');
   await mkdir(dir);
