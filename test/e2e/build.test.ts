@@ -138,7 +138,7 @@ describe('the built CLI', () => {
     const root = join(scratch, 'large');
     // 2,000 objects in 20 files, the size of the start-up benchmark's validate (docs/performance.md):
     // the point is a problem's place found in one file of many (its position worked out when read),
-    // which does not depend on the count: 7,600 objects took about four times the CPU of the two runs
+    // which does not depend on the count: 7,600 objects took twice the CPU (about 4 s for the two runs)
     await writeToolVersions(root, 20, 100, (f, d, text) =>
       f === 13 && d === 3 ? text.replace(/false$/, 'yes') : text,
     );
