@@ -66,9 +66,11 @@ export async function secretPolicy(
     lookup: store.lookup,
     resend,
     wasSecret: (key, field) => store.has(key, field),
-    ...(store.unknownReason && {
-      unknownNote: `never sent by converge, as far as it can tell (${store.unknownReason})`,
-    }),
+    // read when a lookup said 'unknown': by then the store has checked that API's token
+    get unknownNote() {
+      const reason = store.unknownReason;
+      return reason && `never sent by converge, as far as it can tell (${reason})`;
+    },
   };
   return { policy, store };
 }

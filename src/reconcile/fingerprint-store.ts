@@ -11,6 +11,10 @@
  * guesses of a weak secret offline (docs/security.md, "Secrets at rest"). A
  * changed token or an older store format means the entries cannot be compared:
  * the plan says so and sends those secrets once more.
+ *
+ * scrypt is slow on purpose (tens to hundreds of ms a key), so a namespace's key is derived when
+ * a secret of that API is first compared or recorded: a plan that declares no write-only value
+ * for an API derives no key for it (docs/performance.md, "Start-up").
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -50,11 +54,14 @@ export function serverNamespace(api: string, url: string): string {
 export class FingerprintStore {
   readonly path: string;
   #file: StoreFile;
+  /** Each namespace's token, until its key is derived. */
+  readonly #tokens = new Map<string, string>();
   readonly #keys = new Map<string, Buffer>();
   /** Namespace of an object key (from its kind's API), undefined for kinds of no configured API. */
   readonly #namespaceOf: (objectKey: string) => string | undefined;
-  /** Why entries cannot be compared, when they cannot: shown with the secrets sent again. */
-  readonly unknownReason: string | undefined;
+  readonly #reasons: string[] = [];
+  /** Entries dropped because their token changed: their fields were secrets all the same (`has`). */
+  readonly #dropped = new Set<string>();
   #dirty = false;
 
   private constructor(
@@ -67,20 +74,35 @@ export class FingerprintStore {
     this.path = path;
     this.#file = file;
     this.#namespaceOf = namespaceOf;
-    const reasons: string[] = upgraded ? ['the fingerprint store was written by an older converge'] : [];
-    for (const { name, token } of namespaces) {
-      const { key, check } = deriveKeyWithCheck(token, `${file.salt}|${name}`, KEY_CHECK);
-      this.#keys.set(name, key);
-      const recorded = file.keyChecks[name];
-      if (recorded !== check) {
-        if (recorded !== undefined) reasons.push(`the token for ${name} changed`);
-        // entries hashed with another key can never match: drop them, and record the new check
-        this.#dropNamespace(name);
-        file.keyChecks[name] = check;
-        this.#dirty = true;
-      }
+    if (upgraded) this.#reasons.push('the fingerprint store was written by an older converge');
+    for (const { name, token } of namespaces) this.#tokens.set(name, token);
+  }
+
+  /**
+   * Why entries could not be compared, when they could not, as far as this run has looked (a
+   * namespace's token is checked with its first comparison): shown with the secrets sent again.
+   */
+  get unknownReason(): string | undefined {
+    return this.#reasons.length > 0 ? this.#reasons.join('; ') : undefined;
+  }
+
+  /** The namespace's key, derived on first use; entries under a changed token are dropped then. */
+  #key(name: string): Buffer | undefined {
+    const known = this.#keys.get(name);
+    const token = this.#tokens.get(name);
+    if (known || token === undefined) return known;
+    const { key, check } = deriveKeyWithCheck(token, `${this.#file.salt}|${name}`, KEY_CHECK);
+    this.#keys.set(name, key);
+    this.#tokens.delete(name);
+    const recorded = this.#file.keyChecks[name];
+    if (recorded !== check) {
+      if (recorded !== undefined) this.#reasons.push(`the token for ${name} changed`);
+      // entries hashed with another key can never match: drop them, and record the new check
+      this.#dropNamespace(name);
+      this.#file.keyChecks[name] = check;
+      this.#dirty = true;
     }
-    this.unknownReason = reasons.length > 0 ? reasons.join('; ') : undefined;
+    return key;
   }
 
   static async open(
@@ -120,13 +142,23 @@ export class FingerprintStore {
 
   #entryKey(objectKey: string, field: string): { entry: string; key: Buffer } | undefined {
     const namespace = this.#namespaceOf(objectKey);
-    const key = namespace === undefined ? undefined : this.#keys.get(namespace);
+    const key = namespace === undefined ? undefined : this.#key(namespace);
     return key && { entry: `${namespace}|${objectKey}#${field}`, key };
+  }
+
+  /** The entry's name, for a kind of an API with a token (whose key may not be derived yet). */
+  #entryName(objectKey: string, field: string): string | undefined {
+    const namespace = this.#namespaceOf(objectKey);
+    if (namespace === undefined || !(this.#keys.has(namespace) || this.#tokens.has(namespace))) return undefined;
+    return `${namespace}|${objectKey}#${field}`;
   }
 
   #dropNamespace(name: string): void {
     for (const entry of Object.keys(this.#file.entries)) {
-      if (entry.startsWith(`${name}|`)) delete this.#file.entries[entry];
+      if (entry.startsWith(`${name}|`)) {
+        delete this.#file.entries[entry];
+        this.#dropped.add(entry);
+      }
     }
   }
 
@@ -137,10 +169,14 @@ export class FingerprintStore {
     return recorded === hash(at.key, value) ? 'same' : 'changed';
   };
 
-  /** Whether a value of this field was recorded: it was a secret when converge last sent or kept it. */
+  /**
+   * Whether a value of this field was recorded: it was a secret when converge last sent or kept it.
+   * Asked of every compared field, so it needs no key: an entry under a changed token still says
+   * the field held a secret.
+   */
   has(objectKey: string, field: string): boolean {
-    const at = this.#entryKey(objectKey, field);
-    return at !== undefined && this.#file.entries[at.entry] !== undefined;
+    const entry = this.#entryName(objectKey, field);
+    return entry !== undefined && (this.#file.entries[entry] !== undefined || this.#dropped.has(entry));
   }
 
   record(objectKey: string, field: string, value: Json): void {
@@ -160,6 +196,7 @@ export class FingerprintStore {
         this.#dirty = true;
       }
     }
+    for (const key of this.#dropped) if (key.startsWith(prefix)) this.#dropped.delete(key);
   }
 
   /** Atomic write: a crash never leaves a half-written store. */

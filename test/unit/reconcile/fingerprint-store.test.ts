@@ -68,9 +68,26 @@ describe('the fingerprint store', () => {
     first.record('LDAPConfig/ldap', 'bindpass', 'b1nd');
     await first.save();
     const rotated = await open([{ ...platform, token: 'tok-p2' }, secrets]);
-    expect(rotated.unknownReason).toBe(`the token for ${platform.name} changed`);
+    // a field recorded under the old token still held a secret: its value stays hidden in plans
+    expect(rotated.has('SMTPSettings', 'password')).toBe(true);
+    // the token is checked with the API's first comparison
+    expect(rotated.unknownReason).toBeUndefined();
     expect(rotated.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
+    expect(rotated.unknownReason).toBe(`the token for ${platform.name} changed`);
     expect(rotated.lookup('LDAPConfig/ldap', 'bindpass', 'b1nd')).toBe('same');
+    expect(rotated.has('SMTPSettings', 'password')).toBe(true);
+  });
+
+  it("derives an API's key only when a secret of that API is compared or recorded", async () => {
+    const store = await open([platform, secrets]);
+    expect(store.has('SMTPSettings', 'password')).toBe(false);
+    // nothing compared or recorded: no key derived, nothing to write
+    await store.save();
+    await expect(readFile(path, 'utf8')).rejects.toThrow(/ENOENT/);
+    store.record('SMTPSettings', 'password', 'hunter2');
+    await store.save();
+    const { keyChecks } = JSON.parse(await readFile(path, 'utf8')) as { keyChecks: Record<string, string> };
+    expect(Object.keys(keyChecks)).toEqual([platform.name]);
   });
 
   it('reads a store of the older format as empty, says so, and rewrites it', async () => {
