@@ -8,11 +8,11 @@ import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
-import { api, apply, desiredFrom } from '../helpers/engine.ts';
+import { api, apply, changes, desiredFrom, plan as planInProcess } from '../helpers/engine.ts';
 
 let emulator: RunningEmulator;
 let scratch: string;
@@ -159,7 +159,13 @@ describe('apply of a saved plan', () => {
     const applied = await run(['apply', planFile]);
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain('Apply complete: 1 updated, 1 created');
-    expect((await run(['plan', manifests, '--detailed-exitcode'])).code).toBe(0);
+    // nothing left, planned in-process: the CLI's apply is what this test runs as a process
+    const after = await planInProcess(
+      { url: emulator.url, token: emulator.tokens.admin },
+      await desiredFrom([manifests]),
+    );
+    expect(after.problems).toEqual([]);
+    expect(changes(after.plan.actions)).toEqual([]);
   });
 
   it.each([
@@ -196,35 +202,53 @@ const NARROW = 'ownership:\n  - {kind: ToolVersion, name: "1.0.*"}\n';
 const WIDE = 'ownership:\n  - {kind: ToolVersion}\nguard: {maxDeletes: 1000}\n';
 
 describe('what a saved plan covers: configuration, options and targets', () => {
+  /**
+   * One server holding LIVE_TOOLS and one plan of MANIFESTS made with `-c narrow`, made once for
+   * this block (a plan is a process of about 1 s of CPU): the refusals below send nothing and put
+   * back what they edit, so each finds the server and the configuration as the plan left them, as
+   * a plan of its own would. The one test that applies the plan runs last.
+   */
+  let server: RunningEmulator;
+  let dir: string;
   let narrow: string;
   let wide: string;
-  beforeEach(async () => {
-    const tools = join(scratch, 'tools.yaml');
+  let narrowPlan: string;
+  beforeAll(async () => {
+    server = await startEmulator({ port: 0 });
+    dir = await mkdtemp(join(tmpdir(), 'converge-saved-config-'));
+    const tools = join(dir, 'tools.yaml');
     await writeFile(tools, LIVE_TOOLS);
-    // what the server holds before each test, set up in-process: the CLI's apply is not what these test
-    await apply({ url: emulator.url, token: emulator.tokens.admin }, await desiredFrom([tools]));
-    narrow = join(scratch, 'narrow.yaml');
-    wide = join(scratch, 'wide.yaml');
+    // what the server holds, set up in-process: the CLI's apply is not what these test
+    await apply({ url: server.url, token: server.tokens.admin }, await desiredFrom([tools]));
+    narrow = join(dir, 'narrow.yaml');
+    wide = join(dir, 'wide.yaml');
     await writeFile(narrow, NARROW);
     await writeFile(wide, WIDE);
+    await writeFile(join(dir, 'm.yaml'), MANIFESTS);
+    narrowPlan = JSON.stringify(await plan(join(dir, 'narrow-plan.json'), ['-c', narrow]));
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   const plan = async (file: string, args: string[]) => {
-    const made = await run(['plan', manifests, ...args, '--out', file]);
+    const made = await run(['plan', join(dir, 'm.yaml'), ...args, '--out', file], server);
     expect(made.code, made.stderr).toBe(0);
     return JSON.parse(await readFile(file, 'utf8'));
   };
   const toolsLeft = async () => {
-    const response = await fetch(`${emulator.url}/api/v2/admin/tool-versions`, {
-      headers: { authorization: `Bearer ${emulator.tokens.admin}` },
+    const response = await fetch(`${server.url}/api/v2/admin/tool-versions`, {
+      headers: { authorization: `Bearer ${server.tokens.admin}` },
     });
     return ((await response.json()).data as Array<{ attributes: { version: string } }>).map(
       (t) => t.attributes.version,
     );
   };
+  const sent = () => Object.keys(server.stats().byRoute).filter((route) => !route.startsWith('GET '));
 
   it('refuses a file pointed at another configuration, with prune and its actions pasted in, before reading anything', async () => {
-    const reviewed = await plan(planFile, ['-c', narrow]);
+    const reviewed = JSON.parse(narrowPlan);
     const other = await plan(join(scratch, 'other.json'), ['-c', wide, '--prune']);
     expect(other.plan.actions.filter((a: { action: string }) => a.action === 'delete')).toHaveLength(3);
     reviewed.config = other.config;
@@ -233,12 +257,12 @@ describe('what a saved plan covers: configuration, options and targets', () => {
     reviewed.live = other.live;
     reviewed.desired = other.desired;
     await writeFile(planFile, JSON.stringify(reviewed));
-    emulator.resetStats();
-    const result = await run(['apply', planFile]);
+    server.resetStats();
+    const result = await run(['apply', planFile], server);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the plan file was changed after converge wrote it');
     expect(result.stderr).toContain(`the configuration it names (${wide}) was not used; nothing was sent`);
-    expect(emulator.stats().total).toBe(0);
+    expect(server.stats().total).toBe(0);
     expect((await toolsLeft()).sort()).toEqual(expect.arrayContaining(['1.0.0', '1.1.0', '2.0.0']));
   });
 
@@ -254,45 +278,50 @@ describe('what a saved plan covers: configuration, options and targets', () => {
     expect(writes(server)).toEqual([]);
   });
 
+  it('refuses, without -c, a configuration the plan names whose content changed since', async () => {
+    await writeFile(planFile, narrowPlan);
+    await writeFile(narrow, WIDE);
+    try {
+      server.resetStats();
+      const result = await run(['apply', planFile], server);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`the configuration differs from the plan's (${narrow}) in:`);
+      expect(result.stderr).not.toContain('the plan file was changed');
+      expect(sent()).toEqual([]);
+    } finally {
+      await writeFile(narrow, NARROW);
+    }
+  });
+
+  it('refuses a command-line option that would change the plan', async () => {
+    await writeFile(planFile, narrowPlan);
+    server.resetStats();
+    const result = await run(['apply', planFile, '--prune', '-t', 'ToolVersion'], server);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      '--prune, --target cannot change a saved plan: it applies with the options it was made with (prune: false, targets: all)',
+    );
+    expect(server.stats().total).toBe(0);
+  });
+
+  // last in this block: it applies the shared plan, which changes the server
   it('applies with the -c given, and refuses it when its content differs from the plan’s, naming the sections', async () => {
-    await plan(planFile, ['-c', narrow]);
-    emulator.resetStats();
-    const refused = await run(['apply', planFile, '-c', wide]);
+    await writeFile(planFile, narrowPlan);
+    server.resetStats();
+    const refused = await run(['apply', planFile, '-c', wide], server);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       `the configuration differs from the plan's (planned with ${narrow}, now ${wide}) in:`,
     );
     expect(refused.stderr).toMatch(/in:\n {4}guard\.maxDeletes\n {4}ownership\n/);
-    expect(writes()).toEqual([]);
+    expect(sent()).toEqual([]);
 
-    // the same content under another name is the same configuration
-    const copy = join(scratch, 'narrow-copy.yaml');
+    // the same content under another name (in the same directory, so the same fingerprint store) is the same configuration
+    const copy = join(dir, 'narrow-copy.yaml');
     await writeFile(copy, `# a copy\n${NARROW}`);
-    const applied = await run(['apply', planFile, '-c', copy]);
+    const applied = await run(['apply', planFile, '-c', copy], server);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('Apply complete: 1 updated, 1 created');
-  });
-
-  it('refuses, without -c, a configuration the plan names whose content changed since', async () => {
-    await plan(planFile, ['-c', narrow]);
-    await writeFile(narrow, WIDE);
-    emulator.resetStats();
-    const result = await run(['apply', planFile]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`the configuration differs from the plan's (${narrow}) in:`);
-    expect(result.stderr).not.toContain('the plan file was changed');
-    expect(writes()).toEqual([]);
-  });
-
-  it('refuses a command-line option that would change the plan', async () => {
-    await plan(planFile, ['-c', narrow]);
-    emulator.resetStats();
-    const result = await run(['apply', planFile, '--prune', '-t', 'ToolVersion']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(
-      '--prune, --target cannot change a saved plan: it applies with the options it was made with (prune: false, targets: all)',
-    );
-    expect(emulator.stats().total).toBe(0);
   });
 });
 
