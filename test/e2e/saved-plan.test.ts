@@ -29,13 +29,32 @@ const MANIFESTS = [
 ].join('\n');
 
 beforeEach(async () => {
-  emulator = await startEmulator({ port: 0 });
   scratch = await mkdtemp(join(tmpdir(), 'converge-saved-'));
   manifests = join(scratch, 'm.yaml');
   planFile = join(scratch, 'plan.json');
   await writeFile(manifests, MANIFESTS);
 });
-afterEach(() => emulator?.close());
+afterEach(() => rm(scratch, { recursive: true, force: true }));
+
+/**
+ * `emulator`, the server `run` plans against unless told another, started only in the blocks that
+ * use it (a start is about 70 ms of CPU, and most tests here use a server of their own): one for
+ * the whole block where no test depends on what another left (`perBlock`), else one per test.
+ */
+function withEmulator(perBlock: boolean) {
+  const start = async () => {
+    emulator = await startEmulator({ port: 0 });
+  };
+  const close = () => emulator.close();
+  if (perBlock) {
+    beforeAll(start);
+    beforeEach(() => emulator.resetStats());
+    afterAll(close);
+  } else {
+    beforeEach(start);
+    afterEach(close);
+  }
+}
 
 const envFor = (server: RunningEmulator) => ({
   CONVERGE_PLATFORM_URL: server.url,
@@ -99,6 +118,9 @@ async function applyEdited(
 }
 
 describe('apply of a saved plan', () => {
+  // the refusals of malformed files below send nothing, whatever the server holds
+  withEmulator(true);
+
   it('refuses an injected delete, whatever the counts say, and sends nothing', async () => {
     const { server, result } = await applyEdited((saved) => {
       saved.plan.actions.push({
@@ -233,7 +255,11 @@ describe('what a saved plan covers: configuration, options and targets', () => {
   });
 
   const plan = async (file: string, args: string[]) => {
-    const made = await run(['plan', join(dir, 'm.yaml'), ...args, '--out', file], server);
+    // in the block's directory: the test's scratch directory does not exist yet in beforeAll
+    const made = await converge(['plan', join(dir, 'm.yaml'), ...args, '--out', file], {
+      cwd: dir,
+      env: envFor(server),
+    });
     expect(made.code, made.stderr).toBe(0);
     return JSON.parse(await readFile(file, 'utf8'));
   };
@@ -326,6 +352,8 @@ describe('what a saved plan covers: configuration, options and targets', () => {
 });
 
 describe('what a saved plan covers: secrets and keys', () => {
+  withEmulator(false);
+
   const SMTP = [
     'kind: SMTPSettings',
     'spec:',
