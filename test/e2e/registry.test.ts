@@ -10,6 +10,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../examples/modules/', import.meta.url));
@@ -81,8 +82,8 @@ describe('registry kinds through the CLI', () => {
 
   it('a changed source is said with its remedy until the manifest acknowledges it; the original archive clears it', async () => {
     const file = await write(['1.0.0, source: network']);
-    const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
-    expect(applied.code, applied.stderr).toBe(0);
+    // published in-process, as `converge apply` would (the upload is the first test's point): the notes are this one's
+    await seedApply(target, ['modules.yaml']);
     // what the registry holds, byte for byte, as anyone can download it
     const original = join(target.scratch, 'network-1.0.0.tar.gz');
     await writeFile(original, await download('1.0.0'));
@@ -151,7 +152,8 @@ describe('registry kinds through the CLI', () => {
 
   it('lists undeclared versions as unmanaged, and deletes them only with --prune inside an ownership scope', async () => {
     const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
-    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    // both versions published in-process: the CLI's prune is what this test runs as a process
+    await seedApply(target, ['modules.yaml']);
     await write(['1.0.0, source: network']);
     const plan = await target.run(['plan', file]);
     expect(plan.stdout).toContain('? RegistryModuleVersion/example-org/network/aws/1.1.0');
@@ -166,7 +168,8 @@ describe('registry kinds through the CLI', () => {
 
   it("never prunes a module's last version: the registry would delete the declared module with it", async () => {
     const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
-    expect((await target.run(['apply', file, '--auto-approve'])).code).toBe(0);
+    // both versions published in-process: the CLI's prune is what this test runs as a process
+    await seedApply(target, ['modules.yaml']);
     await writeFile(
       join(target.scratch, 'converge.config.yaml'),
       'ownership:\n  - kind: RegistryModuleVersion\n    scope: example-org\n',
