@@ -10,8 +10,9 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { literal, parseModuleAddress, parseRunVariables } from '../../src/cli/run/test-run-args.ts';
+import { QUEUED_MS } from '../../src/emulator/registry/test-runs.ts';
 import { formatTestRunJunit, parseTestLog } from '../../src/ui/test-run/junit.ts';
 import { CLI } from '../helpers/cli.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
@@ -70,13 +71,31 @@ const testRun = (args: string[]) => target.run(['test', 'run', ...args, '--modul
 /** The run id in the progress lines (stderr). */
 const runIdOf = (stderr: string) => /Test run (trun-\w+)/.exec(stderr)?.[1];
 
+/**
+ * The emulator's clock: real time, except while a Ctrl-C test holds it. A run is queued for
+ * QUEUED_MS and then running for a moment of the emulator's time; held, it stays in its state
+ * until the test has sent its signals, however long a busy machine takes to show that state.
+ */
+const clock = { held: undefined as number | undefined, behind: 0 };
+const emulatorNow = () => clock.held ?? Date.now() - clock.behind;
+const hold = (at = emulatorNow()) => {
+  clock.held = at;
+};
+/** Time goes on from where it was held. */
+const release = () => {
+  if (clock.held === undefined) return;
+  clock.behind = Date.now() - clock.held;
+  clock.held = undefined;
+};
+
 beforeAll(async () => {
-  target = await cliTarget('test-run');
+  target = await cliTarget('test-run', {}, { now: emulatorNow });
   await createModule('aws', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'true' });
   // the same tests, with a module variable that makes an assert of `defaults` fail
   await createModule('azurerm', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'false' });
 });
 afterAll(() => target?.close());
+afterEach(release);
 
 describe('converge test run', () => {
   it('runs the tests the upload queued, prints the log and the counts, exits 0 on pass', async () => {
@@ -230,7 +249,14 @@ describe('converge test run', () => {
   });
 
   it('Ctrl-C cancels the running run and follows it until canceled: exit 1', async () => {
-    const result = await interrupted(PASSING, 'running', 1);
+    // held from before the upload: the run stays queued, then, moved into its running time, running
+    hold();
+    const result = await interrupted(PASSING, [
+      [/Test run trun-\w+ queued/, () => hold(emulatorNow() + QUEUED_MS)],
+      [/Test run trun-\w+ running/, 'SIGINT'],
+      // the cancel takes effect a moment of the emulator's time after it was sent
+      [/Cancel sent/, release],
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Cancel sent: waiting for the run to stop');
     expect(result.stdout).toMatch(/Test run trun-\w+ canceled in /);
@@ -238,7 +264,13 @@ describe('converge test run', () => {
   });
 
   it('a second Ctrl-C force-cancels (sent once the run is running)', async () => {
-    const result = await interrupted(PASSING, 'queued', 2);
+    // held from before the upload: both signals reach the CLI while the run is queued
+    hold();
+    const result = await interrupted(PASSING, [
+      [/Test run trun-\w+ queued/, 'SIGINT'],
+      [/Cancel requested/, 'SIGINT'],
+      [/Force-cancel requested/, release],
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Force-cancel sent');
     expect((await runOf('aws', runIdOf(result.stderr))).status).toBe('canceled');
@@ -339,13 +371,14 @@ describe('test run arguments and reports (pure)', () => {
 });
 
 /**
- * The CLI as a process, interrupted `signals` times once its progress shows
- * the run `status` (the emulator keeps a run queued 200 ms, then running 600 ms).
+ * The CLI as a process, stepped through `steps`: each waits for its pattern in the progress
+ * (stderr) printed since the step before, then sends Ctrl-C or runs its action. A Ctrl-C is sent
+ * only once the CLI has said it took the one before: two sent close together can reach a process
+ * a busy machine has not yet scheduled as one.
  */
 function interrupted(
   module: string,
-  status: string,
-  signals: number,
+  steps: Array<[RegExp, 'SIGINT' | (() => void)]>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'test', 'run', module, '--module-dir', MODULE_DIR], {
@@ -355,15 +388,19 @@ function interrupted(
     });
     let stdout = '';
     let stderr = '';
-    let sent = false;
+    let from = 0;
+    let step = 0;
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
     });
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      if (!sent && new RegExp(`Test run trun-\\w+ ${status}`).test(stderr)) {
-        sent = true;
-        for (let i = 0; i < signals; i++) setTimeout(() => child.kill('SIGINT'), i * 30);
+      while (step < steps.length && steps[step]![0].test(stderr.slice(from))) {
+        const action = steps[step]![1];
+        from = stderr.length;
+        step++;
+        if (action === 'SIGINT') child.kill('SIGINT');
+        else action();
       }
     });
     child.on('error', reject);
