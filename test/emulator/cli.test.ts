@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerEmulator } from '../../src/cli/commands/emulator.ts';
-import { converge, MAIN } from '../helpers/cli.ts';
+import { CLI, converge } from '../helpers/cli.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -23,9 +23,13 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Starts `converge emulator ARGS` and resolves once its start-up line is out. */
+/**
+ * Starts `converge emulator ARGS` and resolves once its start-up line is out: the CLI the other
+ * tests run (test/helpers/cli.ts, the bundle users run), which starts on about a third of the CPU
+ * of the sources (docs/performance.md, "Test suite").
+ */
 function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [MAIN, 'emulator', ...args], { env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, [CLI, 'emulator', ...args], { env: { ...process.env, NO_COLOR: '1' } });
   children.push(child);
   let stdout = '';
   let stderr = '';
