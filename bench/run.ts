@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT } from './lib/paths.ts';
+import { ROOT, staleBuildSource } from './lib/paths.ts';
 import type { SuiteOptions } from './lib/report.ts';
 import { applyAtScale } from './suites/apply.ts';
 import { efficiency } from './suites/efficiency.ts';
@@ -84,6 +84,8 @@ async function main(): Promise<boolean> {
   const errors: Record<string, string> = {};
   const started = Date.now();
   const load = loadavg();
+  const stale = staleBuildSource();
+  if (stale) log(`warning: ${stale} is newer than dist/: the build's figures are of older code (npm run build first)`);
   for (const name of args.suites) {
     log(`== ${name}${args.smoke ? ' (smoke)' : args.quick ? ' (quick)' : ''}`);
     const suiteStarted = Date.now();
@@ -104,6 +106,8 @@ async function main(): Promise<boolean> {
     platform: `${process.platform} ${process.arch}`,
     /** 1, 5 and 15 minute load averages when the run started: other work on the machine skews timings. */
     loadAverage: load.map((l) => Math.round(l * 100) / 100),
+    /** A source file newer than dist/ when the run started: the build's rows then time older code. */
+    ...(stale && { staleBuild: stale }),
     date: new Date().toISOString(),
     quick: args.quick,
     smoke: args.smoke,

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,4 +12,22 @@ export const BUILT_MAIN = join(ROOT, 'dist/cli/main.js');
 
 export function tempDir(name: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `converge-bench-${name}-`));
+}
+
+/**
+ * The first source file newer than the build, when there is a build: its figures would then be
+ * of older code than the tree's (`npm run build` first). Undefined when the build is current or
+ * absent (the suites then time the sources alone).
+ */
+export function staleBuildSource(): string | undefined {
+  if (!existsSync(BUILT_MAIN)) return undefined;
+  const built = statSync(BUILT_MAIN).mtimeMs;
+  for (const dir of ['src', 'schemas']) {
+    for (const entry of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = join(entry.parentPath, entry.name);
+      if (statSync(file).mtimeMs > built) return file.slice(ROOT.length);
+    }
+  }
+  return undefined;
 }
