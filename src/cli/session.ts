@@ -54,8 +54,6 @@ export async function loadInputs(
   if (paths.length === 0) {
     throw new ConvergeError('INPUT_INVALID', 'no manifest paths given', { hint: 'pass files or directories' });
   }
-  // before the manifests are parsed: they are what first grows the young generation
-  capYoungGeneration();
   const config = loaded ?? (await loadCommandConfig(flags));
   let selectors: Record<string, string>;
   try {
@@ -89,7 +87,8 @@ export async function loadInputs(
     ...interpolationAccess(config, paths),
     checkDocuments: policyCompiler(policies),
     variables: givenValues(flags, config, process.env, process.cwd()),
-    // loading is synchronous: no collection is reported while it grows the young generation
+    // loading is synchronous: no collection is reported while it grows the young generation, so the
+    // heap is looked at after each file (a heap under the cap cannot hold a young generation at it)
     afterFile: capYoungGeneration,
   });
   const desired = withIgnoreRules(objects, config);
