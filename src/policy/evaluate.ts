@@ -223,8 +223,8 @@ export function checkPlan(
       const verdict = runOf(policy).verdict(object, source);
       evaluation.evaluated++;
       if (verdict !== true || options.passes) {
-        const source = desired?.source ?? action.source;
-        evaluation.results.push(result(policy, judged(policy, verdict), action.key, action.kind, source));
+        const declaredAt = desired?.source ?? action.source;
+        evaluation.results.push(result(policy, judged(policy, verdict), action.key, action.kind, declaredAt));
       }
     }
   }
