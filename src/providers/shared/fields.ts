@@ -165,9 +165,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
   };
   const conditionalRows = rules.filter(([, rule]) => rule.appliesWhen);
   const inapplicable = (fields: Fields): string[] =>
-    conditionalRows.length === 0
-      ? []
-      : conditionalRows.filter(([, rule]) => !rule.appliesWhen?.(fields)).map(([key]) => key);
+    conditionalRows.filter(([, rule]) => !rule.appliesWhen?.(fields)).map(([key]) => key);
   /** The deprecated aliases of each field that has any. */
   const aliases = new Map<string, string[]>();
   for (const [alias, rule] of rules) {
