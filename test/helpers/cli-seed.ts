@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { expect } from 'vitest';
+import { API_NAMES, PROFILES } from '../../src/api/profiles.ts';
 import { openFingerprints } from '../../src/cli/clients.ts';
 import type { CliTarget } from './cli-target.ts';
 import { apply, desiredFrom } from './engine.ts';
@@ -36,15 +37,12 @@ export async function seedApply(
     env,
   );
   const { emulator } = target;
-  // keyed as the CLI keys it: each API's namespace from the URL and token the environment gives
+  // keyed as the CLI keys it: each API's namespace from the URL and token its environment variables give
   const path = env.CONVERGE_FINGERPRINTS;
-  const fingerprints =
-    path === undefined || path === 'off'
-      ? undefined
-      : await openFingerprints(path, {
-          platform: { url: env.CONVERGE_PLATFORM_URL ?? '', token: env.CONVERGE_PLATFORM_TOKEN },
-          secrets: { url: env.CONVERGE_SECRETS_URL ?? '', token: env.CONVERGE_SECRETS_TOKEN },
-        });
+  const connections = Object.fromEntries(
+    API_NAMES.map((api) => [api, { url: env[PROFILES[api].env.url] ?? '', token: env[PROFILES[api].env.token] }]),
+  );
+  const fingerprints = path === undefined || path === 'off' ? undefined : await openFingerprints(path, connections);
   const { summary } = await apply(
     { url: emulator.url, token: emulator.tokens.admin, secretsToken: emulator.tokens.secrets },
     desired,
