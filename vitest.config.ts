@@ -42,6 +42,10 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...FAST],
           // the CLI the tests here run as a process: the bundle, built once per run (test/helpers/cli-bundle.ts)
           globalSetup: ['test/helpers/cli-bundle.ts'],
+          // as in `fast`: a worker runs many files on one module graph. Isolated, each of some 110
+          // files started a process and evaluated the emulator and the engine again: about 85 s
+          // of the run's CPU (docs/performance.md, "Test suite"). No file here replaces a module.
+          isolate: false,
           // a test here runs several CLI processes: beside two other workers on a busy machine, each
           // start takes seconds; the limit is for a hung test, not a slow one
           testTimeout: 60_000,

@@ -71,13 +71,13 @@ type Step =
   | { kind: 'retry'; delayMs: number; reason: string; state: RetryState; global: boolean };
 
 /**
- * undici is loaded with the first client, not with this module: importing it
- * costs ~150 ms, which offline commands (`validate` reaches this module
- * through src/cli/session.ts) should not pay. See docs/performance.md.
+ * undici is loaded with the first client, not with this module: offline commands (`validate`
+ * reaches this module through src/cli/session.ts) should not pay for it. Only the part the
+ * client uses is loaded (./undici-core.cjs); see docs/performance.md, "Start-up".
  */
-let undici: typeof import('undici') | undefined;
+let undici: Pick<typeof import('undici'), 'Agent' | 'Pool'> | undefined;
 const loadUndici = () => {
-  undici ??= createRequire(import.meta.url)('undici') as typeof import('undici');
+  undici ??= createRequire(import.meta.url)('./undici-core.cjs') as Pick<typeof import('undici'), 'Agent' | 'Pool'>;
   return undici;
 };
 
