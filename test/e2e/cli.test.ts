@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/cli/version.ts';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { CLI, converge } from '../helpers/cli.ts';
+import { NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { apply, desiredFrom } from '../helpers/engine.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
 
@@ -32,7 +33,7 @@ beforeEach(async () => {
     CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,
     CONVERGE_SECRETS_URL: emulator.url,
     CONVERGE_SECRETS_TOKEN: emulator.tokens.secrets,
-    CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
+    ...NO_FINGERPRINTS,
     ...SECRETS,
   };
 });

@@ -10,11 +10,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
 beforeAll(async () => {
-  target = await cliTarget('ignore');
+  target = await cliTarget('ignore', NO_FINGERPRINTS);
 });
 afterAll(() => target?.close());
 

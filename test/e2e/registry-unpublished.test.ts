@@ -8,7 +8,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { versionStatuses } from '../helpers/version-statuses.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../examples/modules/', import.meta.url));
@@ -16,7 +16,7 @@ const VERSION = 'RegistryModuleVersion/example-org/network/aws/2.0.0';
 
 let target: CliTarget;
 beforeEach(async () => {
-  target = await cliTarget('registry-unpublished');
+  target = await cliTarget('registry-unpublished', NO_FINGERPRINTS);
   await cp(join(FIXTURES, 'network'), join(target.scratch, 'network'), { recursive: true });
   // HCL the registry cannot parse: its upload arrives and is refused (reg_ingress_failed)
   await mkdir(join(target.scratch, 'broken'));

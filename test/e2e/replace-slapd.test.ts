@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, LDAP_CONFIG, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { binds, type Slapd, startSlapd } from '../helpers/slapd.ts';
 
 const availability = await startSlapd();
@@ -33,7 +33,11 @@ describe.skipIf(skipped !== undefined)('a static role replacement against slapd'
     const started = await startSlapd();
     if ('skipped' in started) throw new Error(`slapd could not start: ${started.skipped}`);
     slapd = started;
-    target = await cliTarget('replace-slapd', { LDAP_URL: started.url, LDAP_BINDPASS: started.bindPassword });
+    target = await cliTarget('replace-slapd', {
+      ...NO_FINGERPRINTS,
+      LDAP_URL: started.url,
+      LDAP_BINDPASS: started.bindPassword,
+    });
     const secrets = async (path: string) => {
       const response = await fetch(`${target?.emulator.url}/v1${path}`, {
         headers: { 'x-service-token': target?.emulator.tokens.secrets ?? '' },

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { api, apply, changes, desiredFrom, plan as planInProcess } from '../helpers/engine.ts';
 
 let emulator: RunningEmulator;
@@ -61,6 +61,7 @@ const envFor = (server: RunningEmulator) => ({
   CONVERGE_PLATFORM_TOKEN: server.tokens.admin,
   CONVERGE_SECRETS_URL: server.url,
   CONVERGE_SECRETS_TOKEN: server.tokens.secrets,
+  ...NO_FINGERPRINTS,
 });
 const run = (args: string[], server = emulator, extra: Record<string, string> = {}) =>
   converge(args, { cwd: scratch, env: { ...envFor(server), ...extra } });
@@ -446,7 +447,7 @@ describe('what a saved plan covers: content read from files', () => {
   }
 
   it("refuses a plan whose module's files changed since, naming the version and the directory; nothing is published", async () => {
-    target = await cliTarget('saved-module');
+    target = await cliTarget('saved-module', NO_FINGERPRINTS);
     await cp(join(EXAMPLES, 'modules/network'), join(target.scratch, 'network'), { recursive: true });
     const file = join(target.scratch, 'modules.yaml');
     await writeFile(
@@ -461,7 +462,7 @@ describe('what a saved plan covers: content read from files', () => {
   });
 
   it('refuses a plan whose LDIF file changed since, naming the role, the field and the file', async () => {
-    target = await cliTarget('saved-ldif');
+    target = await cliTarget('saved-ldif', NO_FINGERPRINTS);
     for (const part of ['config.yaml', 'dynamic-roles.yaml', 'ldif']) {
       await cp(join(EXAMPLES, 'base/ldap', part), join(target.scratch, part), { recursive: true });
     }

@@ -9,7 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { api } from '../helpers/engine.ts';
 
 const MANIFEST = [
@@ -25,7 +25,7 @@ const MANIFEST = [
 let target: CliTarget;
 let manifest: string;
 beforeAll(async () => {
-  target = await cliTarget('short-secrets');
+  target = await cliTarget('short-secrets', NO_FINGERPRINTS);
   manifest = join(target.scratch, 'settings.yaml');
   await writeFile(manifest, MANIFEST);
 });

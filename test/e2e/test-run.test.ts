@@ -15,7 +15,7 @@ import { literal, parseModuleAddress, parseRunVariables } from '../../src/cli/ru
 import { QUEUED_MS } from '../../src/emulator/registry/test-runs.ts';
 import { formatTestRunJunit, parseTestLog } from '../../src/ui/test-run/junit.ts';
 import { CLI } from '../helpers/cli.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { all, parseXml } from '../unit/ui/drift/xml.ts';
 
 const MODULE_DIR = fileURLToPath(new URL('../../examples/modules/network/', import.meta.url));
@@ -89,7 +89,7 @@ const release = () => {
 };
 
 beforeAll(async () => {
-  target = await cliTarget('test-run', {}, { now: emulatorNow });
+  target = await cliTarget('test-run', NO_FINGERPRINTS, { now: emulatorNow });
   await createModule('aws', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'true' });
   // the same tests, with a module variable that makes an assert of `defaults` fail
   await createModule('azurerm', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'false' });

@@ -10,13 +10,13 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples', import.meta.url));
 
 let target: CliTarget;
 beforeEach(async () => {
-  target = await cliTarget('vars');
+  target = await cliTarget('vars', NO_FINGERPRINTS);
   await mkdir(join(target.scratch, 'm'));
 });
 afterEach(() => target?.close());

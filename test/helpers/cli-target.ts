@@ -21,6 +21,13 @@ spec:
   userdn: ou=service,dc=example,dc=org
 `;
 
+/**
+ * The extra environment of a test that does not look at what the fingerprint store does: without
+ * a store, a CLI process derives no scrypt key for it, about a quarter of a small plan's CPU
+ * (docs/performance.md, "Test suite"). A test of secrets the plan recognises keeps the store.
+ */
+export const NO_FINGERPRINTS: Readonly<Record<string, string>> = { CONVERGE_FINGERPRINTS: 'off' };
+
 export interface CliTarget {
   emulator: RunningEmulator;
   scratch: string;
