@@ -22,6 +22,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // cleanups of helper modules, run in every file (test/helpers/teardown.ts says why)
+    setupFiles: ['test/helpers/teardown-hooks.ts'],
     maxWorkers: WORKERS,
     projects: [
       // one worker process runs many files: no process start and no module graph built again per file

@@ -1,6 +1,6 @@
 /** A real emulator on a free loopback port, and a small fetch wrapper for its API. */
-import { afterEach } from 'vitest';
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
+import { afterEveryTest } from '../helpers/teardown.ts';
 
 export type Body = Record<string, unknown> & { data?: unknown; errors?: Array<Record<string, unknown>> };
 
@@ -22,9 +22,7 @@ export interface Client {
 
 const running: RunningEmulator[] = [];
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+afterEveryTest(() => Promise.all(running.splice(0).map((e) => e.close())));
 
 /** Rate limiting is off unless asked for: most tests make more than 30 requests a second. */
 export async function start(options: EmulatorOptions = {}): Promise<Client> {

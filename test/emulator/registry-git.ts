@@ -6,12 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterEveryFile } from '../helpers/teardown.ts';
 import { FIXTURES } from './registry-ingest/tarballs.ts';
 
 const repositories: string[] = [];
-afterAll(() => {
-  for (const path of repositories) rmSync(path, { recursive: true, force: true });
+afterEveryFile(() => {
+  for (const path of repositories.splice(0)) rmSync(path, { recursive: true, force: true });
 });
 
 export interface GitRepository {

@@ -7,15 +7,13 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEveryTest } from '../../helpers/teardown.ts';
 
 export type FixtureFile = string | Buffer | { content: string | Buffer; mode: number };
 
 const created: string[] = [];
 
-afterEach(async () => {
-  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
+afterEveryTest(() => Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));
 
 /** A fresh empty directory, removed after the test. */
 export async function tempDir(): Promise<string> {
