@@ -5,11 +5,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * Most test files wait (on injected latency, timers, an emulator on loopback, a CLI process) rather
  * than compute, so files run side by side overlap their waits. Vitest's default, one worker fewer
  * than the cores, is a single worker on a 2-core machine: the files then run one after another.
- * Two workers per core keeps both cores busy there (4 ran `npm test` in 229 s, 3 in 238 and 242 s)
- * and scales on larger machines (docs/performance.md, "Test suite"). CONVERGE_TEST_WORKERS
- * overrides it.
+ * One and a half workers per core keeps both cores busy there and scales on larger machines; two
+ * per core spent more CPU than it saved in waits (docs/performance.md, "Test suite").
+ * CONVERGE_TEST_WORKERS overrides it.
  */
-const WORKERS = Number(process.env.CONVERGE_TEST_WORKERS) || Math.max(2, availableParallelism() * 2);
+const WORKERS = Number(process.env.CONVERGE_TEST_WORKERS) || Math.max(2, Math.ceil(availableParallelism() * 1.5));
 
 /** The inner loop (`npm run test:fast`): no emulator process and no CLI process in these files. */
 const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**/*.test.ts'];
