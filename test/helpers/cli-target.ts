@@ -23,7 +23,7 @@ spec:
 
 /**
  * The extra environment of a test that does not look at what the fingerprint store does: without
- * a store, a CLI process derives no scrypt key for it, about a quarter of a small plan's CPU
+ * a store, a CLI process derives no scrypt key for it, up to a quarter of a small plan's CPU
  * (docs/performance.md, "Test suite"). A test of secrets the plan recognises keeps the store.
  */
 export const NO_FINGERPRINTS: Readonly<Record<string, string>> = { CONVERGE_FINGERPRINTS: 'off' };
