@@ -8,11 +8,12 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, keepFingerprints, LDAP_CONFIG, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
 beforeEach(async () => {
-  target = await cliTarget('ldap');
+  // a store only in the test about the bind password's fingerprint (keepFingerprints)
+  target = await cliTarget('ldap', NO_FINGERPRINTS);
 });
 afterEach(() => target?.close());
 
@@ -51,6 +52,7 @@ async function secrets(method: string, path: string, body?: unknown) {
 describe('LDAP kinds through the CLI', () => {
   it('never re-sends a bind password the engine rotated, even with --resend-secrets; sends a changed one', async () => {
     // applied in-process with the target's fingerprint store: the bind password's fingerprint is recorded
+    keepFingerprints(target);
     const file = await manifest('config.yaml', CONFIG);
     await seedApply(target, [file]);
     expect((await secrets('POST', '/ldap/rotate-root')).status).toBe(204);

@@ -11,14 +11,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, keepFingerprints, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../examples/modules/', import.meta.url));
 const SECRET = 'canary-registry-api-key-3141';
 
 let target: CliTarget;
 beforeEach(async () => {
-  target = await cliTarget('registry', { MODULE_API_KEY: SECRET });
+  // a store only in the tests of what it remembers of an upload (keepFingerprints)
+  target = await cliTarget('registry', { ...NO_FINGERPRINTS, MODULE_API_KEY: SECRET });
   await cp(join(FIXTURES, 'network'), join(target.scratch, 'network'), { recursive: true });
 });
 afterEach(() => target?.close());
@@ -62,6 +63,7 @@ async function download(version: string): Promise<Buffer> {
 
 describe('registry kinds through the CLI', () => {
   it('uploads each version once; a later local change is a note, not an upload', async () => {
+    keepFingerprints(target);
     const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
     const applied = await target.run(['apply', file, '--auto-approve', '--no-progress']);
     expect(applied.code, applied.stderr).toBe(0);
@@ -81,6 +83,7 @@ describe('registry kinds through the CLI', () => {
   });
 
   it('a changed source is said with its remedy until the manifest acknowledges it; the original archive clears it', async () => {
+    keepFingerprints(target);
     const file = await write(['1.0.0, source: network']);
     // published in-process, as `converge apply` would (the upload is the first test's point): the notes are this one's
     await seedApply(target, ['modules.yaml']);

@@ -8,13 +8,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, keepFingerprints, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const CA_KEY = fileURLToPath(new URL('../fixtures/kinds/ssh-ca', import.meta.url));
 
 let target: CliTarget;
 beforeEach(async () => {
-  target = await cliTarget('ssh');
+  // a store only in the test about what it remembers (keepFingerprints): the others never read it
+  target = await cliTarget('ssh', NO_FINGERPRINTS);
 });
 afterEach(() => target?.close());
 
@@ -135,6 +136,7 @@ describe('SSH kinds through the CLI', () => {
 
   it('reports a generated CA swapped by hand as drift, by the key converge saw after creating it', async () => {
     // applied in-process: the store remembers the key seen after the create, as the CLI's apply does
+    keepFingerprints(target);
     const file = await manifest('ca.yaml', ca('{key_type: ed25519}'));
     await seedApply(target, [file]);
 

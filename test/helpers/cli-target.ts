@@ -28,6 +28,15 @@ spec:
  */
 export const NO_FINGERPRINTS: Readonly<Record<string, string>> = { CONVERGE_FINGERPRINTS: 'off' };
 
+/**
+ * Gives a target made with NO_FINGERPRINTS a fingerprint store in its scratch directory, for the
+ * test of a file without one that is about what the store does: the runs after it and the
+ * in-process seed (test/helpers/cli-seed.ts) use it.
+ */
+export function keepFingerprints(target: CliTarget): void {
+  target.env.CONVERGE_FINGERPRINTS = join(target.scratch, 'fingerprints.json');
+}
+
 export interface CliTarget {
   emulator: RunningEmulator;
   scratch: string;
