@@ -8,19 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const CA_KEY = fileURLToPath(new URL('../fixtures/kinds/ssh-ca', import.meta.url));
 
 let target: CliTarget;
 beforeEach(async () => {
-  // no fingerprint store but where a CA's key is given (below): the roles have no write-only field,
-  // and each CLI process skips deriving its two scrypt keys (about a quarter of a plan process's CPU)
-  target = await cliTarget(
-    'addresses',
-    { CONVERGE_FINGERPRINTS: 'off' },
-    { seed: { secrets: { mounts: [{ path: 'teams/ssh-prod', type: 'ssh' }] } } },
-  );
+  // no fingerprint store but where a CA's key is given (below): the roles have no write-only field
+  target = await cliTarget('addresses', NO_FINGERPRINTS, {
+    seed: { secrets: { mounts: [{ path: 'teams/ssh-prod', type: 'ssh' }] } },
+  });
 });
 afterEach(() => target?.close());
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { filesBelow } from '../helpers/files-below.ts';
 
 /** The example repository's staging environment: what every environment shares, and its own objects. */
@@ -47,7 +47,7 @@ async function placeholderEnv(dir: string): Promise<Record<string, string>> {
 
 /** plan --json of a directory: exit code and every action. */
 async function planOf(dir: string, extra: Record<string, string>) {
-  const result = await run(['plan', dir, '--json', '--detailed-exitcode'], { CONVERGE_FINGERPRINTS: 'off', ...extra });
+  const result = await run(['plan', dir, '--json', '--detailed-exitcode'], { ...NO_FINGERPRINTS, ...extra });
   const actions =
     result.code === 1
       ? []

@@ -9,7 +9,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget, LDAP_CONFIG } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, LDAP_CONFIG, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { secrets as secretsRequest } from '../helpers/engine.ts';
 
 /** The creation template, 40 lines: an entry whose descriptions are numbered by their line. */
@@ -61,10 +61,9 @@ function secrets(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  // no fingerprint store: each CLI process skips deriving its two scrypt keys (about a quarter of a
-  // plan process's CPU). The engine's bind password, write-only, is then not compared (docs/commands.md,
+  // without a store the engine's bind password, write-only, is not compared (docs/commands.md,
   // "drift"); the role's templates, which are no secret, are what these tests read
-  target = await cliTarget('line-diff', { CONVERGE_FINGERPRINTS: 'off' });
+  target = await cliTarget('line-diff', NO_FINGERPRINTS);
   config = await write('config.yaml', LDAP_CONFIG);
   manifest = await write('role.yaml', role(TEMPLATE));
   const applied = await target.run(['apply', config, manifest, '--auto-approve']);

@@ -7,13 +7,12 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
 beforeEach(async () => {
-  // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the missing mount is what is tested
-  target = await cliTarget('missing-mount', { CONVERGE_FINGERPRINTS: 'off' });
+  // no object here has a write-only field
+  target = await cliTarget('missing-mount', NO_FINGERPRINTS);
 });
 afterEach(() => target?.close());
 

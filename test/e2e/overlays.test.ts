@@ -12,7 +12,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
 
@@ -81,9 +81,8 @@ async function schema(name: string) {
 }
 
 beforeAll(async () => {
-  // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the overlays are what is tested
-  target = await cliTarget('overlays', { CONVERGE_FINGERPRINTS: 'off' });
+  // no object here has a write-only field
+  target = await cliTarget('overlays', NO_FINGERPRINTS);
   await write('base/main.yaml', BASE);
   await write('production/main.yaml', PRODUCTION);
   // the base as an apply leaves it, applied in-process: the overlays are what these tests run as a process

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 let target: CliTarget;
 
@@ -48,9 +48,8 @@ async function write(name: string, text: string): Promise<void> {
 const writes = () => Object.keys(target.emulator.stats().byRoute).filter((route) => !route.startsWith('GET '));
 
 beforeAll(async () => {
-  // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the policies are what is tested
-  target = await cliTarget('policies-overlays', { CONVERGE_FINGERPRINTS: 'off' });
+  // no object here has a write-only field
+  target = await cliTarget('policies-overlays', NO_FINGERPRINTS);
   await write('base/main.yaml', BASE);
   await write('production/policy.yaml', PRODUCTION);
   await write('staging/policy.yaml', STAGING);

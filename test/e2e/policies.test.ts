@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedApply } from '../helpers/cli-seed.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const SHA = 'a'.repeat(64);
@@ -19,9 +19,8 @@ const SHA = 'a'.repeat(64);
 let target: CliTarget;
 let dir: string;
 beforeEach(async () => {
-  // no object here has a write-only field: without a fingerprint store each CLI process skips
-  // deriving its two scrypt keys (about a quarter of a plan process's CPU); the policies are what is tested
-  target = await cliTarget('policies', { CONVERGE_FINGERPRINTS: 'off' });
+  // no object here has a write-only field
+  target = await cliTarget('policies', NO_FINGERPRINTS);
   dir = join(target.scratch, 'm');
   await mkdir(dir);
 });

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitRepository } from '../emulator/registry-git.ts';
-import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const MODULE = '/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws';
 
@@ -19,9 +19,8 @@ beforeEach(async () => {
   const repo = gitRepository();
   // two repositories of the same module name: the second is where the module moves
   const repositories = { 'acme/terraform-aws-network': repo.path, 'other/terraform-aws-network': repo.path };
-  // no fingerprint store: the connection is a field sent on create, not a write-only one, so the
-  // store holds nothing here, and each CLI process skips deriving its two scrypt keys
-  target = await cliTarget('registry-vcs', { CONVERGE_FINGERPRINTS: 'off' }, { seed: { registry: { repositories } } });
+  // the connection is a field sent on create, not a write-only one: the store would hold nothing here
+  target = await cliTarget('registry-vcs', NO_FINGERPRINTS, { seed: { registry: { repositories } } });
 });
 afterEach(() => target?.close());
 
