@@ -140,17 +140,18 @@ export class FingerprintStore {
     return store;
   }
 
-  #entryKey(objectKey: string, field: string): { entry: string; key: Buffer } | undefined {
-    const namespace = this.#namespaceOf(objectKey);
-    const key = namespace === undefined ? undefined : this.#key(namespace);
-    return key && { entry: `${namespace}|${objectKey}#${field}`, key };
-  }
-
-  /** The entry's name, for a kind of an API with a token (whose key may not be derived yet). */
-  #entryName(objectKey: string, field: string): string | undefined {
+  /** The entry's namespace and name, for a kind of an API with a token (whose key may not be derived yet). */
+  #entry(objectKey: string, field: string): { namespace: string; name: string } | undefined {
     const namespace = this.#namespaceOf(objectKey);
     if (namespace === undefined || !(this.#keys.has(namespace) || this.#tokens.has(namespace))) return undefined;
-    return `${namespace}|${objectKey}#${field}`;
+    return { namespace, name: `${namespace}|${objectKey}#${field}` };
+  }
+
+  /** The entry's name and its namespace's key, derived now if it was not yet. */
+  #entryKey(objectKey: string, field: string): { entry: string; key: Buffer } | undefined {
+    const at = this.#entry(objectKey, field);
+    const key = at && this.#key(at.namespace);
+    return at && key && { entry: at.name, key };
   }
 
   #dropNamespace(name: string): void {
@@ -175,7 +176,7 @@ export class FingerprintStore {
    * the field held a secret.
    */
   has(objectKey: string, field: string): boolean {
-    const entry = this.#entryName(objectKey, field);
+    const entry = this.#entry(objectKey, field)?.name;
     return entry !== undefined && (this.#file.entries[entry] !== undefined || this.#dropped.has(entry));
   }
 
