@@ -28,7 +28,8 @@ const OUT = `${ROOT}dist`;
  * Dependencies bundled into the chunks: the pure-JS ones of the start-up and `validate` paths,
  * whose many small files cost more to resolve and load than their code. Every other dependency
  * stays a package import, resolved from node_modules as before: the heavy ones only some commands
- * load, and those that find files of their own beside their code (hcl2json's WebAssembly).
+ * load, and those that find files of their own beside their code (hcl2json's WebAssembly). undici
+ * is the one exception: the part the API clients use is bundled on its own (buildDist).
  */
 const BUNDLED = new Set([
   // a run with policies compiles their rules: as a package, 14 modules to resolve and load
@@ -104,6 +105,16 @@ export interface BuildOptions {
   full?: boolean;
 }
 
+/** What both of the build's esbuild runs share: a bundle for Node, with what esbuild says each output holds. */
+const FOR_NODE = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  metafile: true,
+  logLevel: 'warning',
+} as const;
+
 /** Builds the bundle; returns what esbuild says each output holds. */
 export async function buildDist({ out = OUT, full = true }: BuildOptions = {}): Promise<Metafile> {
   if (full) {
@@ -117,41 +128,31 @@ export async function buildDist({ out = OUT, full = true }: BuildOptions = {}): 
   const next = `${out}.next-${process.pid}`;
   rmSync(next, { recursive: true, force: true });
   const result = await build({
-    absWorkingDir: ROOT,
+    ...FOR_NODE,
     entryPoints: {
       'cli/main': 'src/cli/main.ts',
       'emulator/registry/ingest-worker': 'src/emulator/registry/ingest-worker.ts',
     },
     outdir: next,
     chunkNames: 'chunks/[name]-[hash]',
-    bundle: true,
     splitting: true,
     format: 'esm',
-    platform: 'node',
-    target: 'node22',
     jsx: 'automatic',
     // bundled CommonJS (commander, yaml, ajv) calls require for Node's own modules
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
     plugins: [externals, ownUrl],
-    metafile: true,
-    logLevel: 'warning',
   });
   check(result.metafile, next);
   cpSync(`${ROOT}src/manifest/validators`, `${next}/manifest/validators`, { recursive: true });
   // the part of undici the API clients `require` (src/api/undici-core.cjs), where they look for
   // it: one file instead of some 40 modules resolved and loaded from node_modules at each start
   const core = await build({
-    absWorkingDir: ROOT,
+    ...FOR_NODE,
     entryPoints: ['src/api/undici-core.cjs'],
     outfile: `${next}/api/undici-core.cjs`,
-    bundle: true,
     format: 'cjs',
-    platform: 'node',
-    target: 'node22',
-    metafile: true,
-    logLevel: 'warning',
   });
   Object.assign(result.metafile.inputs, core.metafile.inputs);
   Object.assign(result.metafile.outputs, core.metafile.outputs);

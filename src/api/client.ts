@@ -75,9 +75,10 @@ type Step =
  * reaches this module through src/cli/session.ts) should not pay for it. Only the part the
  * client uses is loaded (./undici-core.cjs); see docs/performance.md, "Start-up".
  */
-let undici: Pick<typeof import('undici'), 'Agent' | 'Pool'> | undefined;
+type UndiciCore = Pick<typeof import('undici'), 'Agent' | 'Pool'>;
+let undici: UndiciCore | undefined;
 const loadUndici = () => {
-  undici ??= createRequire(import.meta.url)('./undici-core.cjs') as Pick<typeof import('undici'), 'Agent' | 'Pool'>;
+  undici ??= createRequire(import.meta.url)('./undici-core.cjs') as UndiciCore;
   return undici;
 };
 
