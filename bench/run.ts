@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ROOT, staleBuildSource } from './lib/paths.ts';
+import { ROOT, removeTempDirs, staleBuildSource } from './lib/paths.ts';
 import type { SuiteOptions } from './lib/report.ts';
 import { applyAtScale } from './suites/apply.ts';
 import { efficiency } from './suites/efficiency.ts';
@@ -95,6 +95,8 @@ async function main(): Promise<boolean> {
       // a broken suite is a harness error: the others still run, and the exit code says so
       errors[name] = (error as Error).stack ?? String(error);
       log(`== ${name} FAILED: ${errors[name]}`);
+    } finally {
+      await removeTempDirs();
     }
     log(`== ${name} done in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
   }

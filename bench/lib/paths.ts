@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +10,18 @@ export const MAIN = join(ROOT, 'src/cli/main.ts');
 /** The CLI as published (`npm run build`). */
 export const BUILT_MAIN = join(ROOT, 'dist/cli/main.js');
 
-export function tempDir(name: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `converge-bench-${name}-`));
+const made: string[] = [];
+
+/** A scratch directory for a suite's manifests and files, removed by `removeTempDirs`. */
+export async function tempDir(name: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), `converge-bench-${name}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the scratch directories made so far: after each suite, whose manifests reach 50,000 objects. */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 /**

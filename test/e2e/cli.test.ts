@@ -5,7 +5,7 @@
  * output.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { CLI, converge } from '../helpers/cli.ts';
 import { NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { apply, desiredFrom } from '../helpers/engine.ts';
 import { KINDS_FIXTURE, kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const KINDS = KINDS_FIXTURE;
 const BAD = fileURLToPath(new URL('../fixtures/manifests/bad/', import.meta.url));
@@ -27,7 +28,7 @@ let env: Record<string, string>;
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0 });
-  scratch = await mkdtemp(join(tmpdir(), 'converge-e2e-'));
+  scratch = await tempDir('e2e');
   env = {
     CONVERGE_PLATFORM_URL: emulator.url,
     CONVERGE_PLATFORM_TOKEN: emulator.tokens.admin,

@@ -5,13 +5,13 @@
  * (counted by the emulator). docs/security.md lists these promises.
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let emulator: RunningEmulator;
 let scratch: string;
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => emulator?.close());
 
 beforeEach(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'converge-safety-'));
+  scratch = await tempDir('safety');
   await mkdir(join(scratch, 'm'));
   await writeFile(join(scratch, 'm/settings.yaml'), SETTINGS);
   await writeFile(join(scratch, 'a-file'), 'not a directory');

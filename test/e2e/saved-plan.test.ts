@@ -4,8 +4,7 @@
  * the one in the file; tampered, foreign, empty or malformed files are
  * refused with one line and exit 1, and nothing is sent.
  */
-import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/server.t
 import { converge } from '../helpers/cli.ts';
 import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 import { api, apply, changes, desiredFrom, plan as planInProcess } from '../helpers/engine.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 let emulator: RunningEmulator;
 let scratch: string;
@@ -29,7 +29,7 @@ const MANIFESTS = [
 ].join('\n');
 
 beforeEach(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'converge-saved-'));
+  scratch = await tempDir('saved');
   manifests = join(scratch, 'm.yaml');
   planFile = join(scratch, 'plan.json');
   await writeFile(manifests, MANIFESTS);
@@ -87,7 +87,7 @@ let reviewed: Promise<Reviewed> | undefined;
 function reviewedPlan(): Promise<Reviewed> {
   reviewed ??= (async () => {
     const server = await startEmulator({ port: 0 });
-    const dir = await mkdtemp(join(tmpdir(), 'converge-saved-reviewed-'));
+    const dir = await tempDir('saved-reviewed');
     await writeFile(join(dir, 'm.yaml'), MANIFESTS);
     const made = await converge(['plan', join(dir, 'm.yaml'), '--out', join(dir, 'plan.json')], {
       cwd: dir,
@@ -238,7 +238,7 @@ describe('what a saved plan covers: configuration, options and targets', () => {
   let narrowPlan: string;
   beforeAll(async () => {
     server = await startEmulator({ port: 0 });
-    dir = await mkdtemp(join(tmpdir(), 'converge-saved-config-'));
+    dir = await tempDir('saved-config');
     const tools = join(dir, 'tools.yaml');
     await writeFile(tools, LIVE_TOOLS);
     // what the server holds, set up in-process: the CLI's apply is not what these test

@@ -4,14 +4,13 @@
  * capture-pane, during the run and after it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { CLI } from '../helpers/cli.ts';
 import { kindsFixtureSecrets } from '../helpers/kinds-fixture.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const KINDS = fileURLToPath(new URL('../fixtures/kinds/', import.meta.url));
 const hasTmux = (() => {
@@ -74,7 +73,7 @@ afterEach(async () => {
 // tmux is a test dependency: .ci/run installs it; a machine without it cannot run this test at all
 describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)', () => {
   it('shows live rows while actions run, then finished rows and the summary', async () => {
-    const scratch = await mkdtemp(join(tmpdir(), 'converge-tmux-'));
+    const scratch = await tempDir('tmux');
     const env = {
       ...kindEnv(),
       CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),
@@ -103,7 +102,7 @@ describe.runIf(hasTmux || process.env.CI)('the apply view in a terminal (tmux)',
   it.each(['apply --auto-approve', 'plan'])(
     '%s: shows live state being read, then one line saying what was read, above the plan',
     async (args) => {
-      const scratch = await mkdtemp(join(tmpdir(), 'converge-tmux-'));
+      const scratch = await tempDir('tmux');
       const exports = Object.entries({
         ...kindEnv(),
         CONVERGE_FINGERPRINTS: join(scratch, 'fingerprints.json'),

@@ -4,13 +4,13 @@
  * (`registry.publicModules`) through the spec's three reads only, and the
  * management API's public records in each registry mode.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SeedData } from '../../src/emulator/seed.ts';
 import { startEmulator } from '../../src/emulator/server.ts';
 import { packModule } from '../../src/registry/pack.ts';
+import { tempDirSync } from '../helpers/temp-dir.ts';
 import { type Answer, doc, start } from './helpers.ts';
 import { FIXTURES } from './registry-ingest/tarballs.ts';
 
@@ -20,7 +20,7 @@ const MODULES = '/api/v2/organizations/example-org/registry-modules';
 
 /** The storage example packed into a tarball file, as a seed can name one. */
 async function storageTarball(): Promise<string> {
-  const file = join(mkdtempSync(join(tmpdir(), 'converge-public-')), 'storage-5.1.0.tar.gz');
+  const file = join(tempDirSync('public'), 'storage-5.1.0.tar.gz');
   writeFileSync(file, (await packModule(join(FIXTURES, 'storage'))).bytes);
   return file;
 }

@@ -4,13 +4,13 @@
  * the "before" of the change in plan, plan --json, apply or drift, because the
  * fingerprint store remembers the field was secret.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server.ts';
 import { converge } from '../helpers/cli.ts';
 import { seedApply } from '../helpers/cli-seed.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const CANARY = 'https://canary-7f3a9e.example.com/private/tool.zip';
 const SHA = 'c'.repeat(64);
@@ -20,7 +20,7 @@ let scratch: string;
 
 beforeEach(async () => {
   emulator = await startEmulator({ port: 0 });
-  scratch = await mkdtemp(join(tmpdir(), 'converge-secret-history-'));
+  scratch = await tempDir('secret-history');
 });
 afterEach(() => emulator?.close());
 

@@ -6,13 +6,13 @@
  * pool reads on the event loop.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IngestError, ingestModule } from '../../../src/emulator/registry/ingest/index.ts';
 import { IngestPool, workerFile } from '../../../src/emulator/registry/ingest-pool.ts';
+import { tempDirSync } from '../../helpers/temp-dir.ts';
 import { fixtureTarball, moduleTarball } from './tarballs.ts';
 
 const pool = new IngestPool(workerFile(), 2);
@@ -91,7 +91,7 @@ describe('the ingest pool', () => {
       `const module = await ingestPool().ingest(moduleTarball({ 'main.tf': 'variable "a" {}' }));`,
       'console.log(module.root.inputs[0].name);',
     ].join('\n');
-    const file = join(mkdtempSync(join(tmpdir(), 'converge-pool-exit-')), 'read-one.mjs');
+    const file = join(tempDirSync('pool-exit'), 'read-one.mjs');
     writeFileSync(file, script);
     const child = spawnSync(process.execPath, [file], {
       encoding: 'utf8',
@@ -107,7 +107,7 @@ describe('the ingest pool', () => {
   });
 
   it('reads on the event loop when its worker script is missing', async () => {
-    const elsewhere = pathToFileURL(`${mkdtempSync(join(tmpdir(), 'converge-no-worker-'))}/pool.js`);
+    const elsewhere = pathToFileURL(`${tempDirSync('no-worker')}/pool.js`);
     expect(workerFile(elsewhere)).toBeUndefined();
     const inline = new IngestPool(undefined, 2);
     expect(inline.threaded).toBe(false);
@@ -116,7 +116,7 @@ describe('the ingest pool', () => {
   });
 
   it('reads on the event loop, the waiting uploads included, when its worker cannot start', async () => {
-    const broken = join(mkdtempSync(join(tmpdir(), 'converge-broken-worker-')), 'ingest-worker.mjs');
+    const broken = join(tempDirSync('broken-worker'), 'ingest-worker.mjs');
     writeFileSync(broken, "throw new Error('this thread cannot load its code');\n");
     const unstartable = new IngestPool(pathToFileURL(broken), 2);
     const archives = await Promise.all(['network', 'dns'].map((name) => fixtureTarball(name)));

@@ -3,8 +3,7 @@
  * the manifests load them (src/manifest/document.ts): checked against the kinds' field tables,
  * and folded into each declared object once.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkIgnoreRules, withIgnoreRules } from '../../../src/cli/ignore-rules.ts';
@@ -13,6 +12,7 @@ import { InputError } from '../../../src/errors.ts';
 import { loadManifests } from '../../../src/manifest/load.ts';
 import { catalog } from '../../../src/providers/index.ts';
 import type { DesiredObject } from '../../../src/reconcile/types.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { desired } from '../reconcile/builders.ts';
 
 const role = (mount: string, name: string, ignore?: string[]): DesiredObject =>
@@ -20,7 +20,7 @@ const role = (mount: string, name: string, ignore?: string[]): DesiredObject =>
 
 describe("the configuration's ignore entries", () => {
   it('are read from the file as written', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'converge-ignore-'));
+    const cwd = await tempDir('ignore');
     await writeFile(
       join(cwd, 'converge.config.yaml'),
       'ignore:\n  - {kind: SSHRole, scope: ssh, name: "web-*", fields: [port, "default_extensions.*"]}\n',
@@ -32,7 +32,7 @@ describe("the configuration's ignore entries", () => {
   });
 
   it('are refused without fields, or with an empty list', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'converge-ignore-'));
+    const cwd = await tempDir('ignore');
     await writeFile(
       join(cwd, 'converge.config.yaml'),
       'ignore:\n  - {kind: SSHRole, fields: []}\n  - {kind: SSHRole}\n',
@@ -75,7 +75,7 @@ describe("the configuration's ignore entries", () => {
 
 describe("a document's ignore list", () => {
   async function load(text: string) {
-    const cwd = await mkdtemp(join(tmpdir(), 'converge-ignore-'));
+    const cwd = await tempDir('ignore');
     await writeFile(join(cwd, 'm.yaml'), text);
     return loadManifests(['m.yaml'], catalog, { cwd, env: {} });
   }

@@ -4,14 +4,14 @@
  * variables `${env:}` may not read and its set-up hints all come from it, so
  * every family is configured the same way.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectFamily } from '../../../src/api/connect.ts';
 import { API_NAMES, API_TOKEN_VARIABLES, PROFILES } from '../../../src/api/profiles.ts';
 import { loadConfig } from '../../../src/config/load.ts';
 import { configSchema } from '../../../src/config/schema.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 describe('API family records', () => {
   it('keep the environment variable names the documentation promises', () => {
@@ -30,7 +30,7 @@ describe('API family records', () => {
     'configure %s from its variables, or from its key in the file with its own token variable',
     async (api) => {
       const { env } = PROFILES[api];
-      const cwd = await mkdtemp(join(tmpdir(), 'converge-family-'));
+      const cwd = await tempDir('family');
       const fromEnv = await loadConfig({ cwd, env: { [env.url]: 'http://127.0.0.1:9/', [env.token]: 't0ken' } });
       expect(fromEnv[api]).toMatchObject({ url: 'http://127.0.0.1:9', token: 't0ken', tokenEnv: env.token });
       for (const other of API_NAMES.filter((a) => a !== api)) expect(fromEnv[other]).toBeUndefined();

@@ -1,11 +1,11 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 async function dirWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'converge-config-'));
+  const dir = await tempDir('config');
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   return dir;
 }
@@ -87,7 +87,7 @@ describe('loadConfig', () => {
 
 describe('variables', () => {
   it('resolves values files against the configuration file and keeps the values written there', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'converge-config-vars-'));
+    const cwd = await tempDir('config-vars');
     await writeFile(
       join(cwd, 'converge.config.yaml'),
       'variables:\n  files: [values.yaml, ../shared/values.yaml]\n  engineer_ttl: 2h\n  port: 22\n',
@@ -100,7 +100,7 @@ describe('variables', () => {
   });
 
   it('refuses a key that cannot name a variable, and files that are not a list', async () => {
-    const cwd = await mkdtemp(join(tmpdir(), 'converge-config-vars-'));
+    const cwd = await tempDir('config-vars');
     await writeFile(join(cwd, 'converge.config.yaml'), 'variables:\n  files: values.yaml\n  bad-name: 1\n');
     const error = (await loadConfig({ cwd, env: {} }).catch((e: unknown) => e)) as Error;
     expect(error.message.split('\n').map((line) => line.slice(cwd.length + 1))).toEqual([

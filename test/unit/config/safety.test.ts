@@ -4,14 +4,15 @@
  * environment without http(s), a token with a line break inside; and the
  * interpolation keys it accepts.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 async function dirWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'converge-config-safety-'));
+  const dir = await tempDir('config-safety');
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   return dir;
 }

@@ -1,6 +1,5 @@
 /** Policy documents in the manifest loader: manifest-only, checked by their schema, compiled with the load. */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, InputError } from '../../../src/errors.ts';
@@ -8,9 +7,10 @@ import { loadManifestSet } from '../../../src/manifest/load.ts';
 import { policyCompiler } from '../../../src/policy/hooks.ts';
 import type { Policy } from '../../../src/policy/policy.ts';
 import { catalog } from '../../../src/providers/index.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 async function load(files: Record<string, string>) {
-  const cwd = await mkdtemp(join(tmpdir(), 'converge-policy-load-'));
+  const cwd = await tempDir('policy-load');
   for (const [name, text] of Object.entries(files)) await writeFile(join(cwd, name), text);
   const policies: Policy[] = [];
   try {

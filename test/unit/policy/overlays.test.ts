@@ -4,8 +4,7 @@
  * same overlay pass as an API object, with the same refusals, and the merged policy is checked
  * against its schema and compiled again, each problem in the file that set the value.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, InputError } from '../../../src/errors.ts';
@@ -13,9 +12,10 @@ import { loadManifestSet } from '../../../src/manifest/load.ts';
 import { policyCompiler } from '../../../src/policy/hooks.ts';
 import type { Policy } from '../../../src/policy/policy.ts';
 import { catalog } from '../../../src/providers/index.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 async function load(files: Record<string, string>, paths: string[]) {
-  const cwd = await mkdtemp(join(tmpdir(), 'converge-policy-overlays-'));
+  const cwd = await tempDir('policy-overlays');
   for (const [name, text] of Object.entries(files)) {
     await mkdir(dirname(join(cwd, name)), { recursive: true });
     await writeFile(join(cwd, name), text);

@@ -4,8 +4,7 @@
  * created by POST, upload to its capability URL and a wait for the registry
  * to read it, and test variables whose sensitive value is write-only.
  */
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../../src/api/errors.ts';
@@ -15,6 +14,7 @@ import { moduleAddress, moduleParts } from '../../../src/providers/registry-modu
 import { isPublished, registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
 import type { ProviderContext } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
+import { tempDirSync } from '../../helpers/temp-dir.ts';
 import { desired } from '../reconcile/builders.ts';
 import { contextFor, FakeClient } from './fake-client.ts';
 
@@ -235,7 +235,7 @@ describe('a declared version that exists without content', () => {
 
 describe('packing versions', () => {
   it('packs a directory once for the versions a plan prepares together, and afresh for the next plan', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'converge-pack-shared-'));
+    const dir = tempDirSync('pack-shared');
     cpSync(new URL('../../../examples/modules/network', import.meta.url).pathname, join(dir, 'network'), {
       recursive: true,
     });

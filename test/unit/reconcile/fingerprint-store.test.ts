@@ -4,11 +4,11 @@
  * (the file alone does not test guesses), and older or re-keyed entries
  * reported as not comparable rather than silently mismatched.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FingerprintStore, type StoreNamespace, serverNamespace } from '../../../src/reconcile/fingerprint-store.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 let path: string;
 const platform: StoreNamespace = { name: serverNamespace('platform', 'https://tfe.example.com/'), token: 'tok-p' };
@@ -16,7 +16,7 @@ const secrets: StoreNamespace = { name: serverNamespace('secrets', 'https://vaul
 const apiOf = (key: string) => (key.startsWith('LDAP') || key.startsWith('SSH') ? secrets.name : platform.name);
 
 beforeEach(async () => {
-  path = join(await mkdtemp(join(tmpdir(), 'converge-store-')), 'fingerprints.json');
+  path = join(await tempDir('store'), 'fingerprints.json');
 });
 
 async function open(namespaces: StoreNamespace[], of = apiOf) {
