@@ -16,8 +16,8 @@
  * - touches nothing outside the plan (seeded versions no manifest mentions stay as they were);
  * - converges: applying again (still under faults) ends with a plan of 0 changes,
  *   and the registry holds each declared version once, uploaded.
- * The registry kinds have KNOWN BUGS (see KNOWN_BUG_*): while they stand, the
- * checks tolerate exactly their symptoms, and reproductions at the end fail.
+ * Three bugs of the registry kinds that these scenarios found are fixed; the
+ * reproductions at the end keep them fixed.
  * The platform API advertises its rate limit, as the platform does (see
  * ADVERTISED_LIMIT); a held request outlasts the client's timeout (HOLD_MS).
  */
@@ -663,32 +663,24 @@ function registryWrite(r: Recorded): { key?: string; create: boolean; ref?: stri
 }
 
 /**
- * KNOWN BUGS of the registry kinds (src/, reported, not fixed here). While a
- * flag is on, the checks tolerate exactly that bug's symptom, for the objects
- * that show the trigger, and nothing more; the `it.fails` reproductions at the
- * end of this file start failing once src/ is fixed: then turn the flag off.
- *
- * - KNOWN_BUG_VERSION_READ_BACK (fixed): a version's create whose POST
- *   outcome is unknown was read back through the organization's module list
- *   the run had cached: a version created after that list was read was not
- *   found, its POST sent again and answered 422 (already taken). It is read
- *   afresh now (one GET of its module).
- * - KNOWN_BUG_VERSION_CONTENT (fixed): a version that exists was taken as
- *   uploaded. A version whose create is cut short after the POST (its answer
- *   lost, the upload failed) is now deleted and published anew when the
- *   module has another version; when it is the module's only version
- *   (deleting it would delete the module: the API's delete cascade), the
- *   action fails saying so, and the version is never reported created. The
- *   next plan replaces such a version (never "no changes"); its apply
- *   refuses the delete while it is the module's only version.
- * - KNOWN_BUG_MODULE_TEST_CONFIG: RegistryModule.create sends the POST, then
- *   a PATCH for test-config; when either's outcome is unknown, apply reads the
- *   module back, finds it and reports the create done without the
- *   test-config: the next plan shows an update.
+ * Three bugs of the registry kinds these scenarios found, fixed in src/ (the
+ * reproductions at the end of this file keep them fixed):
+ * - a version's create whose POST outcome is unknown was read back through
+ *   the organization's module list the run had cached: a version created
+ *   after that list was read was not found, its POST sent again and answered
+ *   422 (already taken). It is read afresh now (one GET of its module).
+ * - a version that exists was taken as uploaded. A version whose create is
+ *   cut short after the POST (its answer lost, the upload failed) is now
+ *   deleted and published anew when the module has another version; when it
+ *   is the module's only version (deleting it would delete the module: the
+ *   API's delete cascade), the action fails saying so, and the version is
+ *   never reported created. The next plan replaces such a version (never "no
+ *   changes"); its apply refuses the delete while it is the module's only
+ *   version.
+ * - RegistryModule.create sends the POST, then a PATCH for test-config; when
+ *   either's outcome was unknown, apply read the module back, found it and
+ *   reported the create done without the test-config.
  */
-const KNOWN_BUG_VERSION_READ_BACK = false;
-const KNOWN_BUG_VERSION_CONTENT = false;
-const KNOWN_BUG_MODULE_TEST_CONFIG = false;
 
 /**
  * The versions an apply reported failed because they were made without
@@ -715,29 +707,6 @@ function contentlessOnlyVersions(runs: ReadonlyArray<{ events: ReconcileEvent[] 
   }
   return failed;
 }
-
-/** The keys of actions an apply reported done by reading back after a lost answer, or failed. */
-function troubled(runs: ReadonlyArray<{ events: ReconcileEvent[] }>, kind: string): Set<string> {
-  return new Set(
-    runs.flatMap((run) =>
-      run.events.flatMap((e) =>
-        (e.type === 'action-done' && e.recovered) || e.type === 'action-failed'
-          ? e.action.kind === kind
-            ? [e.action.key]
-            : []
-          : [],
-      ),
-    ),
-  );
-}
-
-/** A plan's change that only KNOWN_BUG_MODULE_TEST_CONFIG explains: test-config left unset on a module created by reading back. */
-const testConfigLeftOut = (a: PlannedAction, recovered: ReadonlySet<string>) =>
-  KNOWN_BUG_MODULE_TEST_CONFIG &&
-  a.kind === 'RegistryModule' &&
-  a.action === 'update' &&
-  recovered.has(a.key) &&
-  a.changes.every((c) => c.path.startsWith('test-config'));
 
 /** On top of the kinds fixture: many creates, an update and a delete of versions, one more user, and the SSH objects. */
 const EXTRA: ManifestDoc[] = [
@@ -1129,10 +1098,9 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
       : await caPublicKey(target, 'ssh-prod');
     const check = await plan(target, desired, { client: CLIENT });
     const notDone = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
-    let recoveredModules = troubled([run], 'RegistryModule');
     expect(
       changes(check.plan.actions)
-        .filter((a) => !notDone.has(a.key) && !testConfigLeftOut(a, recoveredModules))
+        .filter((a) => !notDone.has(a.key))
         .map(
           (a) =>
             `${a.action} ${a.key} ${a.changes.map((c) => `${c.path} ${JSON.stringify(c.before)} -> ${JSON.stringify(c.after)}`).join(', ')}`,
@@ -1141,23 +1109,21 @@ describe.each(SCENARIOS)('at 20 % faults: $name', ({ kinds, seed }) => {
 
     // applying again under faults converges, and each apply only redoes what did not get done
     let attempts = 1;
-    const leftOut = () => changes(check.plan.actions).filter((a) => testConfigLeftOut(a, recoveredModules));
     // a contentless only version cannot be repaired: its replace is refused every time, and is not waited for
     const repairable = () =>
       run.summary.failed.filter((f) => !refusedOnlyVersion(f, contentlessOnlyVersions(runs))).length +
       run.summary.skipped.length;
-    while (repairable() + leftOut().length > 0 && attempts < 6) {
+    while (repairable() > 0 && attempts < 6) {
       const left = new Set([...run.summary.failed, ...run.summary.skipped].map((f) => f.key));
       server.setFaults({ rate: FAULT_RATE, kinds, seed: seed * 100 + attempts, holdMs: HOLD_MS });
       const again = await apply(target, desired, { client });
       attempts++;
       for (const a of changes(again.plan.actions)) {
-        expect(left.has(a.key) || testConfigLeftOut(a, recoveredModules), `${a.key} was done already`).toBe(true);
+        expect(left.has(a.key), `${a.key} was done already`).toBe(true);
       }
       runs.push(again);
       expectAccurateSummary(again.plan.actions, again.summary, again.events, contentlessOnlyVersions(runs));
       run = again;
-      recoveredModules = troubled([again], 'RegistryModule');
     }
     const contentless = contentlessOnlyVersions(runs);
     expect(run.summary.failed.filter((f) => !refusedOnlyVersion(f, contentless))).toEqual([]);
@@ -1254,22 +1220,16 @@ function losingFirstWrites(
 }
 
 /**
- * The writes whose lost answer would only show a KNOWN BUG (see above), spared
- * while its flag is on (their keys go to `spared`): a module's create POST and
- * the PATCH of its test-config (a module the seed did not write, that declares
- * test-config). Spared too, always: the POST of a module's first version (the
- * API's limit, not a bug: made without its upload link, it could only be made
- * anew by deleting it, and deleting a module's last version deletes the
- * module; `a version made without content` below shows what apply does then).
+ * The writes whose answer is never lost (their keys go to `spared`): the POST
+ * of a module's first version. The API's limit, not a bug: made without its
+ * upload link, it could only be made anew by deleting it, and deleting a
+ * module's last version deletes the module; `a version made without content`
+ * below shows what apply does then.
  */
-function spareKnownBugs(options: RequestOptions, spared: string[]): boolean {
+function spareFirstVersions(options: RequestOptions, spared: string[]): boolean {
   const write: Recorded = { method: options.method, path: options.path, body: options.body };
   const key = registryWrite(write)?.key ?? '';
   const versionPost = key.startsWith('RegistryModuleVersion/') && options.method === 'POST';
-  const seeded = REGISTRY_SEEDED.modules.some((m) => key === `RegistryModule/${REGISTRY_ORG}/${m.name}/${m.provider}`);
-  const module = desired.find((d) => addressKey(d.address) === key && d.kind === 'RegistryModule');
-  const withTests = (module?.spec['test-config'] as { 'tests-enabled'?: boolean } | undefined)?.['tests-enabled'];
-  const moduleCreate = module !== undefined && !seeded && withTests !== undefined && options.method !== 'DELETE';
   const moduleOf = (path: string) => path.replace(/\/versions$/, '');
   const firstVersion =
     versionPost &&
@@ -1277,12 +1237,8 @@ function spareKnownBugs(options: RequestOptions, spared: string[]): boolean {
       (m) => m.versions.length > 0 && key.startsWith(`RegistryModuleVersion/${REGISTRY_ORG}/${m.name}/${m.provider}/`),
     ) &&
     !spared.some((s) => s.startsWith(`POST ${moduleOf(options.path)}/versions `));
-  const spare =
-    firstVersion ||
-    (versionPost && (KNOWN_BUG_VERSION_READ_BACK || KNOWN_BUG_VERSION_CONTENT)) ||
-    (moduleCreate && KNOWN_BUG_MODULE_TEST_CONFIG);
-  if (spare) spared.push(`${options.method} ${options.path}${createdVersion(options.body)}`);
-  return spare;
+  if (firstVersion) spared.push(`${options.method} ${options.path}${createdVersion(options.body)}`);
+  return firstVersion;
 }
 
 describe('a lost answer', () => {
@@ -1297,14 +1253,14 @@ describe('a lost answer', () => {
         ...CLIENT,
         wrap: (c) =>
           recording(
-            losingFirstWrites(c, lost, (o) => spareKnownBugs(o, spared)),
+            losingFirstWrites(c, lost, (o) => spareFirstVersions(o, spared)),
             records,
           ),
       },
     });
     expect(run.summary.failed).toEqual([]);
     const writes = records.filter((r) => r.method === 'POST' || r.method === 'PATCH');
-    // every write's answer was lost (but those of the known bugs), and none was sent again
+    // every write's answer was lost (but a module's first version's POST), and none was sent again
     const written = writes.map((r) => `${r.method} ${r.path}${createdVersion(r.body)}`);
     const sent = written.filter((key) => !spared.includes(key));
     // versions made without content (their answer, with its upload link, lost) and so deleted and made anew
@@ -1395,12 +1351,8 @@ describe('a lost answer', () => {
   });
 });
 
-/**
- * Reproductions of the KNOWN BUGS above, each as small as it gets: `it.fails`
- * while the bug's flag is on. Once src/ is fixed, the test fails: turn the
- * flag off (the reproduction is then an ordinary test).
- */
-describe('KNOWN BUGS of the registry kinds (reproductions; each fails until src/ is fixed)', () => {
+/** Reproductions of the three fixed bugs above, each as small as it gets. */
+describe('the registry kinds after a lost answer (the fixed bugs, reproduced)', () => {
   let dir: string;
   beforeAll(async () => {
     dir = join(scratch.dir, 'known-bugs');
@@ -1441,8 +1393,6 @@ describe('KNOWN BUGS of the registry kinds (reproductions; each fails until src/
     return { target, wanted, run, records };
   }
   const versionPost = (o: RequestOptions) => o.method === 'POST' && o.path.endsWith('/versions');
-  /** While the bug's flag is on the reproduction must fail; off, it must pass. */
-  const knownBug = (flag: boolean) => (flag ? it.fails : it);
   const versionWrites = (records: readonly Recorded[], version: string) =>
     records
       .filter((r) => registryWrite(r)?.key === `RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/${version}`)
@@ -1461,92 +1411,86 @@ describe('KNOWN BUGS of the registry kinds (reproductions; each fails until src/
     },
   });
 
-  knownBug(KNOWN_BUG_VERSION_READ_BACK)(
-    'KNOWN_BUG_VERSION_READ_BACK: a version whose POST answer was lost is read afresh, not created again blindly',
-    async () => {
-      const { target, wanted, run, records } = await applyLosing(
-        {
-          versions: [
-            { version: '1.0.0', source: 'mods/a' },
-            { version: '1.1.0', source: 'mods/b' },
-          ],
-        },
-        versionPost,
-      );
-      // 1.1.0 was made after the plan read the module list: found all the same, never POSTed onto itself
-      expect(records.filter((r) => r.error?.status === 422).map((r) => r.path)).toEqual([]);
-      // made without content, beside another version: deleted and published anew
-      expect(versionWrites(records, '1.1.0')).toEqual(['POST', 'DELETE', 'POST']);
-      // the module's only version when its answer was lost: deleting it would delete the module
-      expect(versionWrites(records, '1.0.0')).toEqual(['POST']);
-      expect(run.summary.failed).toEqual([onlyVersionFailure('1.0.0')]);
-      expect(run.events.some((e) => e.type === 'action-done' && e.action.key.endsWith('/1.0.0'))).toBe(false);
-      expect(await statuses(target)).toEqual([
-        { version: '1.0.0', status: 'pending' },
-        { version: '1.1.0', status: 'ok' },
-      ]);
-      // the next plan replaces it (no longer the only version), with why as a note: never "no changes"
-      const next = await plan(target, wanted, { client: CLIENT });
-      expect(changes(next.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
-        `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
-      ]);
-      expect(next.plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.address.name}: ${n}`))).toEqual([
-        'repro/aws/1.0.0: not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; it is replaced, deleted and published anew.',
-        'repro/aws/1.0.0: destructive: the object is deleted before the new one is created and cannot be put back if the create fails (digest is never read back, so cannot be sent again); apply needs --allow-replace RegistryModuleVersion',
-      ]);
-      const repaired = await apply(target, wanted, { client: CLIENT });
-      expect(repaired.summary.failed).toEqual([]);
-      expect(await statuses(target)).toEqual([
-        { version: '1.0.0', status: 'ok' },
-        { version: '1.1.0', status: 'ok' },
-      ]);
-      expect(changes((await plan(target, wanted, { client: CLIENT })).plan.actions)).toEqual([]);
-    },
-  );
-
-  knownBug(KNOWN_BUG_VERSION_CONTENT)(
-    'KNOWN_BUG_VERSION_CONTENT: a version made without content is never reported created, and is replaced once it is not its module’s only version',
-    async () => {
-      const { target, run } = await applyLosing({ versions: [{ version: '1.0.0', source: 'mods/a' }] }, versionPost);
-      expect(run.summary.failed).toEqual([onlyVersionFailure('1.0.0')]);
-      expect(run.summary.done).toEqual({ create: 1 }); // the module
-      expect(await statuses(target)).toEqual([{ version: '1.0.0', status: 'pending' }]);
-
-      // the module's only version: the plan replaces it all the same (never "no changes"), and the
-      // apply refuses the delete, which would delete the module
-      const wanted = await manifestOf({ versions: [{ version: '1.0.0', source: 'mods/a' }] });
-      const alone = await apply(target, wanted, { client: CLIENT });
-      expect(changes(alone.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
-        `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
-      ]);
-      expect(alone.plan.actions.flatMap((a) => a.notes ?? [])[0]).toMatch(/publish another version first\.$/);
-      expect(alone.summary.failed.map((f) => f.error.message)).toEqual([
-        expect.stringMatching(
-          /^replace failed: the delete failed \(not deleted: 1\.0\.0 is the only version.*is unchanged$/,
-        ),
-      ]);
-      expect(await statuses(target)).toEqual([{ version: '1.0.0', status: 'pending' }]);
-
-      // what the failure's hint says: publish another version first, then apply again (the replace)
-      const another = await manifestOf({ versions: [{ version: '1.1.0', source: 'mods/b' }] });
-      expect((await apply(target, another, { client: CLIENT })).summary.failed).toEqual([]);
-      const both = await manifestOf({
+  it('a version whose POST answer was lost is read afresh, not created again blindly', async () => {
+    const { target, wanted, run, records } = await applyLosing(
+      {
         versions: [
           { version: '1.0.0', source: 'mods/a' },
           { version: '1.1.0', source: 'mods/b' },
         ],
-      });
-      const again = await apply(target, both, { client: CLIENT });
-      expect(changes(again.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
-        `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
-      ]);
-      expect(again.summary.failed).toEqual([]);
-      expect(await statuses(target)).toEqual([
-        { version: '1.0.0', status: 'ok' },
-        { version: '1.1.0', status: 'ok' },
-      ]);
-    },
-  );
+      },
+      versionPost,
+    );
+    // 1.1.0 was made after the plan read the module list: found all the same, never POSTed onto itself
+    expect(records.filter((r) => r.error?.status === 422).map((r) => r.path)).toEqual([]);
+    // made without content, beside another version: deleted and published anew
+    expect(versionWrites(records, '1.1.0')).toEqual(['POST', 'DELETE', 'POST']);
+    // the module's only version when its answer was lost: deleting it would delete the module
+    expect(versionWrites(records, '1.0.0')).toEqual(['POST']);
+    expect(run.summary.failed).toEqual([onlyVersionFailure('1.0.0')]);
+    expect(run.events.some((e) => e.type === 'action-done' && e.action.key.endsWith('/1.0.0'))).toBe(false);
+    expect(await statuses(target)).toEqual([
+      { version: '1.0.0', status: 'pending' },
+      { version: '1.1.0', status: 'ok' },
+    ]);
+    // the next plan replaces it (no longer the only version), with why as a note: never "no changes"
+    const next = await plan(target, wanted, { client: CLIENT });
+    expect(changes(next.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
+      `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
+    ]);
+    expect(next.plan.actions.flatMap((a) => (a.notes ?? []).map((n) => `${a.address.name}: ${n}`))).toEqual([
+      'repro/aws/1.0.0: not published: this version exists without content (its upload never arrived), and cannot be uploaded any more; it is replaced, deleted and published anew.',
+      'repro/aws/1.0.0: destructive: the object is deleted before the new one is created and cannot be put back if the create fails (digest is never read back, so cannot be sent again); apply needs --allow-replace RegistryModuleVersion',
+    ]);
+    const repaired = await apply(target, wanted, { client: CLIENT });
+    expect(repaired.summary.failed).toEqual([]);
+    expect(await statuses(target)).toEqual([
+      { version: '1.0.0', status: 'ok' },
+      { version: '1.1.0', status: 'ok' },
+    ]);
+    expect(changes((await plan(target, wanted, { client: CLIENT })).plan.actions)).toEqual([]);
+  });
+
+  it('a version made without content is never reported created, and is replaced once it is not its module’s only version', async () => {
+    const { target, run } = await applyLosing({ versions: [{ version: '1.0.0', source: 'mods/a' }] }, versionPost);
+    expect(run.summary.failed).toEqual([onlyVersionFailure('1.0.0')]);
+    expect(run.summary.done).toEqual({ create: 1 }); // the module
+    expect(await statuses(target)).toEqual([{ version: '1.0.0', status: 'pending' }]);
+
+    // the module's only version: the plan replaces it all the same (never "no changes"), and the
+    // apply refuses the delete, which would delete the module
+    const wanted = await manifestOf({ versions: [{ version: '1.0.0', source: 'mods/a' }] });
+    const alone = await apply(target, wanted, { client: CLIENT });
+    expect(changes(alone.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
+      `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
+    ]);
+    expect(alone.plan.actions.flatMap((a) => a.notes ?? [])[0]).toMatch(/publish another version first\.$/);
+    expect(alone.summary.failed.map((f) => f.error.message)).toEqual([
+      expect.stringMatching(
+        /^replace failed: the delete failed \(not deleted: 1\.0\.0 is the only version.*is unchanged$/,
+      ),
+    ]);
+    expect(await statuses(target)).toEqual([{ version: '1.0.0', status: 'pending' }]);
+
+    // what the failure's hint says: publish another version first, then apply again (the replace)
+    const another = await manifestOf({ versions: [{ version: '1.1.0', source: 'mods/b' }] });
+    expect((await apply(target, another, { client: CLIENT })).summary.failed).toEqual([]);
+    const both = await manifestOf({
+      versions: [
+        { version: '1.0.0', source: 'mods/a' },
+        { version: '1.1.0', source: 'mods/b' },
+      ],
+    });
+    const again = await apply(target, both, { client: CLIENT });
+    expect(changes(again.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([
+      `replace RegistryModuleVersion/${REGISTRY_ORG}/repro/aws/1.0.0`,
+    ]);
+    expect(again.summary.failed).toEqual([]);
+    expect(await statuses(target)).toEqual([
+      { version: '1.0.0', status: 'ok' },
+      { version: '1.1.0', status: 'ok' },
+    ]);
+  });
 
   /** The registry's upload store answers the `nth` upload (from 1) with a 500, every retry included: it never arrives. */
   const failingUpload =
@@ -1605,16 +1549,13 @@ describe('KNOWN BUGS of the registry kinds (reproductions; each fails until src/
     expect(JSON.stringify(run.summary)).not.toContain(link.split('/').at(-1));
   });
 
-  knownBug(KNOWN_BUG_MODULE_TEST_CONFIG)(
-    'KNOWN_BUG_MODULE_TEST_CONFIG: a module whose create POST answer was lost gets its test-config',
-    async () => {
-      const modulePost = (o: RequestOptions) =>
-        o.method === 'POST' && o.path === `/api/v2${registryModulesPath(REGISTRY_ORG)}`;
-      const { target, wanted, run } = await applyLosing({ 'test-config': { 'tests-enabled': true } }, modulePost);
-      expect(run.summary.failed).toEqual([]);
-      // today: the create is reported done (read back, found) and its PATCH of test-config never sent
-      const again = await plan(target, wanted, { client: CLIENT });
-      expect(changes(again.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([]);
-    },
-  );
+  it('a module whose create POST answer was lost gets its test-config', async () => {
+    const modulePost = (o: RequestOptions) =>
+      o.method === 'POST' && o.path === `/api/v2${registryModulesPath(REGISTRY_ORG)}`;
+    const { target, wanted, run } = await applyLosing({ 'test-config': { 'tests-enabled': true } }, modulePost);
+    expect(run.summary.failed).toEqual([]);
+    // today: the create is reported done (read back, found) and its PATCH of test-config never sent
+    const again = await plan(target, wanted, { client: CLIENT });
+    expect(changes(again.plan.actions).map((a) => `${a.action} ${a.key}`)).toEqual([]);
+  });
 });
