@@ -65,8 +65,10 @@ export function showsAsLines(change: { secret?: boolean; before?: Json; after?: 
 
 /**
  * The diff of a live value and a planned one, at most `maxLines` diff lines.
- * An absent value diffs as empty: a create shows every line added. A value
- * that is not a string diffs as its JSON.
+ * An absent value diffs as empty: a create shows every line added. So does a
+ * null one, the APIs' unset field (a SAML certificate set for the first time
+ * is its lines added, not a line `null` removed). Any other value that is not
+ * a string diffs as its JSON.
  */
 export function lineDiff(before: Json | undefined, after: Json | undefined, maxLines: number): LineDiff {
   let live = asText(before);
@@ -236,7 +238,7 @@ function withFinalEnd(text: string): string {
 }
 
 function asText(value: Json | undefined): string {
-  if (value === undefined) return '';
+  if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

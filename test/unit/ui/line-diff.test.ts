@@ -29,7 +29,7 @@ const LDIF_CHANGED = LDIF.replace('description: line 20', 'description: line twe
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
-const texts = (before: string | undefined, after: string | undefined, max = 200) =>
+const texts = (before: string | null | undefined, after: string | null | undefined, max = 200) =>
   lineDiff(before, after, max).lines.map((line) => line.text);
 
 describe('a line diff', () => {
@@ -72,6 +72,14 @@ describe('a line diff', () => {
     expect(texts('a\nb\n', undefined)).toEqual(['@@ -1,2 +0,0 @@', '-a', '-b']);
     expect(diffSummary(lineDiff(undefined, 'a\nb\n', 200))).toBe('2 lines added');
     expect(diffSummary(lineDiff('a\nb\n', undefined, 200))).toBe('2 lines removed');
+  });
+
+  it('shows a value set where the API had null as its lines added, and one cleared to null as its lines removed', () => {
+    // null is the APIs' unset field (a SAML certificate never set), not a line of text
+    expect(texts(null, 'a\nb\n')).toEqual(['@@ -0,0 +1,2 @@', '+a', '+b']);
+    expect(texts('a\nb\n', null)).toEqual(['@@ -1,2 +0,0 @@', '-a', '-b']);
+    expect(diffSummary(lineDiff(null, 'a\nb\n', 200))).toBe('2 lines added');
+    expect(diffSummary(lineDiff('a\nb\n', null, 200))).toBe('2 lines removed');
   });
 
   it('says a change of CRLF to LF once instead of changing every line', () => {
