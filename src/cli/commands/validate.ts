@@ -6,7 +6,9 @@ export function registerValidate(program: Command): void {
     addConfigFlags(
       program
         .command('validate')
-        .description('check manifests offline: YAML, schemas, variables, env and file templates, duplicates')
+        .description(
+          'check manifests offline: YAML, schemas, variables, env and file templates, duplicates, and the policies over each object',
+        )
         .argument('<paths...>', 'manifest files or directories (searched recursively for .yaml/.yml)'),
     ),
   )
