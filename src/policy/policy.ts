@@ -1,10 +1,11 @@
 /**
  * Policy documents -> compiled policies, or the problems that stop the load
- * (a rule that does not parse or type-check, two policies of one name), each
- * at the `file:line:col` of the value it is about.
+ * (a rule that does not parse or type-check, two policies of one name, a kind
+ * that does not exist), each at the `file:line:col` of the value it is about.
  */
 import type { InputProblem } from '../errors.ts';
 import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
+import { didYouMean } from '../manifest/suggest.ts';
 import type { Position } from '../reconcile/types.ts';
 import { type CompiledRule, compileRule } from './cel.ts';
 
@@ -29,7 +30,14 @@ interface PolicySpec {
   enforcement: Enforcement;
 }
 
-export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
+/**
+ * `kinds`: the kinds a policy may name (every provider's, a module's versions included). A policy
+ * that names another matches nothing, so a typo would turn a guardrail off without a word.
+ */
+export function compilePolicies(
+  documents: readonly ManifestOnlyDocument[],
+  kinds: ReadonlySet<string>,
+): {
   policies: Policy[];
   problems: InputProblem[];
 } {
@@ -50,6 +58,11 @@ export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
     }
     seen.set(doc.name, at('metadata.name'));
     const spec = doc.data.spec as PolicySpec;
+    const unknown = unknownKinds(spec.match.kinds, kinds);
+    for (const { kind, index } of unknown) {
+      const hint = didYouMean(kind, kinds) || `; the kinds: ${[...kinds].sort().join(', ')}, or * for every kind`;
+      problems.push({ ...at(`spec.match.kinds.${index}`), message: `policy ${doc.name}: no kind "${kind}"${hint}` });
+    }
     let compiled = compiledByText.get(spec.rule);
     if (!compiled) {
       compiled = compileRule(spec.rule);
@@ -60,6 +73,7 @@ export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
       problems.push({ ...at('spec.rule'), message: `policy ${doc.name}: ${compiled.error.message}${where}` });
       continue;
     }
+    if (unknown.length > 0) continue;
     const uses = compiled.rule.uses;
     policies.push({
       name: doc.name,
@@ -73,4 +87,8 @@ export function compilePolicies(documents: readonly ManifestOnlyDocument[]): {
     });
   }
   return { policies, problems };
+}
+
+function unknownKinds(named: readonly string[], kinds: ReadonlySet<string>): { kind: string; index: number }[] {
+  return named.flatMap((kind, index) => (kind === '*' || kinds.has(kind) ? [] : [{ kind, index }]));
 }

@@ -36,7 +36,7 @@ export interface PolicyTestReport {
 
 export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<PolicyTestReport> {
   const policies: Policy[] = [];
-  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies) });
+  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies, providerMap.keys()) });
   const byName = new Map(policies.map((p) => [p.name, p]));
   const problems: InputProblem[] = [];
   const files: TestFile[] = [];

@@ -136,20 +136,32 @@ describe('rules over change and live', () => {
   });
 });
 
-describe('rules that do not compile', () => {
-  it('are reported at the line of the rule, with the CEL message, before any request', async () => {
+describe('policies that cannot be used', () => {
+  /** `plan` of a tool version and this policy document: its stderr, once it is known nothing was sent. */
+  async function refusedBeforeAnyRequest(policy: string): Promise<string> {
     await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
-    await put(
-      'policy.yaml',
-      "kind: Policy\nmetadata: {name: broken}\nspec:\n  match: {kinds: [ToolVersion]}\n  message: m\n  rule: \"object.spec.url.startsWith('https://') && objet.spec.sha != ''\"\n",
-    );
+    await put('policy.yaml', policy);
     target.emulator.resetStats();
     const result = await target.run(['plan', 'm']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(
+    expect(Object.keys(target.emulator.stats().byRoute)).toEqual([]);
+    return result.stderr;
+  }
+
+  it('a rule that does not compile is reported at the line of the rule, with the CEL message, before any request', async () => {
+    const stderr = await refusedBeforeAnyRequest(
+      "kind: Policy\nmetadata: {name: broken}\nspec:\n  match: {kinds: [ToolVersion]}\n  message: m\n  rule: \"object.spec.url.startsWith('https://') && objet.spec.sha != ''\"\n",
+    );
+    expect(stderr).toMatch(
       /m\/policy\.yaml:6:9: policy broken: Unknown variable: objet \(at character 43 of the rule\)/,
     );
-    expect(Object.keys(target.emulator.stats().byRoute)).toEqual([]);
+  });
+
+  it('a kind that does not exist is refused at its item before any request, not a guardrail that matches nothing', async () => {
+    const stderr = await refusedBeforeAnyRequest(
+      'kind: Policy\nmetadata: {name: https}\nspec:\n  match:\n    kinds: [ToolVersion, toolversions]\n  message: m\n  rule: "object.spec.url.startsWith(\'https://\')"\n',
+    );
+    expect(stderr).toContain('m/policy.yaml:5:26: policy https: no kind "toolversions"; did you mean "ToolVersion"?');
   });
 });
 

@@ -5,8 +5,10 @@ import { judge } from '../../../src/policy/evaluate.ts';
 import { policyMatches } from '../../../src/policy/match.ts';
 import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
 import { celValue } from '../../../src/policy/view.ts';
+import { providerMap } from '../../../src/providers/index.ts';
 
 const at = (line: number) => ({ file: 'p.yaml', line, col: 9 });
+const KINDS = new Set(providerMap.keys());
 function doc(
   name: string,
   rule: string,
@@ -25,14 +27,14 @@ function doc(
   };
 }
 function one(rule: string, match?: Record<string, unknown>): Policy {
-  const { policies, problems } = compilePolicies([doc('p', rule, match)]);
+  const { policies, problems } = compilePolicies([doc('p', rule, match)], KINDS);
   expect(problems).toEqual([]);
   return policies[0]!;
 }
 
 describe('compiling rules', () => {
   it('reports a syntax error at the rule value, with the CEL message and the character', () => {
-    const { problems } = compilePolicies([doc('p', 'object.spec.')]);
+    const { problems } = compilePolicies([doc('p', 'object.spec.')], KINDS);
     expect(problems).toEqual([
       { ...at(6), message: 'policy p: Expected IDENTIFIER, got EOF (at character 13 of the rule)' },
     ]);
@@ -49,8 +51,32 @@ describe('compiling rules', () => {
   });
 
   it('refuses two policies of one name, pointing at the second', () => {
-    const { problems } = compilePolicies([doc('p', 'true'), doc('p', 'true')]);
+    const { problems } = compilePolicies([doc('p', 'true'), doc('p', 'true')], KINDS);
     expect(problems).toEqual([{ ...at(2), message: 'two policies are named "p" (the other at p.yaml:2:9)' }]);
+  });
+
+  it('refuses a kind that does not exist, at its item, with the kind it most likely meant', () => {
+    // a policy over no kind would match nothing: a typo must not turn a guardrail off silently
+    const typo = doc('p', 'true', { kinds: ['SSHRole', 'sshrol', 'Teams'] });
+    typo.positions['spec.match.kinds.1'] = at(4);
+    const { policies, problems } = compilePolicies([typo], KINDS);
+    expect(policies).toEqual([]);
+    expect(problems).toEqual([
+      { ...at(4), message: 'policy p: no kind "sshrol"; did you mean "SSHRole"?' },
+      // without a position of its own, the document's
+      {
+        file: 'p.yaml',
+        line: 1,
+        col: 1,
+        message: `policy p: no kind "Teams"; the kinds: ${[...KINDS].sort().join(', ')}, or * for every kind`,
+      },
+    ]);
+  });
+
+  it("accepts every provider's kind, a module's versions included, and *", () => {
+    for (const kinds of [['*'], ['RegistryModuleVersion'], [...KINDS]]) {
+      expect(compilePolicies([doc('p', 'true', { kinds })], KINDS).problems).toEqual([]);
+    }
   });
 });
 

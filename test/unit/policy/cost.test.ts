@@ -26,7 +26,7 @@ function policy(rule: string, kinds = ['*']): Policy {
     source: { file: 'p.yaml', line: 1, col: 1 },
     positions: {},
   };
-  const { policies, problems } = compilePolicies([doc]);
+  const { policies, problems } = compilePolicies([doc], new Set(providerMap.keys()));
   expect(problems).toEqual([]);
   return policies[0]!;
 }
@@ -230,12 +230,15 @@ describe('a rule several policies share', () => {
 
   it('is compiled once and runs once per object; each policy decides with its own enforcement and match', () => {
     const rule = "!object.metadata.name.startsWith('tmp-')";
-    const { policies, problems } = compilePolicies([
-      doc('everywhere', rule, { kinds: ['*'] }, 'deny'),
-      doc('users', rule, { kinds: ['AdminUser'] }, 'warn'),
-      doc('team-web', rule, { kinds: ['AdminUser'], labels: { team: 'web' } }, 'warn'),
-      doc('tools', rule, { kinds: ['ToolVersion'] }, 'deny'),
-    ]);
+    const { policies, problems } = compilePolicies(
+      [
+        doc('everywhere', rule, { kinds: ['*'] }, 'deny'),
+        doc('users', rule, { kinds: ['AdminUser'] }, 'warn'),
+        doc('team-web', rule, { kinds: ['AdminUser'], labels: { team: 'web' } }, 'warn'),
+        doc('tools', rule, { kinds: ['ToolVersion'] }, 'deny'),
+      ],
+      new Set(providerMap.keys()),
+    );
     expect(problems).toEqual([]);
     const compiled = policies[0]!.rule;
     expect(policies.every((p) => p.rule === compiled)).toBe(true);

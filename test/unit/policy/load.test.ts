@@ -6,7 +6,7 @@ import { formatProblem, InputError } from '../../../src/errors.ts';
 import { loadManifestSet } from '../../../src/manifest/load.ts';
 import { policyCompiler } from '../../../src/policy/hooks.ts';
 import type { Policy } from '../../../src/policy/policy.ts';
-import { catalog } from '../../../src/providers/index.ts';
+import { catalog, providerMap } from '../../../src/providers/index.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
 async function load(files: Record<string, string>) {
@@ -14,7 +14,10 @@ async function load(files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) await writeFile(join(cwd, name), text);
   const policies: Policy[] = [];
   try {
-    const set = await loadManifestSet(['.'], catalog, { cwd, checkDocuments: policyCompiler(policies) });
+    const set = await loadManifestSet(['.'], catalog, {
+      cwd,
+      checkDocuments: policyCompiler(policies, providerMap.keys()),
+    });
     return { ...set, policies, problems: [] as string[] };
   } catch (error) {
     if (error instanceof InputError)

@@ -11,7 +11,7 @@ import { formatProblem, InputError } from '../../../src/errors.ts';
 import { loadManifestSet } from '../../../src/manifest/load.ts';
 import { policyCompiler } from '../../../src/policy/hooks.ts';
 import type { Policy } from '../../../src/policy/policy.ts';
-import { catalog } from '../../../src/providers/index.ts';
+import { catalog, providerMap } from '../../../src/providers/index.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 
 async function load(files: Record<string, string>, paths: string[]) {
@@ -22,7 +22,10 @@ async function load(files: Record<string, string>, paths: string[]) {
   }
   const policies: Policy[] = [];
   try {
-    const set = await loadManifestSet(paths, catalog, { cwd, checkDocuments: policyCompiler(policies) });
+    const set = await loadManifestSet(paths, catalog, {
+      cwd,
+      checkDocuments: policyCompiler(policies, providerMap.keys()),
+    });
     return { ...set, policies, problems: [] as string[] };
   } catch (error) {
     if (error instanceof InputError)
