@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { InputProblem } from '../errors.ts';
+import { didYouMean } from '../manifest/suggest.ts';
 import type { Outcome } from './evaluate.ts';
 
 export interface TestCase {
@@ -26,7 +27,15 @@ export interface TestFile {
 const OUTCOMES: readonly string[] = ['allow', 'deny', 'warn'];
 const ACTIONS: readonly string[] = ['create', 'update', 'replace', 'delete', 'none'];
 
-export function parseTestFile(file: string, text: string): { tests?: TestFile; problems: InputProblem[] } {
+/**
+ * `kinds`: those an example object may be of (every provider's). An object of another kind matches
+ * no policy, so a case expecting `allow` would pass whatever the rule says.
+ */
+export function parseTestFile(
+  file: string,
+  text: string,
+  kinds: ReadonlySet<string>,
+): { tests?: TestFile; problems: InputProblem[] } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   const at = (offset: number | undefined, message: string): InputProblem => ({
@@ -45,7 +54,7 @@ export function parseTestFile(file: string, text: string): { tests?: TestFile; p
   const cases: TestCase[] = [];
   for (const [index, raw] of (data.cases as Array<Record<string, unknown>>).entries()) {
     const node = (casesNode as { items?: Array<{ range?: [number] }> } | undefined)?.items?.[index];
-    const problem = caseProblem(raw);
+    const problem = caseProblem(raw, kinds);
     if (problem) {
       problems.push(at(node?.range?.[0], `case ${index + 1}: ${problem}`));
       continue;
@@ -63,9 +72,10 @@ export function parseTestFile(file: string, text: string): { tests?: TestFile; p
   return { tests: { file, policy, cases }, problems };
 }
 
-function caseProblem(raw: Record<string, unknown> | null): string | undefined {
+function caseProblem(raw: Record<string, unknown> | null, kinds: ReadonlySet<string>): string | undefined {
   const object = raw?.object as TestCase['object'] | undefined;
   if (typeof object?.kind !== 'string') return '`object` needs a `kind`';
+  if (!kinds.has(object.kind)) return `no kind "${object.kind}"${didYouMean(object.kind, kinds)}`;
   if (!OUTCOMES.includes(raw?.expect as string)) return '`expect` is one of allow, deny, warn';
   const change = raw?.change as TestCase['change'] | undefined;
   if (change !== undefined && !ACTIONS.includes(change?.action))

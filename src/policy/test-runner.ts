@@ -35,14 +35,15 @@ export interface PolicyTestReport {
 }
 
 export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<PolicyTestReport> {
+  const kinds = new Set(providerMap.keys());
   const policies: Policy[] = [];
-  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies, providerMap.keys()) });
+  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies, kinds) });
   const byName = new Map(policies.map((p) => [p.name, p]));
   const problems: InputProblem[] = [];
   const files: TestFile[] = [];
   for (const path of await testFiles(resolve(cwd, dir))) {
     const name = relative(cwd, path);
-    const parsed = parseTestFile(name, await readFile(path, 'utf8'));
+    const parsed = parseTestFile(name, await readFile(path, 'utf8'), kinds);
     problems.push(...parsed.problems);
     if (!parsed.tests) continue;
     if (!byName.has(parsed.tests.policy)) {

@@ -183,4 +183,17 @@ describe('converge policy test', () => {
     );
     expect(failed.stdout).toContain('0 of 1 policy test case(s) passed, 1 failed.');
   });
+
+  it('refuses an example object of a kind that does not exist: it would match no policy and pass as allowed', async () => {
+    await put('policy.yaml', releaseHost('deny'));
+    await put(
+      'release-host.test.yaml',
+      'cases:\n  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
+    );
+    const refused = await target.run(['policy', 'test', 'm']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'm/release-host.test.yaml:2:5: case 1: no kind "ToolVersions"; did you mean "ToolVersion"?',
+    );
+  });
 });
