@@ -85,7 +85,7 @@ export async function loadInputs(
     env: process.env,
     cwd: process.cwd(),
     ...interpolationAccess(config, paths),
-    checkDocuments: policyCompiler(policies, providerMap.keys()),
+    checkDocuments: policyCompiler(policies, providerMap),
     variables: givenValues(flags, config, process.env, process.cwd()),
     // loading is synchronous: no collection is reported while it grows the young generation, so the
     // heap is looked at after each file (a heap under the cap cannot hold a young generation at it)

@@ -5,7 +5,7 @@
  * type-checked once; what it returns is evaluated per matching object.
  */
 import { type ASTNode, Environment, evaluate } from '@marcbachmann/cel-js';
-import { objectPaths, type RuleVariable, referencedVariables } from './variables.ts';
+import { objectPaths, type RuleVariable, referencedVariables, selections } from './variables.ts';
 
 export interface CompiledRule {
   /** Runs the rule over one object's variables; throws an evaluation error. */
@@ -14,6 +14,8 @@ export interface CompiledRule {
   uses: ReadonlySet<RuleVariable>;
   /** The fields of `object` it reads, when it reads only fixed ones (src/policy/result-cache.ts). */
   objectPaths?: readonly string[];
+  /** Every field of `object` and `live` it selects by name (`object.spec.max_ttl`), checked against the kinds' fields. */
+  reads: readonly string[];
 }
 
 export interface RuleError {
@@ -56,7 +58,8 @@ export function compileRule(text: string): { rule: CompiledRule } | { error: Rul
   }
   const ast = parsed.ast as ASTNode;
   const objectRead = objectPaths(ast);
-  const rule: CompiledRule = { run: (variables) => parsed(variables), uses: referencedVariables(ast) };
+  const reads = (['object', 'live'] as const).flatMap((v) => selections(ast, v).paths.map((path) => `${v}.${path}`));
+  const rule: CompiledRule = { run: (variables) => parsed(variables), uses: referencedVariables(ast), reads };
   if (objectRead) rule.objectPaths = objectRead;
   return { rule };
 }

@@ -6,20 +6,21 @@
  */
 import type { InputProblem } from '../errors.ts';
 import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
+import type { Provider } from '../reconcile/provider.ts';
 import type { Policy } from './policy.ts';
 
 /**
- * A `checkDocuments` hook for the loader that keeps the compiled policies in `into`; `kinds` are
- * those a policy may name (src/providers/index.ts, `providerMap`).
+ * A `checkDocuments` hook for the loader that keeps the compiled policies in `into`; `providers`
+ * are the kinds a policy may name, with their fields (src/providers/index.ts, `providerMap`).
  */
 export function policyCompiler(
   into: Policy[],
-  kinds: Iterable<string>,
+  providers: ReadonlyMap<string, Provider>,
 ): (documents: readonly ManifestOnlyDocument[]) => Promise<InputProblem[]> {
   return async (documents) => {
     if (!documents.some((d) => d.kind === 'Policy')) return [];
     const { compilePolicies } = await import('./policy.ts');
-    const { policies, problems } = compilePolicies(documents, new Set(kinds));
+    const { policies, problems } = compilePolicies(documents, providers);
     into.push(...policies);
     return problems;
   };

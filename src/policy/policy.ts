@@ -1,11 +1,13 @@
 /**
  * Policy documents -> compiled policies, or the problems that stop the load
  * (a rule that does not parse or type-check, two policies of one name, a kind
- * that does not exist), each at the `file:line:col` of the value it is about.
+ * that does not exist, a field no kind it matches has), each at the
+ * `file:line:col` of the value it is about.
  */
 import type { InputProblem } from '../errors.ts';
 import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
 import { didYouMean } from '../manifest/suggest.ts';
+import type { Provider } from '../reconcile/provider.ts';
 import type { Position } from '../reconcile/types.ts';
 import { type CompiledRule, compileRule } from './cel.ts';
 
@@ -31,16 +33,19 @@ interface PolicySpec {
 }
 
 /**
- * `kinds`: the kinds a policy may name (every provider's, a module's versions included). A policy
- * that names another matches nothing, so a typo would turn a guardrail off without a word.
+ * `providers`: every kind a policy may name (a module's versions included), with its fields. A
+ * policy over a kind that does not exist matches nothing, and a rule that reads a field its kinds
+ * do not have reads nothing (`!has(object.spec.max_tll) || ...` holds for every role): either way
+ * a typo would turn a guardrail off without a word.
  */
 export function compilePolicies(
   documents: readonly ManifestOnlyDocument[],
-  kinds: ReadonlySet<string>,
+  providers: ReadonlyMap<string, Provider>,
 ): {
   policies: Policy[];
   problems: InputProblem[];
 } {
+  const kinds = new Set(providers.keys());
   const policies: Policy[] = [];
   const problems: InputProblem[] = [];
   const seen = new Map<string, Position>();
@@ -74,6 +79,11 @@ export function compilePolicies(
       continue;
     }
     if (unknown.length > 0) continue;
+    const misread = unknownFieldRead(compiled.rule.reads, spec.match.kinds, providers);
+    if (misread) {
+      problems.push({ ...at('spec.rule'), message: `policy ${doc.name}: ${misread}` });
+      continue;
+    }
     const uses = compiled.rule.uses;
     policies.push({
       name: doc.name,
@@ -87,6 +97,32 @@ export function compilePolicies(
     });
   }
   return { policies, problems };
+}
+
+/**
+ * Why a field the rule selects by name cannot be there: `object` holds `kind`, `metadata` and
+ * `spec`, and a spec field must be one of some kind the policy matches (with `*`, of some kind).
+ * Only the spec's top-level field is checked: below it are map keys (labels, extensions).
+ */
+function unknownFieldRead(
+  reads: readonly string[],
+  matched: readonly string[],
+  providers: ReadonlyMap<string, Provider>,
+): string | undefined {
+  const kinds = matched.includes('*') ? [...providers.keys()] : matched;
+  const tables = kinds.map((kind) => providers.get(kind)?.fieldPaths);
+  const fields = new Set(tables.flatMap((table) => table ?? []).map((path) => path.split('.')[0] as string));
+  for (const read of reads) {
+    const [variable, top, field] = read.split('.');
+    if (top !== 'kind' && top !== 'metadata' && top !== 'spec') {
+      return `the rule reads ${variable}.${top}: ${variable} holds kind, metadata and spec${didYouMean(top as string, ['kind', 'metadata', 'spec'])}`;
+    }
+    // a kind without a field table: what its spec holds is not known here
+    if (top !== 'spec' || field === undefined || tables.includes(undefined) || fields.has(field)) continue;
+    const whose = matched.includes('*') ? 'no kind' : `no ${kinds.join(' or ')}`;
+    return `the rule reads ${variable}.spec.${field}, a field ${whose} has${didYouMean(field, fields)}`;
+  }
+  return undefined;
 }
 
 function unknownKinds(named: readonly string[], kinds: ReadonlySet<string>): { kind: string; index: number }[] {

@@ -37,7 +37,7 @@ export interface PolicyTestReport {
 export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<PolicyTestReport> {
   const kinds = new Set(providerMap.keys());
   const policies: Policy[] = [];
-  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies, kinds) });
+  await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies, providerMap) });
   const byName = new Map(policies.map((p) => [p.name, p]));
   const problems: InputProblem[] = [];
   const files: TestFile[] = [];

@@ -32,16 +32,25 @@ export function referencedVariables(root: ASTNode): Set<RuleVariable> {
  * at these paths (CEL is pure), which is what lets converge reuse it (src/policy/result-cache.ts).
  */
 export function objectPaths(root: ASTNode): string[] | undefined {
+  const { paths, opaque } = selections(root, 'object');
+  return opaque ? undefined : paths;
+}
+
+/**
+ * The fields of `variable` the rule selects by name, however else it uses the variable:
+ * `object.spec.max_ttl` as `spec.max_ttl`; `opaque` when it also reads it another way.
+ */
+export function selections(root: ASTNode, variable: RuleVariable): { paths: string[]; opaque: boolean } {
   const paths = new Set<string>();
   let opaque = false;
   walk(root, (node, hidden) => {
-    if (hidden.has('object')) return true;
-    const path = node.op === '.' ? selection(node) : undefined;
+    if (hidden.has(variable)) return true;
+    const path = node.op === '.' ? selection(node, variable) : undefined;
     if (path !== undefined) paths.add(path);
-    else if (node.op === 'id' && node.args === 'object') opaque = true;
+    else if (node.op === 'id' && node.args === variable) opaque = true;
     return path === undefined;
   });
-  return opaque ? undefined : [...paths].sort();
+  return { paths: [...paths].sort(), opaque };
 }
 
 /**
@@ -69,8 +78,8 @@ function walk(root: ASTNode, enter: (node: ASTNode, hidden: ReadonlySet<string>)
   visit(root, new Set());
 }
 
-/** `object.a.b` as `a.b`; undefined for a selection that does not start at the `object` variable. */
-function selection(node: ASTNode): string | undefined {
+/** `object.a.b` as `a.b`; undefined for a selection that does not start at `variable`. */
+function selection(node: ASTNode, variable: RuleVariable): string | undefined {
   const names: string[] = [];
   let at: ASTNode = node;
   while (at.op === '.') {
@@ -78,7 +87,7 @@ function selection(node: ASTNode): string | undefined {
     names.unshift(name);
     at = receiver;
   }
-  return at.op === 'id' && at.args === 'object' ? names.join('.') : undefined;
+  return at.op === 'id' && at.args === variable ? names.join('.') : undefined;
 }
 
 /** The leading identifier arguments of a binding macro (one, or two for transformMap's key and value). */

@@ -163,6 +163,15 @@ describe('policies that cannot be used', () => {
     );
     expect(stderr).toContain('m/policy.yaml:5:26: policy https: no kind "toolversions"; did you mean "ToolVersion"?');
   });
+
+  it('a rule over a field its kinds do not have is refused at the rule before any request, not a rule that always holds', async () => {
+    const stderr = await refusedBeforeAnyRequest(
+      'kind: Policy\nmetadata: {name: https}\nspec:\n  match: {kinds: [ToolVersion]}\n  message: m\n  rule: "!has(object.spec.uri) || object.spec.uri.startsWith(\'https://\')"\n',
+    );
+    expect(stderr).toContain(
+      'm/policy.yaml:6:9: policy https: the rule reads object.spec.uri, a field no ToolVersion has; did you mean "url"?',
+    );
+  });
 });
 
 describe('converge policy test', () => {

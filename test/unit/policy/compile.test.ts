@@ -6,6 +6,7 @@ import { policyMatches } from '../../../src/policy/match.ts';
 import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
 import { celValue } from '../../../src/policy/view.ts';
 import { providerMap } from '../../../src/providers/index.ts';
+import { ANY_FIELDS } from './any-fields.ts';
 
 const at = (line: number) => ({ file: 'p.yaml', line, col: 9 });
 const KINDS = new Set(providerMap.keys());
@@ -26,15 +27,16 @@ function doc(
     positions: { 'spec.rule': at(6), 'metadata.name': at(2) },
   };
 }
+/** One policy, compiled for evaluating: its rule may read fields of its own (./any-fields.ts). */
 function one(rule: string, match?: Record<string, unknown>): Policy {
-  const { policies, problems } = compilePolicies([doc('p', rule, match)], KINDS);
+  const { policies, problems } = compilePolicies([doc('p', rule, match)], ANY_FIELDS);
   expect(problems).toEqual([]);
   return policies[0]!;
 }
 
 describe('compiling rules', () => {
   it('reports a syntax error at the rule value, with the CEL message and the character', () => {
-    const { problems } = compilePolicies([doc('p', 'object.spec.')], KINDS);
+    const { problems } = compilePolicies([doc('p', 'object.spec.')], providerMap);
     expect(problems).toEqual([
       { ...at(6), message: 'policy p: Expected IDENTIFIER, got EOF (at character 13 of the rule)' },
     ]);
@@ -51,7 +53,7 @@ describe('compiling rules', () => {
   });
 
   it('refuses two policies of one name, pointing at the second', () => {
-    const { problems } = compilePolicies([doc('p', 'true'), doc('p', 'true')], KINDS);
+    const { problems } = compilePolicies([doc('p', 'true'), doc('p', 'true')], providerMap);
     expect(problems).toEqual([{ ...at(2), message: 'two policies are named "p" (the other at p.yaml:2:9)' }]);
   });
 
@@ -59,7 +61,7 @@ describe('compiling rules', () => {
     // a policy over no kind would match nothing: a typo must not turn a guardrail off silently
     const typo = doc('p', 'true', { kinds: ['SSHRole', 'sshrol', 'Teams'] });
     typo.positions['spec.match.kinds.1'] = at(4);
-    const { policies, problems } = compilePolicies([typo], KINDS);
+    const { policies, problems } = compilePolicies([typo], providerMap);
     expect(policies).toEqual([]);
     expect(problems).toEqual([
       { ...at(4), message: 'policy p: no kind "sshrol"; did you mean "SSHRole"?' },
@@ -73,9 +75,41 @@ describe('compiling rules', () => {
     ]);
   });
 
+  it('refuses a rule that reads a spec field no kind it matches has: it would read nothing', () => {
+    // `!has(object.spec.max_tll) || ...` holds for every role: the guardrail would be off
+    const problemOf = (rule: string, kinds: string[]) =>
+      compilePolicies([doc('p', rule, { kinds })], providerMap).problems.map((p) => p.message);
+    expect(
+      problemOf("!has(object.spec.max_tll) || duration(object.spec.max_tll) <= duration('24h')", ['SSHRole']),
+    ).toEqual(['policy p: the rule reads object.spec.max_tll, a field no SSHRole has; did you mean "max_ttl"?']);
+    expect(problemOf("live.spec.url != ''", ['ToolVersion', 'AdminUser'])).toEqual([]);
+    expect(problemOf("live.spec.ur != ''", ['ToolVersion', 'AdminUser'])).toEqual([
+      'policy p: the rule reads live.spec.ur, a field no ToolVersion or AdminUser has; did you mean "url"?',
+    ]);
+    // with *, a field of some kind: the rule guards the others with has()
+    expect(problemOf("!has(object.spec.url) || object.spec.url.startsWith('https://')", ['*'])).toEqual([]);
+    expect(problemOf('has(object.spec.urll)', ['*'])[0]).toMatch(
+      /reads object\.spec\.urll, a field no kind has; did you mean "url"\?$/,
+    );
+    expect(problemOf('object.specs.size() > 0', ['SSHRole'])).toEqual([
+      'policy p: the rule reads object.specs: object holds kind, metadata and spec; did you mean "spec"?',
+    ]);
+  });
+
+  it('checks only the top spec field: below it are map keys, and a nested table row counts by its first segment', () => {
+    const ok = (rule: string, kinds: string[]) => compilePolicies([doc('p', rule, { kinds })], providerMap).problems;
+    expect(
+      ok("!has(object.spec.default_extensions.permit_pty) || object.metadata.labels.team == 'web'", ['SSHRole']),
+    ).toEqual([]);
+    expect(
+      ok("object.spec['test-config'].size() >= 0 && has(object.spec.vcs_repo) == false", ['RegistryModule'])[0]
+        ?.message,
+    ).toMatch(/object\.spec\.vcs_repo, a field no RegistryModule has; did you mean "vcs-repo"\?/);
+  });
+
   it("accepts every provider's kind, a module's versions included, and *", () => {
     for (const kinds of [['*'], ['RegistryModuleVersion'], [...KINDS]]) {
-      expect(compilePolicies([doc('p', 'true', { kinds })], KINDS).problems).toEqual([]);
+      expect(compilePolicies([doc('p', 'true', { kinds })], providerMap).problems).toEqual([]);
     }
   });
 });

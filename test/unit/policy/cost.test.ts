@@ -13,6 +13,7 @@ import { ruleRun } from '../../../src/policy/result-cache.ts';
 import { celValue, objectView } from '../../../src/policy/view.ts';
 import { providerMap } from '../../../src/providers/index.ts';
 import type { DesiredObject } from '../../../src/reconcile/types.ts';
+import { ANY_FIELDS } from './any-fields.ts';
 
 function policy(rule: string, kinds = ['*']): Policy {
   const doc: ManifestOnlyDocument = {
@@ -26,7 +27,7 @@ function policy(rule: string, kinds = ['*']): Policy {
     source: { file: 'p.yaml', line: 1, col: 1 },
     positions: {},
   };
-  const { policies, problems } = compilePolicies([doc], new Set(providerMap.keys()));
+  const { policies, problems } = compilePolicies([doc], ANY_FIELDS);
   expect(problems).toEqual([]);
   return policies[0]!;
 }
@@ -237,7 +238,7 @@ describe('a rule several policies share', () => {
         doc('team-web', rule, { kinds: ['AdminUser'], labels: { team: 'web' } }, 'warn'),
         doc('tools', rule, { kinds: ['ToolVersion'] }, 'deny'),
       ],
-      new Set(providerMap.keys()),
+      providerMap,
     );
     expect(problems).toEqual([]);
     const compiled = policies[0]!.rule;

@@ -16,7 +16,7 @@ async function load(files: Record<string, string>) {
   try {
     const set = await loadManifestSet(['.'], catalog, {
       cwd,
-      checkDocuments: policyCompiler(policies, providerMap.keys()),
+      checkDocuments: policyCompiler(policies, providerMap),
     });
     return { ...set, policies, problems: [] as string[] };
   } catch (error) {

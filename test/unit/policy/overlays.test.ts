@@ -24,7 +24,7 @@ async function load(files: Record<string, string>, paths: string[]) {
   try {
     const set = await loadManifestSet(paths, catalog, {
       cwd,
-      checkDocuments: policyCompiler(policies, providerMap.keys()),
+      checkDocuments: policyCompiler(policies, providerMap),
     });
     return { ...set, policies, problems: [] as string[] };
   } catch (error) {
