@@ -25,7 +25,7 @@ import {
 } from 'yaml';
 import type { InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
-import { durationSeconds } from './duration.ts';
+import { durationProblem } from './duration.ts';
 import { lazyRecord } from './lazy-record.ts';
 import { joinPath, parentPath } from './paths.ts';
 
@@ -231,18 +231,11 @@ function scalarProblems(node: Scalar, c: Walker): void {
   } else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     const message = `the number ${node.source ?? value} is too large to be kept exactly (beyond 2^53); quote it if it is text`;
     c.problems.push({ ...c.at(node.range[0]), message });
-  } else if (typeof value === 'string' && DURATION.test(value)) {
-    // a duration is sent as a number of seconds: one beyond 2^53 would arrive rounded
-    const seconds = durationSeconds(value);
-    if (seconds !== undefined && !Number.isSafeInteger(Math.ceil(seconds))) {
-      const message = `the duration ${value} is too long to be sent exactly (beyond 2^53 seconds)`;
-      c.problems.push({ ...c.at(node.range[0]), message });
-    }
+  } else if (typeof value === 'string') {
+    const message = durationProblem(value);
+    if (message) c.problems.push({ ...c.at(node.range[0]), message });
   }
 }
-
-/** A duration with units (`2h`, `1h30m`), as schemas/*.schema.json#/definitions/duration writes it. */
-const DURATION = /^(?:\d+(?:\.\d+)?[hms])+$/;
 
 /** yaml resolves aliases only in toJS, and its error there carries no position. */
 function aliasProblem(

@@ -4,8 +4,25 @@
  * this to normalize both sides before diffing, so `1h`, `60m` and `3600` compare equal.
  */
 const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1 };
+/** A duration with units (`2h`, `1h30m`), as schemas/*.schema.json#/definitions/duration writes it. */
 const WHOLE = /^(?:\d+(?:\.\d+)?[hms])+$/;
 const PART = /(\d+(?:\.\d+)?)([hms])/g;
+
+/**
+ * The longest duration converge accepts: 2562047h47m16s, the most a Go duration holds (the secrets
+ * engine parses durations as one; about 292 years). Up to it a duration keeps its milliseconds
+ * exactly through its canonical form and its wire form; far beyond it, `Math.round(s * 1000)`
+ * runs past what a double holds exactly, and a value read back could differ from the one sent in
+ * its last millisecond, a change in every plan.
+ */
+export const MAX_DURATION_SECONDS = 9_223_372_036;
+
+/** Why a duration written with units cannot be kept, or undefined when it can (or is not one). */
+export function durationProblem(value: string): string | undefined {
+  const seconds = WHOLE.test(value) ? durationSeconds(value) : undefined;
+  if (seconds === undefined || seconds <= MAX_DURATION_SECONDS) return undefined;
+  return `the duration ${value} is longer than converge keeps (at most 2562047h, about 292 years: the longest a Go duration holds)`;
+}
 
 /** Seconds in a duration, or undefined when the value is not one. */
 export function durationSeconds(value: string | number): number | undefined {

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { durationSeconds } from '../../../src/manifest/duration.ts';
+import { durationProblem, durationSeconds, MAX_DURATION_SECONDS } from '../../../src/manifest/duration.ts';
+import { durationString } from '../../../src/providers/shared/normalize.ts';
 
 describe('durationSeconds', () => {
   it('reads the natural forms as seconds', () => {
@@ -21,5 +23,43 @@ describe('durationSeconds', () => {
     for (const bad of ['2 hours', 'h', '', '-5', '1d', '1.h']) expect(durationSeconds(bad), bad).toBeUndefined();
     expect(durationSeconds(-5)).toBeUndefined();
     expect(durationSeconds(1.5)).toBeUndefined();
+  });
+});
+
+describe('the longest duration converge keeps', () => {
+  // a duration with units in the form the schema allows, decimals included, up to and near the longest
+  const part = fc
+    .tuple(
+      fc.bigInt({ min: 0n, max: 10n ** 6n }),
+      fc.option(fc.stringMatching(/^[0-9]{1,4}$/)),
+      fc.constantFrom('h', 'm', 's'),
+    )
+    .map(([whole, decimals, unit]) => `${whole}${decimals === null ? '' : `.${decimals}`}${unit}`);
+  const written = fc
+    .tuple(fc.constantFrom('', '2562000h', '2500000h'), fc.array(part, { minLength: 1, maxLength: 6 }))
+    .map(([near, parts]) => near + parts.join(''));
+
+  it('is 2562047h, what a Go duration holds; one longer is refused, naming the limit', () => {
+    expect(durationSeconds('2562047h47m16s')).toBe(MAX_DURATION_SECONDS);
+    expect(durationProblem('2562047h47m16s')).toBeUndefined();
+    expect(durationProblem('2562047h47m17s')).toBe(
+      'the duration 2562047h47m17s is longer than converge keeps (at most 2562047h, about 292 years: the longest a Go duration holds)',
+    );
+    // found by the field-table properties: 4.4e12 seconds, whose last millisecond changed on the way back
+    expect(durationProblem('0.1s2020430000.030m5000h19400h71113359000m1537200m2733084h')).toMatch(
+      /longer than converge keeps/,
+    );
+    expect(durationProblem('3600')).toBeUndefined();
+  });
+
+  it('reads back as the same seconds from the form converge sends, whatever its parts', () => {
+    fc.assert(
+      fc.property(written, (value) => {
+        const seconds = durationSeconds(value);
+        fc.pre(seconds !== undefined && durationProblem(value) === undefined);
+        expect(durationSeconds(durationString(seconds as number, value) as string)).toBe(seconds);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
