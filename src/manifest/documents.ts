@@ -25,7 +25,6 @@ import {
 } from 'yaml';
 import type { InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
-import { durationProblem } from './duration.ts';
 import { lazyRecord } from './lazy-record.ts';
 import { joinPath, parentPath } from './paths.ts';
 
@@ -231,9 +230,6 @@ function scalarProblems(node: Scalar, c: Walker): void {
   } else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     const message = `the number ${node.source ?? value} is too large to be kept exactly (beyond 2^53); quote it if it is text`;
     c.problems.push({ ...c.at(node.range[0]), message });
-  } else if (typeof value === 'string') {
-    const message = durationProblem(value);
-    if (message) c.problems.push({ ...c.at(node.range[0]), message });
   }
 }
 

@@ -17,11 +17,15 @@ const PART = /(\d+(?:\.\d+)?)([hms])/g;
  */
 export const MAX_DURATION_SECONDS = 9_223_372_036;
 
-/** Why a duration written with units cannot be kept, or undefined when it can (or is not one). */
-export function durationProblem(value: string): string | undefined {
-  const seconds = WHOLE.test(value) ? durationSeconds(value) : undefined;
+/**
+ * Why a duration field's value written as a string cannot be kept (a field's check, as the field
+ * tables run it: `apply-timeout is longer than ...`); undefined when it can or is not a duration.
+ * A whole number of seconds past the limit is the schema's to refuse (its `maximum`).
+ */
+export function durationLimitProblem(value: unknown): string | undefined {
+  const seconds = typeof value === 'string' ? durationSeconds(value.trim()) : undefined;
   if (seconds === undefined || seconds <= MAX_DURATION_SECONDS) return undefined;
-  return `the duration ${value} is longer than converge keeps (at most 2562047h, about 292 years: the longest a Go duration holds)`;
+  return 'is longer than converge keeps (at most 2562047h, about 292 years: the longest a Go duration holds)';
 }
 
 /** Seconds in a duration, or undefined when the value is not one. */

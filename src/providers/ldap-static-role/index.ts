@@ -10,7 +10,7 @@ import { dnKey } from '../../ldif/dn.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Json } from '../../reconcile/types.ts';
 import * as normalize from '../shared/normalize.ts';
-import { flag, text } from '../shared/rules.ts';
+import { flag, secondsDuration, text } from '../shared/rules.ts';
 import { secretsRoleProvider } from '../shared/secrets-role.ts';
 
 function dnForm(value: Json): Json {
@@ -35,7 +35,7 @@ export const ldapStaticRole = secretsRoleProvider({
     // the engine reads back the directory's spelling: `CN=x,OU=y` and `cn=x, ou=y` are one DN
     dn: { immutable: true, normalize: dnForm },
     rotation_period: {
-      normalize: normalize.duration,
+      ...secondsDuration(),
       export: (value) => (typeof value === 'number' ? normalize.formatDuration(value) : value),
     },
     skip_import_rotation: { ...flag(), createOnly: true },

@@ -2,6 +2,8 @@
  * Field rules by value type, so that a kind's table reads like the spec's
  * attribute table: `'plan-timeout': stringDuration('2h')`.
  */
+
+import { durationLimitProblem } from '../../manifest/duration.ts';
 import type { Json } from '../../reconcile/types.ts';
 import type { FieldCondition, FieldRule } from './fields.ts';
 import * as normalize from './normalize.ts';
@@ -19,11 +21,14 @@ export const text = (value?: string): FieldRule => withDefault({}, value);
 export const optionalText = (value?: string | null): FieldRule =>
   withDefault({ normalize: normalize.nullIfEmpty }, value);
 
+/** What every duration row shares: compared in seconds, refused past the longest converge keeps. */
+const duration: FieldRule = { normalize: normalize.duration, check: durationLimitProblem };
+
 /** A duration the API keeps as a string (`2h`): compared in seconds, sent as the user wrote it. */
 export const stringDuration = (value?: string): FieldRule =>
   withDefault(
     {
-      normalize: normalize.duration,
+      ...duration,
       wire: normalize.durationString,
       export: (seconds) => (typeof seconds === 'number' ? normalize.formatDuration(seconds) : seconds),
     },
@@ -31,7 +36,7 @@ export const stringDuration = (value?: string): FieldRule =>
   );
 
 /** A duration the API keeps as an integer number of seconds. */
-export const secondsDuration = (value?: number): FieldRule => withDefault({ normalize: normalize.duration }, value);
+export const secondsDuration = (value?: number): FieldRule => withDefault(duration, value);
 
 /** PEM text, compared without its layout: a certificate whose shape the kind's schema checks (SAML's). */
 export const pem = (): FieldRule => ({ normalize: normalize.pem });
@@ -91,7 +96,7 @@ export const stringMap = (): FieldRule => ({ default: {}, normalize: normalize.s
 
 /** A duration the API takes as seconds or a unit string and reads back as integer seconds; shown as `30m`. */
 export const seconds = (value: number): FieldRule => ({
+  ...duration,
   default: value,
-  normalize: normalize.duration,
   export: (canonical) => (typeof canonical === 'number' ? normalize.formatDuration(canonical) : canonical),
 });
