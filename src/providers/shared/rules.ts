@@ -2,7 +2,6 @@
  * Field rules by value type, so that a kind's table reads like the spec's
  * attribute table: `'plan-timeout': stringDuration('2h')`.
  */
-
 import { durationLimitProblem } from '../../manifest/duration.ts';
 import type { Json } from '../../reconcile/types.ts';
 import type { FieldCondition, FieldRule } from './fields.ts';
