@@ -4,9 +4,10 @@
  * the change, and the outcome expected. Read and checked here; run by src/policy/test-runner.ts.
  */
 import { basename } from 'node:path';
-import { isMap, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
 import type { InputProblem } from '../errors.ts';
 import { didYouMean } from '../manifest/suggest.ts';
+import type { Provider } from '../reconcile/provider.ts';
 import type { Outcome } from './evaluate.ts';
 
 export interface TestCase {
@@ -28,14 +29,16 @@ const OUTCOMES: readonly string[] = ['allow', 'deny', 'warn'];
 const ACTIONS: readonly string[] = ['create', 'update', 'replace', 'delete', 'none'];
 
 /**
- * `kinds`: those an example object may be of (every provider's). An object of another kind matches
- * no policy, so a case expecting `allow` would pass whatever the rule says.
+ * `providers`: the kinds an example object may be of, with their fields. An object of another kind
+ * matches no policy, and a misspelt field is one the rule never sees: either way a case expecting
+ * `allow` would pass whatever the rule says.
  */
 export function parseTestFile(
   file: string,
   text: string,
-  kinds: ReadonlySet<string>,
+  providers: ReadonlyMap<string, Provider>,
 ): { tests?: TestFile; problems: InputProblem[] } {
+  const kinds = new Set(providers.keys());
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
   const at = (offset: number | undefined, message: string): InputProblem => ({
@@ -59,6 +62,11 @@ export function parseTestFile(
       problems.push(at(node?.range?.[0], `case ${index + 1}: ${problem}`));
       continue;
     }
+    const misnamed = unknownFields(raw, providers.get((raw.object as TestCase['object']).kind));
+    for (const { side, key, message } of misnamed) {
+      problems.push(at(keyOffset(node, [side, 'spec', key]) ?? node?.range?.[0], `case ${index + 1}: ${message}`));
+    }
+    if (misnamed.length > 0) continue;
     const change = raw.change as TestCase['change'] | undefined;
     cases.push({
       name: typeof raw.name === 'string' ? raw.name : `case ${index + 1}`,
@@ -70,6 +78,44 @@ export function parseTestFile(
     });
   }
   return { tests: { file, policy, cases }, problems };
+}
+
+/** The spec keys of the case's object and live object that are no field of their kind. */
+function unknownFields(
+  raw: Record<string, unknown>,
+  provider: Provider | undefined,
+): { side: 'object' | 'live'; key: string; message: string }[] {
+  if (!provider?.fieldPaths) return [];
+  // a table row names its top-level field first (`test-config.tests-enabled`); a keyed child
+  // list (a module's `versions`) is a field of the manifest too
+  const fields = new Set([
+    ...provider.fieldPaths.map((path) => path.split('.')[0] as string),
+    ...(provider.children ?? []).map((child) => child.field),
+  ]);
+  return (['object', 'live'] as const).flatMap((side) => {
+    const spec = (raw[side] as { spec?: unknown } | null | undefined)?.spec;
+    if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return [];
+    return Object.keys(spec)
+      .filter((key) => !fields.has(key))
+      .map((key) => ({
+        side,
+        key,
+        message: `${side}.spec.${key} is no field of ${provider.kind}${didYouMean(key, fields)}`,
+      }));
+  });
+}
+
+/** Where the key at `path` below a case starts, when the case is written as YAML maps down to it. */
+function keyOffset(node: unknown, path: readonly string[]): number | undefined {
+  let at: unknown = node;
+  for (const [i, step] of path.entries()) {
+    if (!isMap(at)) return undefined;
+    const pair = (at as YAMLMap).items.find((item) => isScalar(item.key) && item.key.value === step);
+    if (!pair) return undefined;
+    if (i === path.length - 1) return isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+    at = pair.value;
+  }
+  return undefined;
 }
 
 function caseProblem(raw: Record<string, unknown> | null, kinds: ReadonlySet<string>): string | undefined {

@@ -35,7 +35,6 @@ export interface PolicyTestReport {
 }
 
 export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<PolicyTestReport> {
-  const kinds = new Set(providerMap.keys());
   const policies: Policy[] = [];
   await loadManifestSet([dir], catalog, { cwd, checkDocuments: policyCompiler(policies, providerMap) });
   const byName = new Map(policies.map((p) => [p.name, p]));
@@ -43,7 +42,7 @@ export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<
   const files: TestFile[] = [];
   for (const path of await testFiles(resolve(cwd, dir))) {
     const name = relative(cwd, path);
-    const parsed = parseTestFile(name, await readFile(path, 'utf8'), kinds);
+    const parsed = parseTestFile(name, await readFile(path, 'utf8'), providerMap);
     problems.push(...parsed.problems);
     if (!parsed.tests) continue;
     if (!byName.has(parsed.tests.policy)) {

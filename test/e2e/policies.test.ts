@@ -193,16 +193,19 @@ describe('converge policy test', () => {
     expect(failed.stdout).toContain('0 of 1 policy test case(s) passed, 1 failed.');
   });
 
-  it('refuses an example object of a kind that does not exist: it would match no policy and pass as allowed', async () => {
+  it('refuses an example object of a kind that does not exist, or with a field its kind does not have: either would pass as allowed', async () => {
     await put('policy.yaml', releaseHost('deny'));
     await put(
       'release-host.test.yaml',
-      'cases:\n  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
+      'cases:\n  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n  - name: field\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {uri: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
     );
     const refused = await target.run(['policy', 'test', 'm']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       'm/release-host.test.yaml:2:5: case 1: no kind "ToolVersions"; did you mean "ToolVersion"?',
+    );
+    expect(refused.stderr).toContain(
+      'm/release-host.test.yaml:6:65: case 2: object.spec.uri is no field of ToolVersion; did you mean "url"?',
     );
   });
 });
