@@ -5,7 +5,7 @@
  * type-checked once; what it returns is evaluated per matching object.
  */
 import { type ASTNode, Environment, evaluate } from '@marcbachmann/cel-js';
-import { objectPaths, type RuleVariable, referencedVariables, selections } from './variables.ts';
+import { type RuleVariable, referencedVariables, selections } from './variables.ts';
 
 export interface CompiledRule {
   /** Runs the rule over one object's variables; throws an evaluation error. */
@@ -57,10 +57,11 @@ export function compileRule(text: string): { rule: CompiledRule } | { error: Rul
     return { error: { message: `a rule must be a bool expression (this one is ${checked.type})`, offset: 0 } };
   }
   const ast = parsed.ast as ASTNode;
-  const objectRead = objectPaths(ast);
-  const reads = (['object', 'live'] as const).flatMap((v) => selections(ast, v).paths.map((path) => `${v}.${path}`));
+  const object = selections(ast, 'object');
+  const live = selections(ast, 'live');
+  const reads = [...object.paths.map((path) => `object.${path}`), ...live.paths.map((path) => `live.${path}`)];
   const rule: CompiledRule = { run: (variables) => parsed(variables), uses: referencedVariables(ast), reads };
-  if (objectRead) rule.objectPaths = objectRead;
+  if (!object.opaque) rule.objectPaths = object.paths;
   return { rule };
 }
 

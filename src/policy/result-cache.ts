@@ -3,7 +3,7 @@
  * a rule gives the same result for the same values of what it reads. So a rule written the same
  * in several policies runs once per object, whatever the number of policies (the verdict is
  * the rule's; each policy then applies its own enforcement). And a rule that reads only fixed
- * fields of `object` (src/policy/variables.ts, `objectPaths`) runs once per distinct value
+ * fields of `object` (src/policy/variables.ts, `selections`) runs once per distinct value
  * there: a rule over `object.kind` once per kind, one over labels once per set of labels, one
  * over `object.spec.max_ttl` once per TTL. A spec's values are the canonical ones the rule sees.
  * A rule over a name, or over a whole spec (`object.spec.all(...)`), runs for every object: names

@@ -25,20 +25,12 @@ export function referencedVariables(root: ASTNode): Set<RuleVariable> {
 }
 
 /**
- * The fields of `object` a rule reads (`kind`, `metadata.labels`), when it reads `object` only
- * through fixed field selections (`object.metadata.labels`, `has(object.kind)`); undefined when
- * it uses `object` any other way (`object[k]`, `object.size()`). `object.metadata.all(...)` reads
- * every key of metadata and shows as `metadata`. Such a rule's result is a function of the values
- * at these paths (CEL is pure), which is what lets converge reuse it (src/policy/result-cache.ts).
- */
-export function objectPaths(root: ASTNode): string[] | undefined {
-  const { paths, opaque } = selections(root, 'object');
-  return opaque ? undefined : paths;
-}
-
-/**
- * The fields of `variable` the rule selects by name, however else it uses the variable:
- * `object.spec.max_ttl` as `spec.max_ttl`; `opaque` when it also reads it another way.
+ * The fields of `variable` a rule selects by name (`object.metadata.labels` as `metadata.labels`,
+ * `has(object.kind)` as `kind`); `opaque` when it also uses the variable any other way
+ * (`object[k]`, `object.size()`). `object.metadata.all(...)` reads every key of metadata and shows
+ * as `metadata`. A rule over `object` that is not opaque gives a result that is a function of the
+ * values at these paths (CEL is pure), which is what lets converge reuse it
+ * (src/policy/result-cache.ts); every path is checked against the kinds' fields (policy.ts).
  */
 export function selections(root: ASTNode, variable: RuleVariable): { paths: string[]; opaque: boolean } {
   const paths = new Set<string>();
