@@ -7,6 +7,7 @@
 import type { InputProblem } from '../errors.ts';
 import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
 import { didYouMean } from '../manifest/suggest.ts';
+import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Position } from '../reconcile/types.ts';
 import { type CompiledRule, compileRule } from './cel.ts';
@@ -111,7 +112,7 @@ function unknownFieldRead(
 ): string | undefined {
   const kinds = matched.includes('*') ? [...providers.keys()] : matched;
   const tables = kinds.map((kind) => providers.get(kind)?.fieldPaths);
-  const fields = new Set(tables.flatMap((table) => table ?? []).map((path) => path.split('.')[0] as string));
+  const fields = new Set(tables.flatMap((table) => topFields(table ?? [])));
   for (const read of reads) {
     const [variable, top, field] = read.split('.');
     if (top !== 'kind' && top !== 'metadata' && top !== 'spec') {

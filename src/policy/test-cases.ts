@@ -4,9 +4,11 @@
  * the change, and the outcome expected. Read and checked here; run by src/policy/test-runner.ts.
  */
 import { basename } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type YAMLMap } from 'yaml';
+import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { InputProblem } from '../errors.ts';
+import { parseDocuments, positionOf, type SourceDocument } from '../manifest/documents.ts';
 import { didYouMean } from '../manifest/suggest.ts';
+import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Outcome } from './evaluate.ts';
 
@@ -55,6 +57,7 @@ export function parseTestFile(
   }
   const problems: InputProblem[] = [];
   const cases: TestCase[] = [];
+  let source: SourceDocument | undefined;
   for (const [index, raw] of (data.cases as Array<Record<string, unknown>>).entries()) {
     const node = (casesNode as { items?: Array<{ range?: [number] }> } | undefined)?.items?.[index];
     const problem = caseProblem(raw, kinds);
@@ -64,7 +67,10 @@ export function parseTestFile(
     }
     const misnamed = unknownFields(raw, providers.get((raw.object as TestCase['object']).kind));
     for (const { side, key, message } of misnamed) {
-      problems.push(at(keyOffset(node, [side, 'spec', key]) ?? node?.range?.[0], `case ${index + 1}: ${message}`));
+      // the loader's positions of the file, worked out only when a key must be pointed at
+      source ??= parseDocuments(text, file).documents[0];
+      const where = source ? positionOf(source, `cases.${index}.${side}.spec.${key}`, true) : at(node?.range?.[0], '');
+      problems.push({ ...where, message: `case ${index + 1}: ${message}` });
     }
     if (misnamed.length > 0) continue;
     const change = raw.change as TestCase['change'] | undefined;
@@ -86,12 +92,8 @@ function unknownFields(
   provider: Provider | undefined,
 ): { side: 'object' | 'live'; key: string; message: string }[] {
   if (!provider?.fieldPaths) return [];
-  // a table row names its top-level field first (`test-config.tests-enabled`); a keyed child
-  // list (a module's `versions`) is a field of the manifest too
-  const fields = new Set([
-    ...provider.fieldPaths.map((path) => path.split('.')[0] as string),
-    ...(provider.children ?? []).map((child) => child.field),
-  ]);
+  // a keyed child list (a module's `versions`) is a field of the manifest too
+  const fields = new Set([...topFields(provider.fieldPaths), ...(provider.children ?? []).map((child) => child.field)]);
   return (['object', 'live'] as const).flatMap((side) => {
     const spec = (raw[side] as { spec?: unknown } | null | undefined)?.spec;
     if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) return [];
@@ -103,19 +105,6 @@ function unknownFields(
         message: `${side}.spec.${key} is no field of ${provider.kind}${didYouMean(key, fields)}`,
       }));
   });
-}
-
-/** Where the key at `path` below a case starts, when the case is written as YAML maps down to it. */
-function keyOffset(node: unknown, path: readonly string[]): number | undefined {
-  let at: unknown = node;
-  for (const [i, step] of path.entries()) {
-    if (!isMap(at)) return undefined;
-    const pair = (at as YAMLMap).items.find((item) => isScalar(item.key) && item.key.value === step);
-    if (!pair) return undefined;
-    if (i === path.length - 1) return isScalar(pair.key) ? pair.key.range?.[0] : undefined;
-    at = pair.value;
-  }
-  return undefined;
 }
 
 function caseProblem(raw: Record<string, unknown> | null, kinds: ReadonlySet<string>): string | undefined {

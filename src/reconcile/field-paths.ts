@@ -71,6 +71,11 @@ export function isWithin(path: string, ancestor: string): boolean {
   return path === ancestor || path.startsWith(`${ancestor}.`);
 }
 
+/** The top-level fields of a table's rows (`test-config` for `test-config.tests-enabled`). */
+export function topFields(rows: readonly string[]): string[] {
+  return rows.map((row) => row.split('.')[0] as string);
+}
+
 /** The maps on the way to each path (`a` and `a.b` for `a.b.c`). */
 export function parentPaths(paths: Iterable<string>): Set<string> {
   const out = new Set<string>();
