@@ -175,17 +175,21 @@ describe('policies that cannot be used', () => {
 });
 
 describe('converge policy test', () => {
+  /** `converge policy test m` over the release-host policy (deny) and these cases. */
+  async function testReleaseHost(cases: string) {
+    await put('policy.yaml', releaseHost('deny'));
+    await put('release-host.test.yaml', `cases:\n${cases}`);
+    return target.run(['policy', 'test', 'm']);
+  }
+
   it('passes the examples and fails a wrong expectation with its place', async () => {
     const ok = await target.run(['policy', 'test', join(EXAMPLES, 'policies')]);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain('18 of 18 policy test case(s) passed.');
 
-    await put('policy.yaml', releaseHost('deny'));
-    await put(
-      'release-host.test.yaml',
-      'cases:\n  - name: elsewhere\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip", sha: "00"}}\n    expect: allow\n',
+    const failed = await testReleaseHost(
+      '  - name: elsewhere\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip", sha: "00"}}\n    expect: allow\n',
     );
-    const failed = await target.run(['policy', 'test', 'm']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain(
       'FAIL m/release-host.test.yaml:2: release-host: elsewhere: expected allow, got deny',
@@ -194,12 +198,9 @@ describe('converge policy test', () => {
   });
 
   it('refuses an example object of a kind that does not exist, or with a field its kind does not have: either would pass as allowed', async () => {
-    await put('policy.yaml', releaseHost('deny'));
-    await put(
-      'release-host.test.yaml',
-      'cases:\n  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n  - name: field\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {uri: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
+    const refused = await testReleaseHost(
+      '  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n  - name: field\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {uri: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
     );
-    const refused = await target.run(['policy', 'test', 'm']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
       'm/release-host.test.yaml:2:5: case 1: no kind "ToolVersions"; did you mean "ToolVersion"?',
