@@ -1,26 +1,17 @@
 /**
  * Module directories for the packing tests, created under the OS temp dir and
- * removed after each test. A file is given as its content, or as content and
+ * removed when the test file ends (test/helpers/temp-dir.ts). A file is given as its content, or as content and
  * mode; the order of the record is the order files are created in, which the
  * order-independence tests vary.
  */
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEveryTest } from '../../helpers/teardown.ts';
+import { tempDir as tempDirNamed } from '../../helpers/temp-dir.ts';
 
 export type FixtureFile = string | Buffer | { content: string | Buffer; mode: number };
 
-const created: string[] = [];
-
-afterEveryTest(() => Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));
-
-/** A fresh empty directory, removed after the test. */
-export async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'converge-pack-'));
-  created.push(dir);
-  return dir;
-}
+/** A fresh empty directory `converge-pack-XXXXXX`. */
+export const tempDir = (): Promise<string> => tempDirNamed('pack');
 
 export async function writeModule(dir: string, files: Record<string, FixtureFile>): Promise<string> {
   for (const [path, file] of Object.entries(files)) {
