@@ -6,7 +6,7 @@
 import type { ConvergeConfig } from '../config/load.ts';
 import { ConvergeError } from '../errors.ts';
 import { unknownField } from '../manifest/field-patterns.ts';
-import { didYouMean } from '../manifest/suggest.ts';
+import { unknownKind } from '../manifest/suggest.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { isOwned } from '../reconcile/ownership.ts';
 import type { DesiredObject } from '../reconcile/types.ts';
@@ -16,10 +16,7 @@ export function checkIgnoreRules(config: Pick<ConvergeConfig, 'file' | 'ignore'>
   const where = config.file ?? 'configuration';
   const problems = config.ignore.flatMap((rule, i) => {
     const entry = `${where}: ignore[${i}]`;
-    if (!catalog.kinds.includes(rule.kind)) {
-      const hint = didYouMean(rule.kind, catalog.kinds) || `; kinds: ${catalog.kinds.join(', ')}`;
-      return [`${entry} names unknown kind "${rule.kind}"${hint}`];
-    }
+    if (!catalog.kinds.includes(rule.kind)) return [`${entry}: ${unknownKind(rule.kind, catalog.kinds)}`];
     const rows = providerMap.get(rule.kind)?.fieldPaths ?? [];
     return rule.fields.flatMap((field) => {
       const unknown = unknownField(field, rule.kind, rows);

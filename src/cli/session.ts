@@ -8,6 +8,7 @@ import { API_NAMES, type ApiName, isApiName } from '../api/profiles.ts';
 import { type ConvergeConfig, loadConfig } from '../config/load.ts';
 import { ConvergeError, formatProblem } from '../errors.ts';
 import { defaultRoots, loadManifestSet, TOKEN_VARIABLES } from '../manifest/load.ts';
+import { unknownKind } from '../manifest/suggest.ts';
 import { policyCompiler } from '../policy/hooks.ts';
 import type { Policy } from '../policy/policy.ts';
 import { catalog, providerMap } from '../providers/index.ts';
@@ -63,15 +64,10 @@ export async function loadInputs(
   }
   // the kinds are checked before the manifests are read; the scopes they declare resolve the rest
   const targetKinds = flags.target.map((target) => targetKind(parseAddressPattern(target, () => false).kind));
-  for (const rule of config.ownership) {
+  for (const [i, rule] of config.ownership.entries()) {
     if (!providerMap.has(rule.kind)) {
-      throw new ConvergeError(
-        'CONFIG_INVALID',
-        `${config.file ?? 'configuration'}: ownership names unknown kind "${rule.kind}"`,
-        {
-          hint: `kinds: ${[...providerMap.keys()].join(', ')}`,
-        },
-      );
+      const message = `${config.file ?? 'configuration'}: ownership[${i}]: ${unknownKind(rule.kind, providerMap.keys())}`;
+      throw new ConvergeError('CONFIG_INVALID', message);
     }
   }
   checkIgnoreRules(config);

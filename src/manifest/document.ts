@@ -21,7 +21,7 @@ import {
 } from './manifest-only.ts';
 import type { SchemaSet } from './schemas.ts';
 import { markedSensitive } from './sensitive-paths.ts';
-import { didYouMean } from './suggest.ts';
+import { unknownKind } from './suggest.ts';
 import { validateDocument } from './validate.ts';
 
 export interface DocumentContext extends Omit<InterpolationContext, 'typesAt'> {
@@ -68,7 +68,7 @@ export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDoc
     return { problems };
   }
   if (typeof kind !== 'string' || !(ctx.catalog.kinds.includes(kind) || isManifestOnly(kind))) {
-    report('kind', unknownKind(kind, [...ctx.catalog.kinds, ...MANIFEST_ONLY_KINDS]));
+    report('kind', kindProblem(kind, [...ctx.catalog.kinds, ...MANIFEST_ONLY_KINDS]));
     return { problems };
   }
   if (isManifestOnly(kind)) {
@@ -218,8 +218,7 @@ function ignoreList(value: unknown): string[] {
 /** A document path inside the spec (`spec.vcs-repo.token`) as a spec path (`vcs-repo.token`). */
 const inSpec = (path: string) => path.slice('spec.'.length);
 
-function unknownKind(kind: unknown, kinds: readonly string[]): string {
+function kindProblem(kind: unknown, kinds: readonly string[]): string {
   if (typeof kind !== 'string') return `kind must be a string (got ${describeValue(kind, false)})`;
-  const hint = didYouMean(kind, kinds) || `; expected one of: ${[...kinds].sort().join(', ')}`;
-  return `unknown kind "${kind}"${hint}`;
+  return unknownKind(kind, kinds);
 }

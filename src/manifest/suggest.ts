@@ -23,3 +23,13 @@ export function didYouMean(word: string, candidates: Iterable<string>): string {
   const match = closest(word, candidates);
   return match === undefined ? '' : `; did you mean "${match}"?`;
 }
+
+/**
+ * A kind no provider has, told the same wherever it is named (a manifest, a policy, a policy
+ * test's example, the configuration): the nearest kind, or else every kind (`orElse`: what else
+ * the place accepts, such as `*`).
+ */
+export function unknownKind(kind: string, kinds: Iterable<string>, orElse = ''): string {
+  const names = [...kinds];
+  return `unknown kind "${kind}"${didYouMean(kind, names) || `; expected one of: ${names.sort().join(', ')}${orElse}`}`;
+}

@@ -6,7 +6,7 @@
  */
 import type { InputProblem } from '../errors.ts';
 import type { ManifestOnlyDocument } from '../manifest/manifest-only.ts';
-import { didYouMean } from '../manifest/suggest.ts';
+import { didYouMean, unknownKind } from '../manifest/suggest.ts';
 import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Position } from '../reconcile/types.ts';
@@ -66,8 +66,8 @@ export function compilePolicies(
     const spec = doc.data.spec as PolicySpec;
     const unknown = unknownKinds(spec.match.kinds, kinds);
     for (const { kind, index } of unknown) {
-      const hint = didYouMean(kind, kinds) || `; the kinds: ${[...kinds].sort().join(', ')}, or * for every kind`;
-      problems.push({ ...at(`spec.match.kinds.${index}`), message: `policy ${doc.name}: no kind "${kind}"${hint}` });
+      const message = `policy ${doc.name}: ${unknownKind(kind, kinds, ', or * for every kind')}`;
+      problems.push({ ...at(`spec.match.kinds.${index}`), message });
     }
     let compiled = compiledByText.get(spec.rule);
     if (!compiled) {

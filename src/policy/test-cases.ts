@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { InputProblem } from '../errors.ts';
 import { parseDocuments, positionOf, type SourceDocument } from '../manifest/documents.ts';
-import { didYouMean } from '../manifest/suggest.ts';
+import { didYouMean, unknownKind } from '../manifest/suggest.ts';
 import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Outcome } from './evaluate.ts';
@@ -110,7 +110,7 @@ function unknownFields(
 function caseProblem(raw: Record<string, unknown> | null, kinds: ReadonlySet<string>): string | undefined {
   const object = raw?.object as TestCase['object'] | undefined;
   if (typeof object?.kind !== 'string') return '`object` needs a `kind`';
-  if (!kinds.has(object.kind)) return `no kind "${object.kind}"${didYouMean(object.kind, kinds)}`;
+  if (!kinds.has(object.kind)) return unknownKind(object.kind, kinds);
   if (!OUTCOMES.includes(raw?.expect as string)) return '`expect` is one of allow, deny, warn';
   const change = raw?.change as TestCase['change'] | undefined;
   if (change !== undefined && !ACTIONS.includes(change?.action))

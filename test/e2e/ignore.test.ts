@@ -145,9 +145,22 @@ describe("the configuration's ignore entries", () => {
     const result = await target.run(['plan', file, '--config', config]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      `${config}: ignore[0] names unknown kind "GeneralSetting"; did you mean "GeneralSettings"?`,
+      `${config}: ignore[0]: unknown kind "GeneralSetting"; did you mean "GeneralSettings"?`,
     );
     expect(result.stderr).toContain(`${config}: ignore[1]: "prot" names no field of SSHRole; did you mean "port"?`);
+    expect(target.emulator.stats().total).toBe(0);
+  });
+});
+
+describe("the configuration's ownership entries", () => {
+  it('refuse an unknown kind as ignore entries do: the file, the entry, a suggestion, before any request', async () => {
+    const config = join(target.scratch, 'owner.config.yaml');
+    await writeFile(config, 'ownership:\n  - kind: ToolVersion\n  - kind: SshRole\n');
+    const file = await manifest('general.yaml', GENERAL(60));
+    target.emulator.resetStats();
+    const result = await target.run(['plan', file, '--config', config]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${config}: ownership[1]: unknown kind "SshRole"; did you mean "SSHRole"?`);
     expect(target.emulator.stats().total).toBe(0);
   });
 });

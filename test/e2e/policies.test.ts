@@ -161,7 +161,7 @@ describe('policies that cannot be used', () => {
     const stderr = await refusedBeforeAnyRequest(
       'kind: Policy\nmetadata: {name: https}\nspec:\n  match:\n    kinds: [ToolVersion, toolversions]\n  message: m\n  rule: "object.spec.url.startsWith(\'https://\')"\n',
     );
-    expect(stderr).toContain('m/policy.yaml:5:26: policy https: no kind "toolversions"; did you mean "ToolVersion"?');
+    expect(stderr).toContain('m/policy.yaml:5:26: policy https: unknown kind "toolversions"; did you mean "ToolVersion"?');
   });
 
   it('a rule over a field its kinds do not have is refused at the rule before any request, not a rule that always holds', async () => {
@@ -203,7 +203,7 @@ describe('converge policy test', () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'm/release-host.test.yaml:2:5: case 1: no kind "ToolVersions"; did you mean "ToolVersion"?',
+      'm/release-host.test.yaml:2:5: case 1: unknown kind "ToolVersions"; did you mean "ToolVersion"?',
     );
     expect(refused.stderr).toContain(
       'm/release-host.test.yaml:6:65: case 2: object.spec.uri is no field of ToolVersion; did you mean "url"?',

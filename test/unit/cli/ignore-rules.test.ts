@@ -60,7 +60,7 @@ describe("the configuration's ignore entries", () => {
       checkIgnoreRules({ file: '/repo/converge.config.yaml', ignore });
     expect(check([{ kind: 'SSHRole', fields: ['port', 'default_extensions.*', 'ttl'] }])).not.toThrow();
     expect(check([{ kind: 'SshRole', fields: ['port'] }])).toThrow(
-      '/repo/converge.config.yaml: ignore[0] names unknown kind "SshRole"; did you mean "SSHRole"?',
+      '/repo/converge.config.yaml: ignore[0]: unknown kind "SshRole"; did you mean "SSHRole"?',
     );
     expect(
       check([

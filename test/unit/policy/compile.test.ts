@@ -64,13 +64,13 @@ describe('compiling rules', () => {
     const { policies, problems } = compilePolicies([typo], providerMap);
     expect(policies).toEqual([]);
     expect(problems).toEqual([
-      { ...at(4), message: 'policy p: no kind "sshrol"; did you mean "SSHRole"?' },
+      { ...at(4), message: 'policy p: unknown kind "sshrol"; did you mean "SSHRole"?' },
       // without a position of its own, the document's
       {
         file: 'p.yaml',
         line: 1,
         col: 1,
-        message: `policy p: no kind "Teams"; the kinds: ${[...KINDS].sort().join(', ')}, or * for every kind`,
+        message: `policy p: unknown kind "Teams"; expected one of: ${[...KINDS].sort().join(', ')}, or * for every kind`,
       },
     ]);
   });
