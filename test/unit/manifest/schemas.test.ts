@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { MAX_DURATION_SECONDS } from '../../../src/manifest/duration.ts';
 import { CompiledSchemas } from '../../../src/manifest/schema-compiler.ts';
 import { DEFAULT_SCHEMA_DIR, schemaSet } from '../../../src/manifest/schemas.ts';
 
@@ -132,6 +133,28 @@ describe('schemas/', () => {
       }
     }
     expect([...seen.keys()].sort()).toEqual(['duration', 'labels']);
+  });
+
+  it('gives every kind with durations one rule for them, its limit the one converge keeps', () => {
+    // each schema stands alone (an editor reads one file), so the kinds' copies differ only in
+    // their examples: what they accept, and the limit their message names, must be one
+    const rules = new Set<string>();
+    for (const file of readdirSync(DEFAULT_SCHEMA_DIR).filter((f) => f.endsWith('.schema.json'))) {
+      const schema = JSON.parse(readFileSync(join(DEFAULT_SCHEMA_DIR, file), 'utf8')) as Schema;
+      const duration = (schema.definitions as Schema | undefined)?.duration as Schema | undefined;
+      if (!duration) continue;
+      const { description: _, errorMessage, ...rule } = duration;
+      expect(errorMessage, file).toMatch(/, at most 2562047h \(9223372036 seconds\)$/);
+      rules.add(JSON.stringify(rule));
+    }
+    expect([...rules].map((rule) => JSON.parse(rule))).toEqual([
+      {
+        type: ['string', 'integer'],
+        pattern: '^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$',
+        minimum: 0,
+        maximum: MAX_DURATION_SECONDS,
+      },
+    ]);
   });
 
   it('tells which JSON types a path wants, through $refs', async () => {
