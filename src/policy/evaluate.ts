@@ -191,7 +191,10 @@ export interface PlanState {
   liveByKey: ReadonlyMap<string, LiveObject>;
 }
 
-/** `plan`, `apply`, `drift`: every rule, over every planned action it matches, with `live` and `change`, before anything is sent. */
+/**
+ * `plan`, `apply`, `drift`: every rule, over every planned action it matches, with `live` and
+ * `change`, before anything is sent; a delete, by the rules over `change` or `live` only.
+ */
 export function checkPlan(
   policies: readonly Policy[],
   plan: Plan,
@@ -205,7 +208,11 @@ export function checkPlan(
   for (const action of plan.actions) {
     const desired = state.desiredByKey.get(action.key);
     const target = { kind: action.kind, scope: action.address.scope, labels: desired?.metadata.labels };
-    const matching = policies.filter((p) => policyMatches(p, target));
+    // what goes away (a prune, `ensure: absent`) is judged only by the rules that can tell a
+    // removal from a creation, those over `change` or `live`: a rule over `object` alone is about
+    // what is declared to exist, as in `validate`, and would forbid removing what breaks it
+    const goesAway = action.action === 'delete' || desired?.ensure === 'absent';
+    const matching = policies.filter((p) => (!goesAway || p.phase === 'plan') && policyMatches(p, target));
     if (matching.length === 0) continue;
     const provider = providers.get(action.kind);
     const live = liveView(state.liveByKey.get(action.key), provider);

@@ -136,6 +136,51 @@ describe('rules over change and live', () => {
   });
 });
 
+describe('what goes away', () => {
+  it('is judged by the rules over change or live only: a rule over object alone lets what breaks it be removed', async () => {
+    const elsewhere = (name: string) => tool(name, `https://elsewhere.test/${name}.zip`);
+    await put('tools.yaml', `${elsewhere('1.0.1')}---\n${elsewhere('1.0.2')}---\n${elsewhere('1.0.3')}`);
+    await seedApply(target, ['m']);
+    // 1.0.1 declared absent, 1.0.2 no longer declared (pruned), 1.0.3 still declared
+    await put('tools.yaml', `kind: ToolVersion\nmetadata: {name: 1.0.1}\nensure: absent\n---\n${elsewhere('1.0.3')}`);
+    await put('policy.yaml', releaseHost('deny'));
+    await writeFile(
+      join(target.scratch, 'converge.config.yaml'),
+      'ownership:\n  - {kind: ToolVersion, name: "1.0.*"}\n',
+    );
+    const applied = await target.run([
+      'apply',
+      'm',
+      '--prune',
+      '--auto-approve',
+      '--no-progress',
+      '--target',
+      'ToolVersion/1.0.[12]',
+    ]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).not.toContain('denied');
+    // the one still declared is judged as in validate
+    const planned = await target.run(['plan', 'm']);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toContain('denied by policy release-host: ToolVersion/1.0.3 (m/tools.yaml:5:1)');
+    expect(planned.stdout).toContain('Policies: 1 check(s), 1 denied');
+
+    // a rule over change sees both kinds of removal
+    await put('policy.yaml', '');
+    await put('extra.yaml', elsewhere('1.0.4'));
+    await seedApply(target, ['m']);
+    await put('tools.yaml', 'kind: ToolVersion\nmetadata: {name: 1.0.3}\nensure: absent\n');
+    await put('extra.yaml', '');
+    await put('policy.yaml', policy('no-deletes', 'ToolVersion', "change.action != 'delete'", 'deny'));
+    target.emulator.resetStats();
+    const refused = await target.run(['apply', 'm', '--prune', '--auto-approve', '--no-progress']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('denied by policy no-deletes: ToolVersion/1.0.3 (m/tools.yaml:1:1)');
+    expect(refused.stdout).toContain('denied by policy no-deletes: ToolVersion/1.0.4');
+    expect(writes()).toEqual([]);
+  });
+});
+
 describe('policies that cannot be used', () => {
   /** `plan` of a tool version and this policy document: its stderr, once it is known nothing was sent. */
   async function refusedBeforeAnyRequest(policy: string): Promise<string> {
@@ -161,7 +206,9 @@ describe('policies that cannot be used', () => {
     const stderr = await refusedBeforeAnyRequest(
       'kind: Policy\nmetadata: {name: https}\nspec:\n  match:\n    kinds: [ToolVersion, toolversions]\n  message: m\n  rule: "object.spec.url.startsWith(\'https://\')"\n',
     );
-    expect(stderr).toContain('m/policy.yaml:5:26: policy https: unknown kind "toolversions"; did you mean "ToolVersion"?');
+    expect(stderr).toContain(
+      'm/policy.yaml:5:26: policy https: unknown kind "toolversions"; did you mean "ToolVersion"?',
+    );
   });
 
   it('a rule over a field its kinds do not have is refused at the rule before any request, not a rule that always holds', async () => {
