@@ -4,11 +4,16 @@
  * it (allow, deny or warn; allow when the policy does not match the object)
  * is the one expected.
  */
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.ts';
 import { loadManifestSet } from '../manifest/load.ts';
+import { DEFAULT_SCHEMA_DIR } from '../manifest/schema-dir.ts';
+import { readSchema } from '../manifest/schema-file.ts';
 import { catalog, providerMap } from '../providers/index.ts';
+import type { Provider } from '../reconcile/provider.ts';
+import type { Metadata } from '../reconcile/types.ts';
 import { judge, type Outcome } from './evaluate.ts';
 import { policyCompiler } from './hooks.ts';
 import { policyMatches } from './match.ts';
@@ -58,15 +63,22 @@ export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<
 }
 
 function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
-  const provider = providerMap.get(c.object.kind);
-  const metadata = c.object.metadata ?? {};
-  const scope = (metadata.mount ?? metadata.organization) as string | undefined;
+  const { kind } = c.object;
+  const provider = providerMap.get(kind);
+  const metadata = withMetadataDefaults(kind, c.object.metadata);
   const labels = metadata.labels as Record<string, string> | undefined;
   let actual: Outcome = 'allow';
   let error: string | undefined;
-  if (policyMatches(policy, { kind: c.object.kind, scope, labels })) {
-    const object = manifestView(c.object.kind, metadata, c.object.spec, provider);
-    const live = c.live ? manifestView(c.object.kind, c.live.metadata ?? metadata, c.live.spec, provider) : null;
+  if (policyMatches(policy, { kind, scope: scopeOf(provider, metadata), labels })) {
+    const object = manifestView(kind, metadata, c.object.spec, provider);
+    const live = c.live
+      ? manifestView(
+          kind,
+          c.live.metadata ? withMetadataDefaults(kind, c.live.metadata) : metadata,
+          c.live.spec,
+          provider,
+        )
+      : null;
     const change = c.change && { action: c.change.action as never, paths: c.change.paths ?? [] };
     const judged = judge(policy, { object, live, ...(change && { change }) });
     actual = judged.outcome;
@@ -82,6 +94,31 @@ function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
     passed: actual === c.expect,
     ...(error !== undefined && { error }),
   };
+}
+
+/**
+ * An example's metadata as a manifest's is once loaded: the schema's defaults (an SSH role's
+ * `mount: ssh`) under what is written. A kind without a schema of its own (a module's version,
+ * seen only as its module's item) has none.
+ */
+function withMetadataDefaults(kind: string, metadata: Record<string, unknown> = {}): Record<string, unknown> {
+  if (!existsSync(join(DEFAULT_SCHEMA_DIR, `${kind}.schema.json`))) return metadata;
+  const fields = (readSchema(DEFAULT_SCHEMA_DIR, kind).properties as SchemaNode | undefined)?.metadata?.properties;
+  const defaults = Object.entries(fields ?? {}).flatMap(([key, field]) =>
+    field.default === undefined ? [] : [[key, field.default] as const],
+  );
+  return { ...Object.fromEntries(defaults), ...metadata };
+}
+
+type SchemaNode = Record<string, { properties?: Record<string, { default?: unknown }> }>;
+
+/** The scope a policy's `match.scopes` sees: the one the kind's address takes from the metadata, as for a declared object. */
+function scopeOf(provider: Provider | undefined, metadata: Record<string, unknown>): string | undefined {
+  try {
+    return provider?.address(metadata as Metadata).scope;
+  } catch {
+    return undefined; // metadata too partial to name an object by: it is in no scope
+  }
 }
 
 async function testFiles(dir: string): Promise<string[]> {

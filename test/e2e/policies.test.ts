@@ -244,6 +244,29 @@ describe('converge policy test', () => {
     expect(failed.stdout).toContain('0 of 1 policy test case(s) passed, 1 failed.');
   });
 
+  it("sees an example's metadata as a declared object's: the schema's defaults, and the scope its kind's address takes", async () => {
+    const cap = policy('ssh-cap', 'SSHRole', "duration(object.spec.max_ttl) <= duration('24h')", 'deny');
+    // the cap over the default mount only, and a rule over the default itself
+    await put(
+      'policy.yaml',
+      `${cap.replace('kinds: [SSHRole]', 'kinds: [SSHRole], scopes: [ssh]')}---\n${policy('on-ssh', 'SSHRole', "object.metadata.mount == 'ssh'", 'deny')}`,
+    );
+    const role = (metadata: string) =>
+      `{kind: SSHRole, metadata: {${metadata}}, spec: {key_type: ca, allow_user_certificates: true, max_ttl: 48h}}`;
+    await put(
+      'ssh-cap.test.yaml',
+      `cases:\n  - name: default mount\n    object: ${role('name: r')}\n    expect: deny\n` +
+        `  - name: another mount\n    object: ${role('name: r, mount: other')}\n    expect: allow\n`,
+    );
+    await put(
+      'on-ssh.test.yaml',
+      `cases:\n  - name: default mount\n    object: ${role('name: r')}\n    expect: allow\n`,
+    );
+    const result = await target.run(['policy', 'test', 'm']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('3 of 3 policy test case(s) passed.');
+  });
+
   it('refuses an example object of a kind that does not exist, or with a field its kind does not have: either would pass as allowed', async () => {
     const refused = await testReleaseHost(
       '  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n  - name: field\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {uri: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
