@@ -1,7 +1,8 @@
 /**
  * ajv errors -> one human message per problem, naming the dotted path and
  * what is expected. Secret values (write-only fields, placeholders) are never
- * echoed.
+ * echoed, nor is anything inside one: a secret map's keys and items are told
+ * at the secret field, without their place.
  */
 import type { ErrorObject } from 'ajv';
 import { describeValue, typeWords } from './describe.ts';
@@ -23,11 +24,15 @@ const FORMAT_WORDS: Record<string, string> = {
   email: 'must be an email address',
 };
 
-export function explainErrors(errors: readonly ErrorObject[], isSecret: (path: string) => boolean): SchemaProblem[] {
+/** The secret value that holds a path: the path itself, or the secret field it is inside. */
+export type SecretAt = (path: string) => string | undefined;
+
+/** `secretAt`: which value holding a path is secret, if any (`secretWithin` for a set of secret paths). */
+export function explainErrors(errors: readonly ErrorObject[], secretAt: SecretAt): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    const problem = explain(error, isSecret);
+    const problem = explain(error, secretAt);
     // One problem per place: a URL that is neither https nor a URI is one mistake.
     const key = `${problem?.path}\0${problem?.atKey}\0${error.keyword === 'required' ? problem?.message : ''}`;
     if (problem && !seen.has(key)) {
@@ -38,19 +43,41 @@ export function explainErrors(errors: readonly ErrorObject[], isSecret: (path: s
   return problems;
 }
 
-function explain(error: ErrorObject, isSecret: (path: string) => boolean): SchemaProblem | undefined {
-  const path = pointerToPath(error.instancePath);
+/** A set of secret paths as a SecretAt: a path is secret when it is one of them or inside one. */
+export function secretWithin(paths: ReadonlySet<string>): SecretAt {
+  return (path) => {
+    if (paths.size === 0) return undefined;
+    for (let at = path; ; at = at.slice(0, at.lastIndexOf('.'))) {
+      if (paths.has(at)) return at;
+      if (!at.includes('.')) return undefined;
+    }
+  };
+}
+
+function explain(error: ErrorObject, secretAt: SecretAt): SchemaProblem | undefined {
+  const at = pointerToPath(error.instancePath);
+  const secret = secretAt(at);
+  // inside a secret value, keys are secret too: the problem is told at the secret field
+  const inside = secret !== undefined && secret !== at;
+  const path = inside ? secret : at;
   const schema = (error.parentSchema ?? {}) as SchemaNode;
   const params = error.params as SchemaNode;
   const custom = typeof schema.errorMessage === 'string' ? schema.errorMessage : undefined;
-  const got = () => ` (got ${describeValue(error.data, schema.writeOnly === true || isSecret(path))})`;
-  const value = (message: string): SchemaProblem => ({ path, atKey: false, message: `${label(path)} ${message}` });
+  const got = () => ` (got ${describeValue(error.data, schema.writeOnly === true || secret !== undefined)})`;
+  const subject = inside ? `${label(path)} holds a value that` : label(path);
+  const value = (message: string): SchemaProblem => ({ path, atKey: false, message: `${subject} ${message}` });
   switch (error.keyword) {
     case 'if':
       return undefined; // the failing then/else branch says what is wrong
-    case 'additionalProperties':
-      return unknownField(path, String(params.additionalProperty), schema);
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const holder = secretAt(joinPath(at, key));
+      if (holder === undefined) return unknownField(path, key, schema);
+      const message = `has a key that is not allowed there (the key is hidden: the value is secret)`;
+      return { path: holder, atKey: false, message: `${label(holder)} ${message}` };
+    }
     case 'required': {
+      if (inside) return value(`misses the required field "${params.missingProperty}"`);
       const where = path === '' ? '' : ` in ${path}`;
       return { path, atKey: false, message: `missing required field "${params.missingProperty}"${where}` };
     }

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { explainErrors, type SchemaProblem } from './schema-problems.ts';
+import { explainErrors, type SchemaProblem, secretWithin } from './schema-problems.ts';
 
 /**
  * Validates a document against its kind's schema. ajv's useDefaults may fill
@@ -14,7 +14,7 @@ export function validateDocument(
 ): { validated: Record<string, unknown>; problems: SchemaProblem[] } {
   const validated = 'spec' in document ? { ...document, spec: cloneData(document.spec) } : { ...document };
   if (validate(validated)) return { validated, problems: [] };
-  return { validated, problems: explainErrors(validate.errors ?? [], (path) => secretPaths.has(path)) };
+  return { validated, problems: explainErrors(validate.errors ?? [], secretWithin(secretPaths)) };
 }
 
 /**

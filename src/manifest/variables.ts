@@ -124,7 +124,7 @@ function checkValue(
   if (validate(given.value)) return { value: given.value };
   const errors = validate.errors ?? [];
   if (given.text !== undefined && given.text !== given.value && validate(given.text)) return { value: given.text };
-  const details = explainErrors(errors, () => sensitive)
+  const details = explainErrors(errors, () => (sensitive ? '' : undefined))
     .map((p) => (p.path === '' ? p.message.replace(/^the document /, '') : `: ${p.message}`))
     .join('; ');
   const said =

@@ -190,6 +190,53 @@ describe('a sensitive variable is a secret everywhere', () => {
     expect(target.emulator.stats().total).toBe(0);
   });
 
+  it("never echoes a secret the kinds' own checks refuse, nor anything inside a secret map", async () => {
+    const secrets = ['Ksecret1xyz', 'Xsecret5', 'SECRETTPL', 'TOPSECRET-VALUE', 'MAPSECRETKEY', 'SECRETKEY7'];
+    await write(
+      'm/roles.yaml',
+      [
+        'kind: SSHRole\nmetadata: {name: checked}\nspec:\n  key_type: ca\n  allow_user_certificates: true',
+        '  ttl: ${env:T1}\n  max_ttl: ${env:T2}\n  key_id_format: "{{${env:K1}}}"\n  algorithm_signer: ${env:A1}',
+        '  default_user: "${env:S_TPL}"\n  default_user_template: true\n  cidr_list: "${env:SEC5}"',
+        '  allowed_user_key_lengths: ${var:lengths}\n  default_extensions: ${var:extensions}',
+        '---\nkind: SSHCertificateAuthority\nmetadata: {mount: ssh}\nspec: {generate_signing_key: true, key_type: ed25519}',
+        '---\nkind: Variable\nmetadata: {name: lengths}\nspec: {sensitive: true}',
+        '---\nkind: Variable\nmetadata: {name: extensions}\nspec:\n  sensitive: true',
+        '  schema: {type: object, additionalProperties: false, properties: {permit-pty: {type: string}}}\n',
+      ].join('\n'),
+    );
+    const env = { T1: '7200', T2: '3600', K1: 'Ksecret1xyz', A1: 'rsa-sha2-256', SEC5: '10.0.0.0/8,Xsecret5' };
+    const validate = async (values: string) => {
+      await write('values.yaml', values);
+      target.emulator.resetStats();
+      const result = await target.run(['validate', 'm', '--var-file', 'values.yaml'], {
+        ...env,
+        S_TPL: '{{identity.SECRETTPL',
+      });
+      expect(result.code).toBe(1);
+      for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
+      expect(target.emulator.stats().total).toBe(0);
+      const lines = result.stderr.split('\n');
+      return (text: string) => lines.find((l) => l.includes(text));
+    };
+    // values its schema takes: the role's own checks refuse them
+    const checked = await validate('lengths: {rsa: [1], MAPSECRETKEY: [2048]}\nextensions: {permit-pty: x}\n');
+    expect(checked('ttl (hidden) must not exceed max_ttl (hidden)')).toMatch(/^m\/roles\.yaml:6:8: /);
+    expect(checked('an unknown variable (hidden); known:')).toMatch(/^m\/roles\.yaml:8:18: /);
+    expect(checked('a secret value is an RSA signature')).toMatch(/^m\/roles\.yaml:9:21: /);
+    expect(checked('unbalanced "{{" in template a secret value')).toMatch(/^m\/roles\.yaml:10:17: /);
+    expect(checked('a secret value is not a CIDR block')).toMatch(/^m\/roles\.yaml:12:14: /);
+    expect(checked('an unknown key type (hidden); known:')).toMatch(/^m\/roles\.yaml:13:29: /);
+    expect(checked('a key type holds a size (hidden) it cannot have')).toMatch(/^m\/roles\.yaml:13:29: /);
+    // values the schemas refuse, inside a secret map: told at the field, without the key or the value
+    const refused = await validate('lengths: {rsa: [2048, TOPSECRET-VALUE]}\nextensions: {SECRETKEY7: x}\n');
+    const inside = 'spec.allowed_user_key_lengths holds a value that must be an integer';
+    expect(refused(inside)).toMatch(/^m\/roles\.yaml:13:29: /);
+    expect(refused('the value of variable "extensions" has a key that is not allowed there')).toMatch(
+      /^values\.yaml:2:13: /,
+    );
+  });
+
   it('fills a secret field; a variable that is not sensitive is refused there, with the fix', async () => {
     const config = (await readFile(join(EXAMPLES, 'base/ldap/config.yaml'), 'utf8')).replace(
       '${env:LDAP_BINDPASS}',

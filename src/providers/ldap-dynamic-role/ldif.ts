@@ -10,6 +10,7 @@ import { decodeLdifField, parseLdif } from '../../ldif/index.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Json } from '../../reconcile/types.ts';
 import { checkTemplate, LDIF_FIELDS, USERNAME_FIELDS } from '../../template/index.ts';
+import { checkValues } from '../shared/check-values.ts';
 
 export const LDIF_SPEC_FIELDS = ['creation_ldif', 'deletion_ldif', 'rollback_ldif'] as const;
 
@@ -63,8 +64,19 @@ function ldifProblems(object: DesiredObject, field: string, text: string): SpecP
   return [];
 }
 
-/** In the template file when the value is one, else at the value in the manifest with the template's line named. */
-function located(object: DesiredObject, field: string, p: { line: number; col: number; message: string }): SpecProblem {
+/**
+ * In the template file when the value is one, else at the value in the manifest with the template's
+ * line named. The LDIF parser quotes what it read (a DN, a value): for a secret field only the place
+ * is told (src/providers/shared/check-values.ts).
+ */
+function located(
+  object: DesiredObject,
+  field: string,
+  problem: { line: number; col: number; message: string },
+): SpecProblem {
+  const p = checkValues(object).secret(field)
+    ? { ...problem, message: 'is not valid here (what is wrong is hidden: the value is secret)' }
+    : problem;
   const file = object.fileSources?.[`spec.${field}`];
   if (file) return { path: `spec.${field}`, message: `${field}: ${p.message}`, at: { file, line: p.line, col: p.col } };
   return { path: `spec.${field}`, message: `${field} (template line ${p.line}, column ${p.col}): ${p.message}` };

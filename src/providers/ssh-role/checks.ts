@@ -8,6 +8,7 @@
 import { isIP } from 'node:net';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
+import { type CheckValues, checkValues } from '../shared/check-values.ts';
 import * as normalize from '../shared/normalize.ts';
 
 const KEY_ID_VARIABLES = ['token_display_name', 'role_name', 'public_key_hash'];
@@ -35,6 +36,7 @@ export function checkSshRole(object: DesiredObject, all: readonly DesiredObject[
   const spec = object.spec;
   const problems: SpecProblem[] = [];
   const at = (field: string, message: string) => problems.push({ path: `spec.${field}`, message });
+  const values = checkValues(object);
 
   if (spec.key_type === 'otp' && (typeof spec.default_user !== 'string' || spec.default_user === '')) {
     problems.push({
@@ -44,57 +46,64 @@ export function checkSshRole(object: DesiredObject, all: readonly DesiredObject[
   }
   for (const field of ['cidr_list', 'exclude_cidr_list']) {
     for (const block of listOf(spec[field]))
-      if (!isCidr(block)) at(field, `"${block}" is not a CIDR block like 10.0.0.0/8`);
+      if (!isCidr(block)) at(field, `${values.quoted(field, block)} is not a CIDR block like 10.0.0.0/8`);
   }
   // the API keeps whole seconds: 1.5s would be cut to 1s, and then differ from the manifest forever
   for (const field of ['ttl', 'max_ttl', 'not_before_duration']) {
     const value = seconds(spec[field]);
     if (value !== undefined && !Number.isInteger(value)) {
-      at(field, `must be a whole number of seconds (${String(spec[field])} is ${value}s)`);
+      const said = values.secret(field) ? 'its value is hidden' : `${String(spec[field])} is ${value}s`;
+      at(field, `must be a whole number of seconds (${said})`);
     }
   }
   const ttl = seconds(spec.ttl);
   const maxTtl = seconds(spec.max_ttl);
   if (ttl !== undefined && maxTtl !== undefined && ttl > 0 && maxTtl > 0 && ttl > maxTtl) {
-    at('ttl', `ttl (${spec.ttl}) must not exceed max_ttl (${spec.max_ttl})`);
+    at(
+      'ttl',
+      `ttl (${values.bare('ttl', spec.ttl)}) must not exceed max_ttl (${values.bare('max_ttl', spec.max_ttl)})`,
+    );
   }
   if (typeof spec.key_id_format === 'string') {
     for (const [, name] of spec.key_id_format.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
       if (!KEY_ID_VARIABLES.includes(name ?? '')) {
-        at(
-          'key_id_format',
-          `unknown variable {{${name}}}; known: ${KEY_ID_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`,
-        );
+        const variable = values.secret('key_id_format')
+          ? 'an unknown variable (hidden)'
+          : `unknown variable {{${name}}}`;
+        at('key_id_format', `${variable}; known: ${KEY_ID_VARIABLES.map((v) => `{{${v}}}`).join(', ')}`);
       }
     }
   }
   for (const [field, flag] of Object.entries(TEMPLATED)) {
-    const values = field === 'default_extensions' ? Object.values(mapOf(spec[field])) : listOf(spec[field]);
-    for (const value of values) {
-      const problem = templateProblem(value);
+    const texts = field === 'default_extensions' ? Object.values(mapOf(spec[field])) : listOf(spec[field]);
+    for (const value of texts) {
+      const problem = templateProblem(value, values.quoted(field, value));
       if (problem) at(field, problem);
       else if (/\{\{/.test(value) && spec[flag] !== true)
         at(field, `holds a template but ${flag} is not true, so it is used literally`);
     }
   }
-  checkKeyLengths(spec, at);
-  checkSigner(object, all, at);
+  checkKeyLengths(spec, values.secret('allowed_user_key_lengths'), at);
+  checkSigner(object, all, values, at);
   return problems;
 }
 
-function checkKeyLengths(spec: Fields, at: (field: string, message: string) => void): void {
+function checkKeyLengths(spec: Fields, secret: boolean, at: (field: string, message: string) => void): void {
   const lengths = normalize.sizesByType(spec.allowed_user_key_lengths ?? null);
   if (typeof lengths !== 'object' || lengths === null || Array.isArray(lengths)) return;
   for (const [type, sizes] of Object.entries(lengths)) {
     const known = KEY_LENGTH_TYPES[type];
     if (!known) {
-      at('allowed_user_key_lengths', `unknown key type "${type}"; known: ${Object.keys(KEY_LENGTH_TYPES).join(', ')}`);
+      const what = secret ? 'an unknown key type (hidden)' : `unknown key type "${type}"`;
+      at('allowed_user_key_lengths', `${what}; known: ${Object.keys(KEY_LENGTH_TYPES).join(', ')}`);
       continue;
     }
     if (known === 'fixed' || !Array.isArray(sizes)) continue;
     for (const size of sizes) {
       if (typeof size !== 'number' || !known.includes(size)) {
-        at('allowed_user_key_lengths', `${type} keys cannot be ${String(size)} bits; possible: ${known.join(', ')}`);
+        if (secret) at('allowed_user_key_lengths', 'a key type holds a size (hidden) it cannot have');
+        else
+          at('allowed_user_key_lengths', `${type} keys cannot be ${String(size)} bits; possible: ${known.join(', ')}`);
       }
     }
   }
@@ -104,6 +113,7 @@ function checkKeyLengths(spec: Fields, at: (field: string, message: string) => v
 function checkSigner(
   object: DesiredObject,
   all: readonly DesiredObject[],
+  values: CheckValues,
   at: (field: string, message: string) => void,
 ) {
   const signer = object.spec.algorithm_signer;
@@ -113,7 +123,7 @@ function checkSigner(
   if (caType && caType !== 'rsa') {
     at(
       'algorithm_signer',
-      `"${String(signer)}" is an RSA signature, but the CA of mount "${object.address.scope}" has a ${caType} key; use "default"`,
+      `${values.quoted('algorithm_signer', signer)} is an RSA signature, but the CA of mount "${object.address.scope}" has a ${caType} key; use "default"`,
     );
   }
 }
@@ -127,15 +137,15 @@ export function caKeyAlgorithm(spec: Fields): 'rsa' | 'ec' | 'ed25519' | undefin
   return undefined;
 }
 
-/** The text-template syntax the service accepts: balanced `{{ }}`, nothing empty inside. */
-function templateProblem(value: string): string | undefined {
+/** The text-template syntax the service accepts: balanced `{{ }}`, nothing empty inside. `shown`: the value as a message may name it. */
+function templateProblem(value: string, shown: string): string | undefined {
   let rest = value;
   for (;;) {
     const open = rest.indexOf('{{');
     const close = rest.indexOf('}}');
-    if (open === -1) return close === -1 ? undefined : `unbalanced "}}" in template "${value}"`;
-    if (close === -1 || close < open) return `unbalanced "{{" in template "${value}"`;
-    if (rest.slice(open + 2, close).trim() === '') return `empty "{{ }}" in template "${value}"`;
+    if (open === -1) return close === -1 ? undefined : `unbalanced "}}" in template ${shown}`;
+    if (close === -1 || close < open) return `unbalanced "{{" in template ${shown}`;
+    if (rest.slice(open + 2, close).trim() === '') return `empty "{{ }}" in template ${shown}`;
     rest = rest.slice(close + 2);
   }
 }
