@@ -1,12 +1,18 @@
 /**
  * Durations as the schemas accept them (`schemas/*.schema.json#/definitions/duration`):
- * `2h`, `90m`, `1.5h`, `1h30m`, `3600s`, `"3600"` or 3600 (seconds). Providers use
+ * `2h`, `90m`, `1.5h`, `1h30m`, `3600s`, `1500ms`, `"3600"` or 3600 (seconds). Providers use
  * this to normalize both sides before diffing, so `1h`, `60m` and `3600` compare equal.
  */
-const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1 };
-/** A duration with units (`2h`, `1h30m`), as schemas/*.schema.json#/definitions/duration writes it. */
-const WHOLE = /^(?:\d+(?:\.\d+)?[hms])+$/;
-const PART = /(\d+(?:\.\d+)?)([hms])/g;
+const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, us: 1e-6, µs: 1e-6, ns: 1e-9 };
+/**
+ * The units: Go's, as the platform and the secrets engine parse a duration (`1500ms` is `1.5s`;
+ * `ms` before `m`, or `1ms` would read as a minute and an `s`). converge keeps a duration to the
+ * millisecond.
+ */
+export const DURATION_UNIT = '(?:ns|us|µs|ms|h|m|s)';
+/** A duration with units (`2h`, `1h30m`, `1500ms`), as schemas/*.schema.json#/definitions/duration writes it. */
+const WHOLE = new RegExp(`^(?:\\d+(?:\\.\\d+)?${DURATION_UNIT})+$`);
+const PART = new RegExp(`(\\d+(?:\\.\\d+)?)(${DURATION_UNIT})`, 'g');
 
 /**
  * The longest duration converge accepts: 2562047h47m16s, the most a Go duration holds (the secrets

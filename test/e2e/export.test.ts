@@ -69,6 +69,13 @@ beforeAll(async () => {
     }),
   });
   expect(response.status).toBe(200);
+  // a duration in a unit the platform takes and converge writes otherwise: 1500ms is 1.5s
+  const timeout = await fetch(`${emulator.url}/api/v2/admin/general-settings`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${emulator.tokens.admin}`, 'content-type': 'application/vnd.api+json' },
+    body: JSON.stringify({ data: { type: 'general-settings', attributes: { 'apply-timeout': '1500ms' } } }),
+  });
+  expect(timeout.status).toBe(200);
 });
 afterAll(() => target?.close());
 
@@ -194,6 +201,10 @@ describe('converge export', () => {
     // the modules' versions come with them, their archives downloaded (test/e2e/export-modules.test.ts)
     expect(new Set(plan.actions.map((a) => a.kind))).toEqual(new Set([...IN_ORGANIZATIONS, VERSIONS]));
     expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
+  });
+
+  it("writes a duration in a unit of the platform's that converge reads back the same", async () => {
+    expect(await readFile(join(out, 'general-settings.yaml'), 'utf8')).toContain('apply-timeout: 1.5s');
   });
 
   it('keeps a literal ${ in a live value literal', async () => {

@@ -48,7 +48,7 @@ export function int(body: Body, field: string, fallback = 0): number {
   throw invalid(field, value, 'int');
 }
 
-/** Integer seconds, or a duration string with `s`, `m` or `h` units. */
+/** Integer seconds, or a duration string (`30m`, `1h30m`, `1500ms`: src/manifest/duration.ts). */
 export function seconds(body: Body, field: string, fallback = 0): number {
   const value = body[field];
   if (value === undefined || value === null || value === '') return fallback;

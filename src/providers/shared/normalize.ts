@@ -4,7 +4,7 @@
  * equal on both sides. A value a normalizer does not recognise is returned
  * unchanged: it then shows up as a difference instead of being guessed at.
  */
-import { durationSeconds } from '../../manifest/duration.ts';
+import { DURATION_UNIT, durationSeconds } from '../../manifest/duration.ts';
 import type { Json } from '../../reconcile/types.ts';
 
 export type Normalizer = (value: Json) => Json;
@@ -47,6 +47,9 @@ export function formatDuration(seconds: number): string {
   return `${seconds}s`;
 }
 
+/** One number with one unit (`90m`, `1500ms`): a form the API keeps as it is sent. */
+const ONE_UNIT = new RegExp(`^\\d+(?:\\.\\d+)?${DURATION_UNIT}$`);
+
 /**
  * The wire form of a duration the API stores as a string: the user's own
  * string when they wrote one number with one unit (the API keeps what it is
@@ -54,7 +57,7 @@ export function formatDuration(seconds: number): string {
  * suffix (`1h30m` and `5400` both go as `90m`).
  */
 export function durationString(canonical: Json, written: Json | undefined): Json {
-  if (typeof written === 'string' && /^\d+(?:\.\d+)?[hms]$/.test(written.trim())) return written.trim();
+  if (typeof written === 'string' && ONE_UNIT.test(written.trim())) return written.trim();
   return typeof canonical === 'number' ? formatDuration(canonical) : canonical;
 }
 

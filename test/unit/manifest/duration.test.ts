@@ -14,13 +14,28 @@ describe('durationSeconds', () => {
     expect(durationSeconds(1209600)).toBe(1209600);
   });
 
+  it("reads Go's smaller units too, as the platform and the secrets engine do, to the millisecond", () => {
+    expect(durationSeconds('1500ms')).toBe(1.5);
+    expect(durationSeconds('1m30s500ms')).toBe(90.5);
+    expect(durationSeconds('2000000us')).toBe(2);
+    expect(durationSeconds('2000000µs')).toBe(2);
+    expect(durationSeconds('3000000000ns')).toBe(3);
+    expect(durationSeconds('1ms')).toBe(0.001);
+    // below the millisecond: rounded, as every form of the same value is
+    expect(durationSeconds('100ns')).toBe(0);
+    expect(durationString(1.5, '1500ms')).toBe('1500ms');
+    expect(durationString(1.5, '1s500ms')).toBe('1.5s');
+  });
+
   it('makes equal durations equal', () => {
     expect(durationSeconds('1h')).toBe(durationSeconds('60m'));
     expect(durationSeconds('60m')).toBe(durationSeconds(3600));
   });
 
   it('rejects what the schema rejects', () => {
-    for (const bad of ['2 hours', 'h', '', '-5', '1d', '1.h']) expect(durationSeconds(bad), bad).toBeUndefined();
+    for (const bad of ['2 hours', 'h', '', '-5', '1d', '1.h', '1mss', '5 ms', '1msec']) {
+      expect(durationSeconds(bad), bad).toBeUndefined();
+    }
     expect(durationSeconds(-5)).toBeUndefined();
     expect(durationSeconds(1.5)).toBeUndefined();
   });
@@ -32,7 +47,7 @@ describe('the longest duration converge keeps', () => {
     .tuple(
       fc.bigInt({ min: 0n, max: 10n ** 6n }),
       fc.option(fc.stringMatching(/^[0-9]{1,4}$/)),
-      fc.constantFrom('h', 'm', 's'),
+      fc.constantFrom('h', 'm', 's', 'ms', 'us', 'µs', 'ns'),
     )
     .map(([whole, decimals, unit]) => `${whole}${decimals === null ? '' : `.${decimals}`}${unit}`);
   const written = fc

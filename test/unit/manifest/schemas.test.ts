@@ -150,7 +150,7 @@ describe('schemas/', () => {
     expect([...rules].map((rule) => JSON.parse(rule))).toEqual([
       {
         type: ['string', 'integer'],
-        pattern: '^(?:[0-9]+(?:\\.[0-9]+)?[hms])+$|^[0-9]+$',
+        pattern: '^(?:[0-9]+(?:\\.[0-9]+)?(?:ns|us|µs|ms|h|m|s))+$|^[0-9]+$',
         minimum: 0,
         maximum: MAX_DURATION_SECONDS,
       },
