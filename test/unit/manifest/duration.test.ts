@@ -15,14 +15,17 @@ describe('durationSeconds', () => {
   });
 
   it("reads Go's smaller units too, as the platform and the secrets engine do, to the millisecond", () => {
-    expect(durationSeconds('1500ms')).toBe(1.5);
-    expect(durationSeconds('1m30s500ms')).toBe(90.5);
-    expect(durationSeconds('2000000us')).toBe(2);
-    expect(durationSeconds('2000000µs')).toBe(2);
-    expect(durationSeconds('3000000000ns')).toBe(3);
-    expect(durationSeconds('1ms')).toBe(0.001);
-    // below the millisecond: rounded, as every form of the same value is
-    expect(durationSeconds('100ns')).toBe(0);
+    const read = Object.entries({
+      '1500ms': 1.5,
+      '1m30s500ms': 90.5,
+      '2000000us': 2,
+      '2000000µs': 2,
+      '3000000000ns': 3,
+      '1ms': 0.001,
+      // below the millisecond: rounded, as every form of the same value is
+      '100ns': 0,
+    });
+    for (const [text, seconds] of read) expect(durationSeconds(text), text).toBe(seconds);
     expect(durationString(1.5, '1500ms')).toBe('1500ms');
     expect(durationString(1.5, '1s500ms')).toBe('1.5s');
   });
