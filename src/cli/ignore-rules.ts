@@ -6,6 +6,8 @@
 import type { ConvergeConfig } from '../config/load.ts';
 import { ConvergeError } from '../errors.ts';
 import { unknownField } from '../manifest/field-patterns.ts';
+import { DEFAULT_SCHEMA_DIR } from '../manifest/schema-dir.ts';
+import { ShippedSchemas } from '../manifest/shipped-schemas.ts';
 import { unknownKind } from '../manifest/suggest.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { isOwned } from '../reconcile/ownership.ts';
@@ -13,13 +15,16 @@ import type { DesiredObject } from '../reconcile/types.ts';
 
 /** Every entry naming a kind a manifest may declare, and fields of that kind's table. */
 export function checkIgnoreRules(config: Pick<ConvergeConfig, 'file' | 'ignore'>): void {
+  if (config.ignore.length === 0) return;
   const where = config.file ?? 'configuration';
+  // the package's schemas, as the manifests' own ignore lists are checked against (document.ts)
+  const schemas = new ShippedSchemas(DEFAULT_SCHEMA_DIR);
   const problems = config.ignore.flatMap((rule, i) => {
     const entry = `${where}: ignore[${i}]`;
     if (!catalog.kinds.includes(rule.kind)) return [`${entry}: ${unknownKind(rule.kind, catalog.kinds)}`];
     const rows = providerMap.get(rule.kind)?.fieldPaths ?? [];
     return rule.fields.flatMap((field) => {
-      const unknown = unknownField(field, rule.kind, rows);
+      const unknown = unknownField(field, rule.kind, rows, (path) => schemas.hasPath(rule.kind, `spec.${path}`));
       return unknown ? [`${entry}: ${unknown}`] : [];
     });
   });

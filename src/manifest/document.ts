@@ -118,7 +118,7 @@ export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDoc
   const ignore = ignoreList(validated.ignore);
   const rows = ctx.catalog.fieldPaths?.(kind);
   for (const [i, pattern] of rows ? ignore.entries() : []) {
-    const unknown = unknownField(pattern, kind, rows ?? []);
+    const unknown = unknownField(pattern, kind, rows ?? [], (path) => ctx.schemas.hasPath(kind, `spec.${path}`));
     if (unknown) report(`ignore.${i}`, `ignore: ${unknown}`);
   }
   if (problems.length > 0) return { problems, ...unbuiltAddress(kind, fields, validated, ctx.catalog) };

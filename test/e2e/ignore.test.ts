@@ -100,12 +100,20 @@ describe('a document that ignores fields', () => {
   });
 
   it('refuses a path that names no field of the kind at its file:line:col, and sends nothing', async () => {
-    const file = await manifest('bad.yaml', GENERAL(40, 'ignore:\n  - plan-timeout\n  - plan-timout\n'));
+    const file = await manifest(
+      'bad.yaml',
+      GENERAL(40, 'ignore:\n  - plan-timeout\n  - plan-timout\n  - apply-timeout.x\n  - "api-rate-limit."\n'),
+    );
     target.emulator.resetStats();
     const result = await target.run(['plan', file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
       'bad.yaml:5:5: ignore: "plan-timout" names no field of GeneralSettings; did you mean "plan-timeout"?',
+    );
+    // below a field that holds no map: it would cover nothing, while plans said the field was ignored
+    expect(result.stderr).toContain('bad.yaml:6:5: ignore: "apply-timeout.x" names no field of GeneralSettings');
+    expect(result.stderr).toContain(
+      'bad.yaml:7:5: ignore: "api-rate-limit." is no field path: it has an empty segment',
     );
     expect(target.emulator.stats().total).toBe(0);
   });

@@ -71,6 +71,15 @@ describe("the configuration's ignore entries", () => {
       /^\/repo\/converge\.config\.yaml: ignore\[1\]: "nope\.\*" names no field of SSHRole; its fields: key_type, /,
     );
   });
+
+  it('refuse a path below a field that holds no map, or with an empty segment: it would cover nothing', () => {
+    const check = (fields: string[]) => () =>
+      checkIgnoreRules({ file: '/repo/converge.config.yaml', ignore: [{ kind: 'SSHRole', fields }] });
+    expect(check(['default_extensions.*', 'allowed_user_key_lengths.rsa'])).not.toThrow();
+    expect(check(['ttl.*'])).toThrow('ignore[0]: "ttl.*" names no field of SSHRole; did you mean "ttl"?');
+    expect(check(['default_extensions.*.x'])).toThrow('"default_extensions.*.x" names no field of SSHRole');
+    expect(check(['ttl.'])).toThrow('ignore[0]: "ttl." is no field path: it has an empty segment');
+  });
 });
 
 describe("a document's ignore list", () => {
