@@ -23,15 +23,26 @@ export interface AjvSetupOptions {
    * (variable-schema.ts).
    */
   validateSchema?: boolean;
+  /**
+   * A user's schema (a Variable's `spec.schema`), not converge's: any valid JSON Schema is taken,
+   * as the standard reads it. ajv's strict mode, which keeps converge's own schemas exact, would
+   * refuse valid ones (`required` without `properties`, `minimum` without `type`, an `x-`
+   * keyword), and an unknown format is ignored, as the standard says, not logged.
+   */
+  userSchema?: boolean;
 }
 
 /** `code` is for ajv's standalone output (the build); run-time compiles leave it out. */
-export function createAjv(code?: CodeOptions, { validateSchema = true }: AjvSetupOptions = {}): Ajv {
+export function createAjv(
+  code?: CodeOptions,
+  { validateSchema = true, userSchema = false }: AjvSetupOptions = {},
+): Ajv {
   // verbose: schema-problems.ts reads the failing value and its schema from each error.
   // useDefaults fills metadata defaults (a `mount`); the loader hides spec from it (see validate.ts).
   const ajv = new Ajv({
     allErrors: true,
-    strict: true,
+    strict: !userSchema,
+    ...(userSchema && { logger: false as const }),
     allowUnionTypes: true,
     verbose: true,
     useDefaults: true,

@@ -15,7 +15,7 @@ const DRAFT_07 = /^http:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
 /** One ajv for the schemas of a load: compiling two schemas with the same `$id` fails as before. */
 export function variableSchemaCompiler(): (schema: AnySchemaObject) => ValidateFunction {
-  const ajv = createAjv(undefined, { validateSchema: false });
+  const ajv = createAjv(undefined, { validateSchema: false, userSchema: true });
   return (schema) => {
     checkSchema(ajv, schema);
     return ajv.compile(schema);
