@@ -113,7 +113,12 @@ export function buildObject(doc: SourceDocument, ctx: DocumentContext): BuiltDoc
   }
   // A value whose placeholder failed already has its problem; its schema errors would only echo it.
   const failed = new Set(pathProblems.map((p) => p.path));
-  const { validated, problems: invalid } = validateDocument(validate, candidate, secretPaths);
+  const { validated, problems: invalid } = validateDocument(
+    validate,
+    candidate,
+    secretPaths,
+    interpolated.interpolatedPaths,
+  );
   for (const p of invalid) if (!failed.has(p.path)) report(p.path, p.message, p.atKey);
   const ignore = ignoreList(validated.ignore);
   const rows = ctx.catalog.fieldPaths?.(kind);

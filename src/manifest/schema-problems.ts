@@ -28,11 +28,16 @@ const FORMAT_WORDS: Record<string, string> = {
 export type SecretAt = (path: string) => string | undefined;
 
 /** `secretAt`: which value holding a path is secret, if any (`secretWithin` for a set of secret paths). */
-export function explainErrors(errors: readonly ErrorObject[], secretAt: SecretAt): SchemaProblem[] {
+export function explainErrors(
+  errors: readonly ErrorObject[],
+  secretAt: SecretAt,
+  /** Whether a placeholder made the value at a path: a whole `${var:}` keeps its value's type. */
+  made: (path: string) => boolean = () => false,
+): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    const problem = explain(error, secretAt);
+    const problem = explain(error, secretAt, made);
     // One problem per place: a URL that is neither https nor a URI is one mistake.
     const key = `${problem?.path}\0${problem?.atKey}\0${error.keyword === 'required' ? problem?.message : ''}`;
     if (problem && !seen.has(key)) {
@@ -54,7 +59,7 @@ export function secretWithin(paths: ReadonlySet<string>): SecretAt {
   };
 }
 
-function explain(error: ErrorObject, secretAt: SecretAt): SchemaProblem | undefined {
+function explain(error: ErrorObject, secretAt: SecretAt, made: (path: string) => boolean): SchemaProblem | undefined {
   const at = pointerToPath(error.instancePath);
   const secret = secretAt(at);
   // inside a secret value, keys are secret too: the problem is told at the secret field
@@ -83,10 +88,14 @@ function explain(error: ErrorObject, secretAt: SecretAt): SchemaProblem | undefi
     }
     case 'type': {
       const wanted = params.type as string | string[];
-      // YAML reads an unquoted `1.2` or `true` as a number or a boolean.
+      // YAML reads an unquoted `1.2` or `true` as a number or a boolean; a whole `${var:}` keeps
+      // its value's type, quoted or not
       const quote =
         wanted === 'string' && ['number', 'boolean'].includes(typeof error.data)
-          ? '; quote it to make it a string'
+          ? made(at)
+            ? // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder's syntax, named in the message
+              "; a whole ${var:} keeps its value's type: give the variable a string"
+            : '; quote it to make it a string'
           : '';
       return value(`${custom ?? `must be ${typeWords(wanted)}`}${got()}${quote}`);
     }

@@ -11,10 +11,13 @@ export function validateDocument(
   validate: ValidateFunction,
   document: Record<string, unknown>,
   secretPaths: ReadonlySet<string>,
+  /** The document paths a placeholder made: a value that is not as written (no quoting fixes it). */
+  madePaths: ReadonlySet<string> = new Set(),
 ): { validated: Record<string, unknown>; problems: SchemaProblem[] } {
   const validated = 'spec' in document ? { ...document, spec: cloneData(document.spec) } : { ...document };
   if (validate(validated)) return { validated, problems: [] };
-  return { validated, problems: explainErrors(validate.errors ?? [], secretWithin(secretPaths)) };
+  const problems = explainErrors(validate.errors ?? [], secretWithin(secretPaths), (path) => madePaths.has(path));
+  return { validated, problems };
 }
 
 /**

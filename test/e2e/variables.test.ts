@@ -143,6 +143,17 @@ describe('a variable from each source shows its value in the plan', () => {
     const result = await target.run(['plan', 'm', '--var', 'port=2222']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('port: 2222');
+
+    // where a string is wanted, quoting the placeholder cannot help: the fix is the variable's
+    await write(
+      'm/user.yaml',
+      'kind: SSHRole\nmetadata: {name: users}\nspec: {key_type: otp, default_user: "${var:port}"}\n',
+    );
+    const refused = await target.run(['validate', 'm']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "m/user.yaml:3:37: spec.default_user must be a string (got number 22); a whole ${var:} keeps its value's type: give the variable a string",
+    );
   });
 });
 
