@@ -3,7 +3,7 @@
  * each pair into one planned action. Pure: no I/O, plain data in and out.
  */
 
-import { type Address, addressKey, compareAddresses } from './address.ts';
+import { type Address, addressKey, compareAddresses, parentOf } from './address.ts';
 import { compare } from './comparison.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
@@ -97,10 +97,30 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   }
 
   problems.push(...referenceProblems(sorted, options));
-  linkDependencies(sorted, forward, deletes);
-  deletes.reverse(); // deletes run in reverse kind order
-  const actions = [...forward, ...deletes];
+  const kept = withoutCascaded(deletes, sorted);
+  linkDependencies(sorted, forward, kept);
+  kept.reverse(); // deletes run in reverse kind order
+  const actions = [...forward, ...kept];
   return { plan: { actions, unmanaged, counts: countActions(actions) }, problems };
+}
+
+/**
+ * The deletes without those of children whose parent the plan deletes too (a module's versions
+ * when the module goes): the parent's delete takes them with it, as for a parent declared
+ * `ensure: absent` (children.ts). Deleting them one by one first is not needed, and fails for a
+ * module's last version, which is never deleted alone (src/providers/registry-module/version-status.ts).
+ */
+function withoutCascaded(deletes: PlannedAction[], snapshots: readonly KindSnapshot[]): PlannedAction[] {
+  const parentKind = new Map<string, string>();
+  for (const { provider } of snapshots) {
+    for (const child of provider.children ?? []) parentKind.set(child.provider.kind, provider.kind);
+  }
+  if (parentKind.size === 0) return deletes;
+  const deleted = new Set(deletes.map((d) => d.key));
+  return deletes.filter((d) => {
+    const parent = parentKind.get(d.kind);
+    return parent === undefined || !deleted.has(addressKey(parentOf(d.address, parent)));
+  });
 }
 
 /**

@@ -6,17 +6,22 @@
  * (`vcs-repo.identifier`) cannot change in place, so a new one is a
  * replacement that needs `--allow-replace`.
  */
-import { writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gitRepository } from '../emulator/registry-git.ts';
+import { FIXTURES } from '../emulator/registry-ingest/tarballs.ts';
 import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const MODULE = '/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws';
 
 let target: CliTarget;
+let repo: ReturnType<typeof gitRepository>;
 beforeEach(async () => {
-  const repo = gitRepository();
+  repo = gitRepository();
+  // semver tags: a tag-based module's versions
+  repo.git('tag', 'v1.0.0');
+  repo.git('tag', '1.1.0');
   // two repositories of the same module name: the second is where the module moves
   const repositories = { 'acme/terraform-aws-network': repo.path, 'other/terraform-aws-network': repo.path };
   // the connection is a field sent on create, not a write-only one: the store would hold nothing here
@@ -82,5 +87,64 @@ describe('a RegistryModule published from VCS', () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(await liveRepository()).toMatchObject({ identifier: 'other/terraform-aws-network', branch: 'main' });
     expect((await target.run(['plan', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+});
+
+describe("a VCS module's versions", () => {
+  it("are its repository's: never declared, listed as unmanaged nor pruned, tag-based or branch-based", async () => {
+    await cp(join(FIXTURES, 'network'), join(target.scratch, 'storage'), { recursive: true });
+    const file = join(target.scratch, 'modules.yaml');
+    const modules = (branch: string, versions = '') =>
+      [
+        'kind: RegistryModule',
+        'metadata: {organization: example-org, name: network, provider: aws}',
+        'spec:',
+        `  vcs-repo: {identifier: acme/terraform-aws-network, oauth-token-id: ot-abc${branch}}`,
+        versions,
+        '---',
+        // a module that declares a version, so that versions are read and planned
+        'kind: RegistryModule',
+        'metadata: {organization: example-org, name: storage, provider: aws}',
+        'spec: {versions: [{version: 1.0.0, source: storage}]}',
+        '',
+      ].join('\n');
+    await writeFile(file, modules(''));
+    await writeFile(
+      join(target.scratch, 'converge.config.yaml'),
+      'ownership:\n  - {kind: RegistryModule, scope: example-org}\n  - {kind: RegistryModuleVersion, scope: example-org}\n',
+    );
+    const applied = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const vcsVersions = async () => {
+      const response = await fetch(`${target.emulator.url}${MODULE}`, {
+        headers: { authorization: `Bearer ${target.emulator.tokens.admin}` },
+      });
+      const statuses = (await response.json()).data.attributes['version-statuses'] as Array<{ version: string }>;
+      return statuses.map((s) => s.version).sort();
+    };
+    expect(await vcsVersions()).toEqual(['1.0.0', '1.1.0']);
+    // pruned again, and planned: nothing of the repository's versions
+    target.emulator.resetStats();
+    const again = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).not.toContain('RegistryModuleVersion/example-org/network/');
+    expect(Object.keys(target.emulator.stats().byRoute).filter((r) => r.startsWith('DELETE'))).toEqual([]);
+    expect(await vcsVersions()).toEqual(['1.0.0', '1.1.0']);
+
+    // a declared version is refused, whichever way the module publishes, before any request
+    const publishing: Array<[branch: string, from: string]> = [
+      ['', 'its tags'],
+      [', branch: main', 'commits of its branch'],
+    ];
+    for (const [branch, from] of publishing) {
+      await writeFile(file, modules(branch, '  versions: [{version: 2.0.0, source: storage}]'));
+      target.emulator.resetStats();
+      const refused = await target.run(['plan', file]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `modules.yaml:5:13: a VCS module publishes its versions from its repository (${from}), not from a source or an archive: declare no versions`,
+      );
+      expect(target.emulator.stats().total).toBe(0);
+    }
   });
 });

@@ -169,14 +169,36 @@ describe('registry kinds through the CLI', () => {
     expect((await statuses()).map((s) => s.version)).toEqual(['1.0.0']);
   });
 
-  it("never prunes a module's last version: the registry would delete the declared module with it", async () => {
+  /** network with two versions, published in-process (the CLI's prune is what runs as a process), and these ownership kinds. */
+  async function twoVersionsOwned(kinds: string[]): Promise<string> {
     const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
-    // both versions published in-process: the CLI's prune is what this test runs as a process
     await seedApply(target, ['modules.yaml']);
+    const rules = kinds.map((kind) => `  - {kind: ${kind}, scope: example-org}\n`).join('');
+    await writeFile(join(target.scratch, 'converge.config.yaml'), `ownership:\n${rules}`);
+    return file;
+  }
+
+  it('prunes a module no manifest declares in one delete that takes its versions with it', async () => {
+    const file = await twoVersionsOwned(['RegistryModule', 'RegistryModuleVersion']);
+    // network is in no manifest any more; storage declares a version, so versions are read and planned
     await writeFile(
-      join(target.scratch, 'converge.config.yaml'),
-      'ownership:\n  - kind: RegistryModuleVersion\n    scope: example-org\n',
+      file,
+      'kind: RegistryModule\nmetadata: {organization: example-org, name: storage, provider: aws}\nspec: {versions: [{version: 1.0.0, source: network}]}\n',
     );
+    const plan = await target.run(['plan', file, '--prune']);
+    expect(plan.stdout).toContain('- delete RegistryModule/example-org/network/aws');
+    expect(plan.stdout).not.toContain('delete RegistryModuleVersion/example-org/network/');
+    const pruned = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
+    expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
+    const gone = await fetch(
+      `${target.emulator.url}/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws`,
+      { headers: { authorization: `Bearer ${target.emulator.tokens.admin}` } },
+    );
+    expect(gone.status).toBe(404);
+  });
+
+  it("never prunes a module's last version: the registry would delete the declared module with it", async () => {
+    const file = await twoVersionsOwned(['RegistryModuleVersion']);
     // every version of network undeclared, while another module declares one (so versions are planned)
     await writeFile(
       file,

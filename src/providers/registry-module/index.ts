@@ -187,10 +187,11 @@ function checkModule(object: DesiredObject): SpecProblem[] {
     seen.set(version, i);
     problems.push(...versionProblems({ ...object, spec: item as Fields }, at, checked));
   });
-  if (versions.length > 0 && object.spec['vcs-repo'] !== undefined && !getPath(object.spec, 'vcs-repo.branch')) {
+  if (versions.length > 0 && object.spec['vcs-repo'] !== undefined) {
+    const from = getPath(object.spec, 'vcs-repo.branch') ? 'commits of its branch' : 'its tags';
     problems.push({
       path: 'spec.versions',
-      message: 'a tag-based VCS module publishes its versions from tags: declare no versions, or set vcs-repo.branch',
+      message: `a VCS module publishes its versions from its repository (${from}), not from a source or an archive: declare no versions`,
     });
   }
   return problems;

@@ -77,10 +77,13 @@ export const registryModuleVersion = defineProvider(
       name: metadata.name ?? '',
     }),
 
-    // the same list as the modules', read once: one live object per entry of `version-statuses`
+    // the same list as the modules', read once: one live object per entry of `version-statuses`.
+    // A VCS module's versions are its repository's (its tags, or commits of its branch): never
+    // declared (checkModule), so never planned, listed as unmanaged nor pruned
     async list(ctx, { scope: organization = '' }) {
       const modules = await organizationModules(ctx, organization);
       return modules.flatMap((resource): LiveObject[] => {
+        if (resource.attributes['vcs-repo'] != null) return [];
         const module = listedModule(organization, resource.attributes);
         const statuses = Array.isArray(resource.attributes['version-statuses'])
           ? resource.attributes['version-statuses']

@@ -65,6 +65,26 @@ describe('buildPlan', () => {
     ]);
   });
 
+  it("leaves out the deletes of a parent's children when the parent goes too: its delete takes them", () => {
+    const versions = memoryProvider('Version', { dependsOn: ['Module'] });
+    const modules = memoryProvider('Module', { children: [{ field: 'versions', key: 'version', provider: versions }] });
+    const { plan } = buildPlan(
+      [
+        { provider: modules, desired: [], live: liveMap(live('Module', 'gone', {}), live('Module', 'kept', {})) },
+        {
+          provider: versions,
+          desired: [],
+          live: liveMap(live('Version', 'gone/1.0.0', {}), live('Version', 'kept/1.0.0', {})),
+        },
+      ],
+      { ...options, prune: true, ownership: [{ kind: 'Module', name: 'gone' }, { kind: 'Version' }] },
+    );
+    expect(plan.actions.map((a) => [a.key, a.action])).toEqual([
+      ['Version/kept/1.0.0', 'delete'],
+      ['Module/gone', 'delete'],
+    ]);
+  });
+
   it('never prunes a kind whose objects can only be deleted by ensure: absent', () => {
     const provider = memoryProvider('AdminUser', { deletePolicy: 'absent-only' });
     const { plan } = buildPlan([{ provider, desired: [], live: liveMap(live('AdminUser', 'bob', {})) }], {
