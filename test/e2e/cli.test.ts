@@ -209,7 +209,10 @@ describe('converge as a process', () => {
     expect(bad.stderr + bad.stdout).not.toContain('canary-wrong-token-0005');
   });
 
-  it('stops new work on Ctrl-C, lets requests in flight finish, and says what was not done', async () => {
+  it.each([
+    ['Ctrl-C', 'SIGINT'],
+    ["a CI runner's cancel", 'SIGTERM'],
+  ] as const)('stops new work on %s, lets requests in flight finish, and says what was not done', async (_, signal) => {
     emulator.setLatency(300);
     const child = spawn(process.execPath, [CLI, 'apply', KINDS, '--auto-approve', '--parallelism', '1'], {
       cwd: scratch,
@@ -221,7 +224,7 @@ describe('converge as a process', () => {
       stdout += chunk.toString();
       if (!interrupted && /\[1\/\d+\]/.test(stdout)) {
         interrupted = true;
-        child.kill('SIGINT');
+        child.kill(signal);
       }
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

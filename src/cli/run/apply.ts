@@ -91,11 +91,15 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     // a saved plan was reviewed when it was made: applying it is the approval
     if (!saved) await confirmApply(plan.actions.filter((a) => a.action !== 'noop').length, flags.autoApprove);
 
-    const onSigint = () => {
-      if (interrupt.signal.aborted) process.exit(130);
+    // Ctrl-C, or SIGTERM from a CI runner's cancel, `timeout` or `docker stop`: stop new work,
+    // let requests in flight finish, say what was and was not done, keep the fingerprints; a
+    // second signal ends the process at once
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (interrupt.signal.aborted) process.exit(signal === 'SIGTERM' ? 143 : 130);
       interrupt.abort();
     };
-    process.on('SIGINT', onSigint);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
       const summary = await applyPlan(plan, {
         providers: inputs.providers,
@@ -111,7 +115,8 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
       const incomplete = summary.failed.length > 0 || summary.skipped.length > 0 || summary.interrupted;
       return incomplete ? EXIT_ERROR : EXIT_OK;
     } finally {
-      process.off('SIGINT', onSigint);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
   } finally {
     await reporter.close();
