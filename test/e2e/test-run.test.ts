@@ -248,12 +248,15 @@ describe('converge test run', () => {
     expect(await runCount('aws')).toBe(before);
   });
 
-  it('Ctrl-C cancels the running run and follows it until canceled: exit 1', async () => {
+  it.each([
+    ['Ctrl-C', 'SIGINT'],
+    ["a CI runner's cancel (SIGTERM)", 'SIGTERM'],
+  ] as const)('%s cancels the running run and follows it until canceled: exit 1', async (_, signal) => {
     // held from before the upload: the run stays queued, then, moved into its running time, running
     hold();
     const result = await interrupted(PASSING, [
       [/Test run trun-\w+ queued/, () => hold(emulatorNow() + QUEUED_MS)],
-      [/Test run trun-\w+ running/, 'SIGINT'],
+      [/Test run trun-\w+ running/, signal],
       // the cancel takes effect a moment of the emulator's time after it was sent
       [/Cancel sent/, release],
     ]);
@@ -378,7 +381,7 @@ describe('test run arguments and reports (pure)', () => {
  */
 function interrupted(
   module: string,
-  steps: Array<[RegExp, 'SIGINT' | (() => void)]>,
+  steps: Array<[RegExp, 'SIGINT' | 'SIGTERM' | (() => void)]>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'test', 'run', module, '--module-dir', MODULE_DIR], {
@@ -399,7 +402,7 @@ function interrupted(
         const action = steps[step]![1];
         from = stderr.length;
         step++;
-        if (action === 'SIGINT') child.kill('SIGINT');
+        if (typeof action === 'string') child.kill(action);
         else action();
       }
     });

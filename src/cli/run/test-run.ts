@@ -93,7 +93,9 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
   const emit = (body: TestRunEventBody) => reporter.listener({ ...body, time: Date.now() } as TestRunEvent);
   const client = platformClient(config, (info) => emit({ type: 'retry', ...info }));
   const interrupts = new Interrupts();
+  // SIGTERM (a CI runner's cancel) counts as a Ctrl-C: the run on the platform is canceled too
   process.on('SIGINT', interrupts.onSignal);
+  process.on('SIGTERM', interrupts.onSignal);
   let closed = false;
   const closeReporter = async () => {
     if (closed) return;
@@ -134,6 +136,7 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
     return passed(last) ? EXIT_OK : EXIT_ERROR;
   } finally {
     process.off('SIGINT', interrupts.onSignal);
+    process.off('SIGTERM', interrupts.onSignal);
     await closeReporter();
     await client.close();
   }
