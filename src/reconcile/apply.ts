@@ -56,10 +56,17 @@ export async function applyPlan(plan: Plan, applyContext: ApplyContext): Promise
   };
   context.interrupt.addEventListener('abort', onInterrupt, { once: true });
 
+  /** Why each skipped action was: what its dependents are skipped for in turn. */
+  const skippedFor = new Map<string, { reason: SkipReason; cause?: string }>();
   const run = async (action: PlannedAction): Promise<Outcome> => {
     const deps = await Promise.all(action.dependsOn.map((k) => outcomes.get(k) ?? Promise.resolve<Outcome>('done')));
-    const failedDep = action.dependsOn.find((_, i) => deps[i] !== 'done');
-    if (failedDep) return skip(action, 'dependency-failed', failedDep);
+    const blocking = action.dependsOn.find((_, i) => deps[i] !== 'done');
+    if (blocking) {
+      // a dependency interrupted or unreachable is why this one is not started either; a failure
+      // is named where it happened, however many skipped dependencies lie between
+      const why = skippedFor.get(blocking);
+      return why ? skip(action, why.reason, why.cause) : skip(action, 'dependency-failed', blocking);
+    }
     return queue.add(async () => {
       if (context.interrupt.aborted) return skip(action, 'interrupted');
       context.events.emit({ type: 'action-start', action });
@@ -88,6 +95,7 @@ export async function applyPlan(plan: Plan, applyContext: ApplyContext): Promise
   };
 
   const skip = (action: PlannedAction, reason: SkipReason, cause?: string): Outcome => {
+    skippedFor.set(action.key, { reason, ...(cause && { cause }) });
     summary.skipped.push({ key: action.key, action: action.action, reason, ...(cause && { cause }) });
     context.events.emit({ type: 'action-skipped', action, reason, ...(cause && { cause }) });
     return 'skipped';

@@ -152,6 +152,55 @@ describe('applyPlan', () => {
     expect(p.objects.size).toBe(1);
   });
 
+  it('skips the dependents of what was not started for the same reason, and names a failure where it happened', async () => {
+    const chain = () => {
+      const modules = memoryProvider('RegistryModule');
+      const variables = memoryProvider('ModuleTestVariable', {
+        dependsOn: ['RegistryModule'],
+        references: (d) => [{ kind: 'RegistryModule', name: String(d.spec.module) }],
+      });
+      const uses = memoryProvider('ToolVersion', {
+        dependsOn: ['ModuleTestVariable'],
+        references: (d) => [{ kind: 'ModuleTestVariable', name: String(d.spec.variable) }],
+      });
+      const wanted = [
+        desired('RegistryModule', 'm1', {}),
+        desired('RegistryModule', 'm2', {}),
+        desired('ModuleTestVariable', 'v2', { module: 'm2' }),
+        desired('ToolVersion', 't2', { variable: 'v2' }),
+      ];
+      return { providers: [modules, variables, uses], wanted, modules };
+    };
+    const skipped = (summary: Awaited<ReturnType<typeof run>>['summary']) =>
+      summary.skipped.map((s) => [s.key, s.reason, s.cause]);
+
+    // interrupted after m1: m2 is not started, so neither is what depends on it
+    const interrupted = chain();
+    const interrupt = new AbortController();
+    const stopped = await run(interrupted.providers, interrupted.wanted, {
+      parallelism: 1,
+      interrupt,
+      onEvent: (e) => {
+        if (e.type === 'action-done') interrupt.abort();
+      },
+    });
+    expect(stopped.summary.failed).toEqual([]);
+    expect(skipped(stopped.summary)).toEqual([
+      ['RegistryModule/m2', 'interrupted', undefined],
+      ['ModuleTestVariable/v2', 'interrupted', undefined],
+      ['ToolVersion/t2', 'interrupted', undefined],
+    ]);
+
+    // m2 fails: both dependents name m2, the one that failed
+    const failing = chain();
+    failing.modules.failOn.set('create:m2', Object.assign(new Error('422 invalid attribute'), { status: 422 }));
+    const failed = await run(failing.providers, failing.wanted);
+    expect(skipped(failed.summary)).toEqual([
+      ['ModuleTestVariable/v2', 'dependency-failed', 'RegistryModule/m2'],
+      ['ToolVersion/t2', 'dependency-failed', 'RegistryModule/m2'],
+    ]);
+  });
+
   it('treats deleting an object that is already gone as done', async () => {
     const p = memoryProvider('AdminUser', { deletePolicy: 'absent-only' });
     p.objects.set('bob', {});
