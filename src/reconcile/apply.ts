@@ -282,7 +282,12 @@ async function readAfterLoss(provider: Provider, context: Run, address: Address,
   try {
     return await readBack(provider, context.contextOf(provider), address);
   } catch (error) {
-    throw isCircuitOpen(error) ? lost : error;
+    if (isCircuitOpen(error)) throw lost;
+    // what the lost write did is still unknown: not a failed write, whatever the read's error
+    throw Object.assign(
+      new Error(`${(lost as Error).message}; reading back failed too (${(error as Error).message})`, { cause: error }),
+      { outcome: 'unknown' },
+    );
   }
 }
 
@@ -353,6 +358,7 @@ function toFailure(error: unknown): ActionFailure {
       ...(typeof status === 'number' && { status }),
       ...(code && { code }),
       ...(error instanceof ReplaceError && { live: error.live }),
+      ...(isUnknownOutcome(error) && { outcome: 'unknown' as const }),
     };
   }
   return { message: String(error) };

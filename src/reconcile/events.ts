@@ -19,6 +19,11 @@ export interface ActionFailure {
   code?: string;
   /** A replacement that did not complete: what is live at the address now (src/reconcile/replace.ts). */
   live?: LiveAfterFailure;
+  /**
+   * `unknown`: the request was sent and its answer lost, and reading the object back did not
+   * tell what it did: it may have been applied (plan again to see).
+   */
+  outcome?: 'unknown';
 }
 
 export interface ApplySummary {

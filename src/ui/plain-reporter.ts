@@ -2,7 +2,7 @@
  * Plain lines for CI, pipes and --no-progress: one line per finished action,
  * retries and interrupts as they happen, and a summary at the end.
  */
-import type { ApplySummary, ReconcileEvent, SkipReason } from '../reconcile/events.ts';
+import type { ActionFailure, ApplySummary, ReconcileEvent, SkipReason } from '../reconcile/events.ts';
 import { applyHeadline, PAST } from './apply-summary.ts';
 import type { Colors } from './colors.ts';
 import type { Output } from './output.ts';
@@ -31,7 +31,7 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
       case 'action-failed':
         finished++;
         output.out(
-          `[${finished}/${total}] ${colors.red(`failed to ${event.action.action}`)} ${terminalLine(event.action.key)}: ${terminalLine(event.error.message)}`,
+          `[${finished}/${total}] ${colors.red(failedWords(event.action.action, event.error))} ${terminalLine(event.action.key)}: ${terminalLine(event.error.message)}`,
         );
         break;
       case 'action-skipped':
@@ -60,10 +60,17 @@ export function plainReporter(output: Output, colors: Colors): (event: Reconcile
   };
 }
 
+/** How a failed action is told: an outcome unknown is not a write that failed (ActionFailure.outcome). */
+function failedWords(action: string, error: ActionFailure): string {
+  return error.outcome === 'unknown' ? `outcome unknown (may have been applied): ${action}` : `failed to ${action}`;
+}
+
 function formatSummary(summary: ApplySummary, colors: Colors): string[] {
   const lines = ['', colors.bold(applyHeadline(summary))];
-  for (const f of summary.failed)
-    lines.push(colors.red(`  failed  ${terminalLine(f.key)} (${f.action}): ${terminalLine(f.error.message)}`));
+  for (const f of summary.failed) {
+    const what = f.error.outcome === 'unknown' ? 'unknown' : 'failed ';
+    lines.push(colors.red(`  ${what} ${terminalLine(f.key)} (${f.action}): ${terminalLine(f.error.message)}`));
+  }
   for (const s of summary.skipped) {
     lines.push(colors.yellow(`  skipped ${terminalLine(s.key)} (${s.action}): ${skipWords(s.reason, s.cause)}`));
   }

@@ -131,6 +131,33 @@ describe('applyPlan', () => {
     expect(p.objects.get('bob')).toMatchObject({ admin: true, suspended: true });
   });
 
+  it('says an update whose answer was lost, and whose read-back failed too, may have been applied', async () => {
+    const p = memoryProvider('AdminUser');
+    p.objects.set('bob', { enabled: true, admin: false });
+    const update = p.update.bind(p);
+    p.update = async (ctx, d, l, fields) => {
+      await update(ctx, d, l, fields);
+      // the server applied it; its answer, then the read-back, are lost
+      p.list = async () => {
+        throw new Error('GET /users: connection closed (gave up after 7 attempts)');
+      };
+      throw unknownOutcome();
+    };
+    const { summary } = await run([p], [desired('AdminUser', 'bob', { admin: true })]);
+    expect(summary.failed).toEqual([
+      {
+        key: 'AdminUser/bob',
+        action: 'update',
+        error: {
+          message:
+            'socket hang up after the request was sent; reading back failed too (GET /users: connection closed (gave up after 7 attempts))',
+          outcome: 'unknown',
+        },
+      },
+    ]);
+    expect(p.objects.get('bob')).toMatchObject({ admin: true });
+  });
+
   it('stops starting new actions on interrupt and reports what was not done', async () => {
     const p = memoryProvider('ToolVersion');
     const interrupt = new AbortController();

@@ -39,6 +39,11 @@ const bodies: ReconcileEventBody[] = [
     error: { message: 'replace failed', status: 400, code: 'REPLACE_FAILED', live: 'restored' },
   },
   { type: 'action-skipped', action: ann, reason: 'dependency-failed', cause: role.key },
+  {
+    type: 'action-failed',
+    action: ann,
+    error: { message: 'POST /api/users: connection closed; reading back failed too', outcome: 'unknown' },
+  },
   { type: 'interrupt' },
   { type: 'action-done', action: ann, elapsedMs: 12, recovered: true },
   {
