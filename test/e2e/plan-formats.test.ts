@@ -155,6 +155,8 @@ describe('versioned JSON documents', () => {
       });
       // the shape before versioning stays: `.plan.actions`
       expect(doc.plan.actions.map((a: { key: string }) => a.key)).toContain('SMTPSettings');
+      // progress goes to stderr, as with Markdown: stdout is the document alone
+      expect(result.stderr).toMatch(/Read \d+ live object/);
       expectNoSecret(result.stdout, result.stderr);
     }
   });

@@ -44,22 +44,20 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
   const inputs = await loadInputs(paths, flags);
   if (flags.out) checkWritable(flags.out, '--out');
   const events = new EventStream();
-  // a text plan on a terminal shows the read as it goes (a Markdown or JSON document stays only itself)
-  const reporter =
-    format === 'json'
-      ? undefined
-      : await chooseReporter({
-          json: false,
-          progress: flags.progress !== false && format === 'text',
-          stream: process.stdout,
-          env: process.env,
-          output,
-          colors: colorsFor(process.stderr, flags.color),
-          converge: VERSION,
-        });
-  if (reporter) events.on(reporter.listener);
+  // a text plan on a terminal shows the read as it goes; a Markdown or JSON document stays only
+  // itself on stdout, with the read's line and any retry on stderr (the plain lines)
+  const reporter = await chooseReporter({
+    json: false,
+    progress: flags.progress !== false && format === 'text',
+    stream: process.stdout,
+    env: process.env,
+    output,
+    colors: colorsFor(process.stderr, flags.color),
+    converge: VERSION,
+  });
+  events.on(reporter.listener);
   const { run, clients } = await makePlan(inputs, flags, events, new AbortController().signal).finally(() =>
-    reporter?.close(),
+    reporter.close(),
   );
   await closeClients(clients);
   const policies = checkPlan(inputs.policies, run.plan, run, inputs.providers);
