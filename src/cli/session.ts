@@ -13,9 +13,10 @@ import { policyCompiler } from '../policy/hooks.ts';
 import type { Policy } from '../policy/policy.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { type AddressPattern, formatAddressPattern, parseAddressPattern, scopeInName } from '../reconcile/address.ts';
+import { expandChildren } from '../reconcile/children.ts';
 import { serverIdentity } from '../reconcile/plan-file.ts';
 import { identityOf, type Provider } from '../reconcile/provider.ts';
-import { matchesTarget, type Selection } from '../reconcile/selection.ts';
+import { isSelected, matchesTarget, type Selection } from '../reconcile/selection.ts';
 import type { DesiredObject, PlanProblem } from '../reconcile/types.ts';
 import { processOutput } from '../ui/output.ts';
 import { registerDesiredSecrets, shortSecretWarnings } from './desired-secrets.ts';
@@ -91,12 +92,21 @@ export async function loadInputs(
   registerDesiredSecrets(desired, variables);
   for (const warning of shortSecretWarnings(desired)) processOutput().err(warning);
   const targets = flags.target.map((target, i) => targetPattern(target, targetKinds[i] ?? '', desired));
+  // a module's versions are targeted by their own addresses too, as plans print them
+  const addresses = targets.length > 0 ? expandChildren(desired, providerMap).map((d) => d.address) : [];
   for (const [i, pattern] of targets.entries()) {
-    if (!desired.some((d) => matchesTarget({ targets: [pattern], selectors: {} }, d.address))) {
-      processOutput().err(`converge: --target ${flags.target[i]} matches no object in the manifests`);
+    if (!addresses.some((address) => matchesTarget({ targets: [pattern], selectors: {} }, address))) {
+      const pruned = flags.prune ? '; with --prune, the live objects it names in an ownership scope are deleted' : '';
+      processOutput().err(`converge: --target ${flags.target[i]} matches no object in the manifests${pruned}`);
     }
   }
-  return { config, desired, selection: { targets, selectors }, providers: providerMap, policies };
+  const selection = { targets, selectors };
+  if (Object.keys(selectors).length > 0 && !desired.some((d) => isSelected(selection, d))) {
+    processOutput().err(
+      `converge: --selector ${flags.selector.join(' --selector ')} matches no object in the manifests`,
+    );
+  }
+  return { config, desired, selection, providers: providerMap, policies };
 }
 
 /** A kind named by --target: as written, or the same kind in another case. */

@@ -42,10 +42,7 @@ export interface PlanRun {
 }
 
 export async function planRun(input: PlanRunInput): Promise<PlanRun> {
-  const expanded = expandChildren(
-    input.desired.filter((d) => isSelected(input.selection, d)),
-    input.providers,
-  );
+  const expanded = selectedObjects(input.desired, input.selection, input.providers);
   const contextOf = runContexts(input);
   const selected = await Promise.all(
     expanded.map((d) => {
@@ -58,6 +55,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
     readRequest(input.providers.get(kind)!, desired, input.prune ? input.ownership : []),
   );
   const referenceOnly = addReferenceReads(requests, selected, input.providers);
+  if (input.prune) addTargetReads(requests, byKind, input);
 
   const options: PlanOptions = { prune: input.prune, ownership: input.ownership, secrets: input.secrets };
   const early = planEarly(byKind, input.providers, options);
@@ -84,6 +82,50 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const liveByKey = new Map<string, LiveObject>();
   for (const objects of live.values()) for (const [key, l] of objects) liveByKey.set(key, l);
   return { plan, problems, desiredByKey, liveByKey, live };
+}
+
+/**
+ * The declared objects in play, children included: an object the selection names, and the
+ * children of a parent it names (a module's versions come with their module). A child is named by
+ * its own address too (`--target RegistryModuleVersion/example-org/network/aws/1.0.0`), as plans
+ * print it.
+ */
+function selectedObjects(
+  desired: readonly DesiredObject[],
+  selection: Selection,
+  providers: ReadonlyMap<string, Provider>,
+): DesiredObject[] {
+  const all = expandChildren(desired, providers);
+  if (selection.targets.length === 0 && Object.keys(selection.selectors).length === 0) return all;
+  const parents = new Set(all.filter((d) => !d.parent && isSelected(selection, d)).map((d) => addressKey(d.address)));
+  return all.filter((d) =>
+    d.parent === undefined ? parents.has(addressKey(d.address)) : parents.has(d.parent) || isSelected(selection, d),
+  );
+}
+
+/**
+ * With --prune, the owned kinds a --target names are read even when no selected object is of
+ * them: a target that names only live objects prunes them (inside the ownership scopes), as it
+ * does beside another target that selects a declared object of the kind. The target's scope is
+ * read when it names one (no glob); otherwise the ownership's scopes are.
+ */
+function addTargetReads(requests: ReadRequest[], byKind: Map<string, DesiredObject[]>, input: PlanRunInput): void {
+  for (const pattern of input.selection.targets) {
+    const provider = input.providers.get(pattern.kind);
+    if (!provider || !input.ownership.some((rule) => rule.kind === pattern.kind)) continue;
+    const at = requests.findIndex((r) => r.provider.kind === pattern.kind);
+    const request = requests[at] ?? readRequest(provider, [], input.ownership);
+    const units = new Map(request.units);
+    const scopes = new Set(request.scopes);
+    if (!provider.scoped) {
+      const unit = listUnitOf(provider, { kind: pattern.kind, name: '' });
+      units.set(unitKey(unit), unit);
+    } else if (pattern.scope !== undefined && !/[*?[{]/.test(pattern.scope)) scopes.add(pattern.scope);
+    const widened = { ...request, units, scopes };
+    if (at === -1) requests.push(widened);
+    else requests[at] = widened;
+    if (!byKind.has(pattern.kind)) byKind.set(pattern.kind, []);
+  }
 }
 
 /**

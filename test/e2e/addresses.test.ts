@@ -63,6 +63,27 @@ describe('--target with a mount holding /', () => {
     const result = await target.run(['plan', file, '--target', 'SSHRole/ssh/api']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('--target SSHRole/ssh/api matches no object in the manifests');
+    // a selector too, rather than a plan of nothing without a word
+    const selected = await target.run(['plan', file, '--selector', 'team=nobody']);
+    expect(selected.code, selected.stderr).toBe(0);
+    expect(selected.stderr).toContain('--selector team=nobody matches no object in the manifests');
+  });
+
+  it('prunes the live objects a target names with --prune, whether or not another target selects a declared one', async () => {
+    const file = await manifest('roles.yaml', role('ssh', 'web'));
+    // live, in no manifest: api and db; web declared
+    await seedApply(target, [await manifest('seed.yaml', `${role('ssh', 'api')}---\n${role('ssh', 'db')}`)]);
+    await manifest('converge.config.yaml', 'ownership:\n  - {kind: SSHRole, scope: ssh}\n');
+    for (const targets of [['SSHRole/ssh/api'], ['SSHRole/ssh/api', 'SSHRole/ssh/web']]) {
+      const planned = await target.run(['plan', file, '--prune', ...targets.flatMap((t) => ['--target', t])]);
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout, targets.join(' ')).toContain('- delete SSHRole/ssh/api');
+      expect(planned.stdout).not.toContain('SSHRole/ssh/db');
+    }
+    const alone = await target.run(['plan', file, '--prune', '--target', 'SSHRole/ssh/api']);
+    expect(alone.stderr).toContain(
+      '--target SSHRole/ssh/api matches no object in the manifests; with --prune, the live objects it names in an ownership scope are deleted',
+    );
   });
 });
 

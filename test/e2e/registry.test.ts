@@ -82,6 +82,19 @@ describe('registry kinds through the CLI', () => {
     for (const output of [applied, plan]) expect(output.stdout + output.stderr).not.toContain(SECRET);
   });
 
+  it('targets a version by the address plans print, without the others', async () => {
+    const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
+    const planned = await target.run(['plan', file, '--target', 'RegistryModuleVersion/example-org/network/aws/1.1.0']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stderr).not.toContain('matches no object');
+    expect(planned.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.1.0');
+    expect(planned.stdout).not.toContain('RegistryModuleVersion/example-org/network/aws/1.0.0');
+    // the module's own target brings its versions with it
+    const whole = await target.run(['plan', file, '--target', 'RegistryModule/example-org/network/aws']);
+    expect(whole.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.0.0');
+    expect(whole.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.1.0');
+  });
+
   it('a changed source is said with its remedy until the manifest acknowledges it; the original archive clears it', async () => {
     keepFingerprints(target);
     const file = await write(['1.0.0, source: network']);
