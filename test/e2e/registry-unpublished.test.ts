@@ -52,6 +52,8 @@ spec:
     expect(plan.code, plan.stderr).toBe(2);
     expect(plan.stdout).toContain(`-/+ replace ${VERSION}`);
     expect(plan.stdout).toContain('published: false -> true (forces replacement)');
+    // not a default a manifest left out: no field to write, nothing to ignore
+    expect(plan.stdout).not.toContain('(default)');
     expect(plan.stdout).toContain('not published: the registry could not read this version (main.tf:');
     expect(plan.stdout).toContain('apply needs --allow-replace RegistryModuleVersion');
 

@@ -176,7 +176,7 @@ export const registryModuleVersion = defineProvider(
       // never in a manifest (the schema has no such key), so always the default: a declared version
       // is meant to be usable. Live, it is false for one left without content or that the registry
       // could not read, and a change of an immutable field is a replacement (docs/kinds.md)
-      published: { ...flag(true), immutable: true },
+      published: { ...flag(true), immutable: true, implied: true },
     },
   },
 );

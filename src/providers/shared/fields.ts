@@ -81,6 +81,12 @@ export interface FieldRule {
    * converge remembers the value it saw, and a different one later is drift (src/reconcile/remembered.ts).
    */
   remembered?: boolean;
+  /**
+   * Never written in a manifest (the schema has no such key): its default is what converge always
+   * wants, not one a manifest left out, so a change is not labelled `(default)`, whose legend tells
+   * the user to write the field or ignore it.
+   */
+  implied?: boolean;
 }
 
 export interface FieldsConfig {
@@ -255,7 +261,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     immutable: flagged('immutable'),
     createOnly: flagged('createOnly'),
     remembered: flagged('remembered'),
-    defaulted: rules.filter(([, rule]) => rule.default !== undefined).map(([key]) => key),
+    defaulted: rules.filter(([, rule]) => rule.default !== undefined && !rule.implied).map(([key]) => key),
     desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),
     live,
     wire(fields, written) {
