@@ -5,6 +5,7 @@
  */
 import { seconds, text } from '../shared/rules.ts';
 import { secretsRoleProvider } from '../shared/secrets-role.ts';
+import { ttlWithinMax } from '../shared/ttl-order.ts';
 import { checkDynamicRole, ldifText } from './ldif.ts';
 
 const ldif = { normalize: ldifText };
@@ -22,5 +23,11 @@ export const ldapDynamicRole = secretsRoleProvider({
     default_ttl: seconds(0),
     max_ttl: seconds(0),
   },
-  extra: () => ({ check: checkDynamicRole, dependsOn: ['LDAPConfig'] }),
+  extra: () => ({
+    check: (object) => [
+      ...checkDynamicRole(object),
+      ...ttlWithinMax(object, { ttl: 'default_ttl', max: 'max_ttl', defaults: { ttl: 0, max: 0 } }),
+    ],
+    dependsOn: ['LDAPConfig'],
+  }),
 });

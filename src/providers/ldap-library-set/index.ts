@@ -10,6 +10,7 @@ import type { DesiredObject } from '../../reconcile/types.ts';
 import { commaSet, flag, seconds } from '../shared/rules.ts';
 import { readData } from '../shared/secrets-api.ts';
 import { secretsRoleProvider } from '../shared/secrets-role.ts';
+import { ttlWithinMax } from '../shared/ttl-order.ts';
 
 const DAY = 24 * 3600;
 
@@ -41,7 +42,10 @@ export const ldapLibrarySet = secretsRoleProvider({
   },
   extra: (forms) => ({
     dependsOn: ['LDAPConfig'],
-    check: checkSetName,
+    check: (object) => [
+      ...checkSetName(object),
+      ...ttlWithinMax(object, { ttl: 'ttl', max: 'max_ttl', defaults: { ttl: DAY, max: DAY } }),
+    ],
     // the set, and which of its accounts are out now (`checked_out`, never compared)
     async read(ctx, live) {
       const { scope = 'ldap', name } = live.address;

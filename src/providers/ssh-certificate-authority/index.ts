@@ -91,5 +91,33 @@ function checkCa(object: DesiredObject): SpecProblem[] {
   if (spec.generate_signing_key === true && keysGiven(spec)) {
     problems.push({ path: 'spec.generate_signing_key', message: 'cannot be true when the keys are given' });
   }
+  if (spec.generate_signing_key === false && !keysGiven(spec)) {
+    problems.push({
+      path: 'spec.generate_signing_key',
+      message: 'false needs the keys: give private_key and public_key, or let the service generate them',
+    });
+  }
+  if (spec.generate_signing_key !== false && !keysGiven(spec)) problems.push(...keySizeProblems(spec));
   return problems;
+}
+
+/** The sizes each type of generated key may ask for, 0 being the type's default (docs/kinds.md); ed25519 has one size. */
+const KEY_SIZES: Record<string, { sizes: readonly number[]; said: string }> = {
+  rsa: { sizes: [0, 2048, 3072, 4096], said: '2048, 3072 or 4096 (0: 4096)' },
+  ec: { sizes: [0, 256, 384, 521], said: '256, 384 or 521 (0: 256)' },
+  'ecdsa-sha2-nistp256': { sizes: [0, 256], said: '256 (its curve), or 0' },
+  'ecdsa-sha2-nistp384': { sizes: [0, 384], said: '384 (its curve), or 0' },
+  'ecdsa-sha2-nistp521': { sizes: [0, 521], said: '521 (its curve), or 0' },
+};
+
+/**
+ * A generated key's size must be one its type has: the service refuses any other when it creates
+ * the CA, and for a replacement that is after the old CA was deleted, which cannot be put back.
+ */
+function keySizeProblems(spec: Fields): SpecProblem[] {
+  const type = String(spec.key_type ?? 'ssh-rsa');
+  const allowed = KEY_SIZES[type === 'ssh-rsa' ? 'rsa' : type];
+  const bits = spec.key_bits;
+  if (!allowed || typeof bits !== 'number' || allowed.sizes.includes(bits)) return [];
+  return [{ path: 'spec.key_bits', message: `${bits} is no size for key_type ${type}: ${allowed.said}` }];
 }

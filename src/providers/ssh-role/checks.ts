@@ -10,6 +10,7 @@ import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json } from '../../reconcile/types.ts';
 import { type CheckValues, checkValues } from '../shared/check-values.ts';
 import * as normalize from '../shared/normalize.ts';
+import { ttlWithinMax } from '../shared/ttl-order.ts';
 
 const KEY_ID_VARIABLES = ['token_display_name', 'role_name', 'public_key_hash'];
 const KEY_LENGTH_TYPES: Record<string, readonly number[] | 'fixed'> = {
@@ -56,14 +57,7 @@ export function checkSshRole(object: DesiredObject, all: readonly DesiredObject[
       at(field, `must be a whole number of seconds (${said})`);
     }
   }
-  const ttl = seconds(spec.ttl);
-  const maxTtl = seconds(spec.max_ttl);
-  if (ttl !== undefined && maxTtl !== undefined && ttl > 0 && maxTtl > 0 && ttl > maxTtl) {
-    at(
-      'ttl',
-      `ttl (${values.bare('ttl', spec.ttl)}) must not exceed max_ttl (${values.bare('max_ttl', spec.max_ttl)})`,
-    );
-  }
+  problems.push(...ttlWithinMax(object, { ttl: 'ttl', max: 'max_ttl', defaults: { ttl: 0, max: 0 } }));
   if (typeof spec.key_id_format === 'string') {
     for (const [, name] of spec.key_id_format.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
       if (!KEY_ID_VARIABLES.includes(name ?? '')) {
