@@ -9,7 +9,7 @@
 
 import { policyMarkdown } from '../../policy/report.ts';
 import { groupByKind } from '../../reconcile/group-by-kind.ts';
-import { formatValue } from '../format-value.ts';
+import { afterText, formatValue } from '../format-value.ts';
 import { changesMarkdown } from '../line-diff.ts';
 import { defaultLegendMarkdown, detailsList, escapeMarkdownHtml, fieldCell, fitToLimit, mdCode } from '../markdown.ts';
 import {
@@ -175,7 +175,11 @@ function fieldRow(change: DriftChange, object: DriftObject, max: number): string
   }
   const live =
     object.state === 'missing' ? '_(absent)_' : change.before === undefined ? '_(unset)_' : value(change.before, max);
-  const desired = change.after === undefined ? '_(unset)_' : value(change.after, max);
+  // no value with a note: what the manifest asks for in words (`a new one, made by the service`), as the text says it
+  const desired =
+    change.after === undefined && change.note === undefined
+      ? '_(unset)_'
+      : mdCode(afterText(change.after, change.note, max));
   return `| ${field} | ${live} | ${desired} |`;
 }
 

@@ -76,6 +76,21 @@ describe('drift as Markdown', () => {
     expect(escapeMarkdownHtml('a|b')).toBe('a&#124;b');
   });
 
+  it('says in words what the manifest asks for where it has no value: a CA key the service makes', () => {
+    const swapped = action('SSHCertificateAuthority', 'ssh', 'replace', [
+      {
+        path: 'public_key',
+        before: 'ssh-rsa AAAA',
+        after: undefined,
+        note: 'a new one, made by the service',
+        replace: true,
+      },
+    ]);
+    const text = formatDriftMarkdown(report(plan([swapped])));
+    expect(text).toContain('| <code>"ssh-rsa AAAA"</code> | <code>(a new one, made by the service)</code> |');
+    expect(text).not.toContain('_(unset)_');
+  });
+
   it('cuts long values', () => {
     const long = 'x'.repeat(500);
     const out = formatDriftMarkdown(
