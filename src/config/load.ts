@@ -116,7 +116,8 @@ export async function loadConfig(options: {
     found = options.file ? await explorer.load(resolve(options.cwd, options.file)) : await explorer.search(options.cwd);
   } catch (error) {
     if (ConvergeError.is(error)) throw error;
-    throw new ConvergeError('CONFIG_INVALID', `configuration cannot be read: ${(error as Error).message}`, {
+    const named = options.file ? ` ${resolve(options.cwd, options.file)}` : '';
+    throw new ConvergeError('CONFIG_INVALID', `configuration${named} cannot be read: ${(error as Error).message}`, {
       hint: 'check the file named above',
     });
   }
@@ -126,7 +127,7 @@ export async function loadConfig(options: {
   const env = options.env;
   return {
     file: found?.filepath,
-    ...connections(raw, env),
+    ...connections(raw, env, found?.filepath),
     parallelism: raw.parallelism ?? DEFAULT_PARALLELISM,
     maxParallelism: Math.max(raw.maxParallelism ?? DEFAULT_MAX_PARALLELISM, raw.parallelism ?? DEFAULT_PARALLELISM),
     ownership: raw.ownership ?? [],
@@ -210,8 +211,10 @@ function fingerprintsPath(
   return resolve(base, raw.fingerprints?.path ?? DEFAULT_FINGERPRINTS);
 }
 
-function connections(raw: ConfigFile, env: Record<string, string | undefined>): Connections {
-  const entries = API_NAMES.map((api) => [api, connection(raw[api], env, PROFILES[api])] as const);
+function connections(raw: ConfigFile, env: Record<string, string | undefined>, path: string | undefined): Connections {
+  const entries = API_NAMES.map(
+    (api) => [api, connection(raw[api], env, PROFILES[api], `${api}.url in ${path ?? 'the configuration'}`)] as const,
+  );
   return Object.fromEntries(entries) as Connections;
 }
 
@@ -219,11 +222,15 @@ function connection(
   file: ConnectionFile | undefined,
   env: Record<string, string | undefined>,
   family: ApiProfile,
+  /** Where the file's URL is, for a message about it. */
+  fileUrl: string,
 ): Connection | undefined {
   const fromEnv = env[family.env.url];
   const url = fromEnv || file?.url;
   if (!url) return undefined;
-  if (fromEnv) checkUrl(fromEnv, family.env.url);
+  if (fromEnv) checkUrl(fromEnv, family.env.url, `set ${family.env.url} to the server's root`);
+  // the schema checks its scheme only: `http://` or `http://[bad` would fail on the first request
+  else checkUrl(url, fileUrl, "write the server's root");
   const tokenEnv = file?.tokenEnv ?? family.env.token;
   const tokenFrom = env[family.env.token] ? family.env.token : tokenEnv;
   const token = checkToken(env[tokenFrom] || undefined, tokenFrom);
@@ -239,8 +246,8 @@ function connection(
   };
 }
 
-/** A server URL from the environment gets the same check the file's schema gives. */
-function checkUrl(url: string, variable: string): void {
+/** A server URL, from the environment or the file: one an HTTP client can send to. */
+function checkUrl(url: string, where: string, fix: string): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
@@ -248,8 +255,8 @@ function checkUrl(url: string, variable: string): void {
     parsed = undefined;
   }
   if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return;
-  throw new ConvergeError('CONFIG_INVALID', `${variable} must be an http:// or https:// URL (got "${url}")`, {
-    hint: `set ${variable} to the server's root, for example https://tfe.example.com`,
+  throw new ConvergeError('CONFIG_INVALID', `${where} must be an http:// or https:// URL (got "${url}")`, {
+    hint: `${fix}, for example https://tfe.example.com`,
   });
 }
 

@@ -4,7 +4,7 @@
  * environment without http(s), a token with a line break inside; and the
  * interpolation keys it accepts.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,24 @@ describe('connections from the environment', () => {
     const cwd = await dirWith({});
     await expect(loadConfig({ cwd, env: { CONVERGE_PLATFORM_URL: url } })).rejects.toThrow(
       `CONVERGE_PLATFORM_URL must be an http:// or https:// URL (got "${url}")`,
+    );
+  });
+
+  it.each(['http://', 'http://[bad'])(
+    'and from the file: refuse %s, which passes the schema but no client could send to, naming the file',
+    async (url) => {
+      const cwd = await dirWith({ 'converge.config.yaml': `platform: {url: "${url}"}\n` });
+      await expect(loadConfig({ cwd, env: {} })).rejects.toThrow(
+        `platform.url in ${join(cwd, 'converge.config.yaml')} must be an http:// or https:// URL (got "${url}")`,
+      );
+    },
+  );
+
+  it('name the file -c gives when it cannot be read', async () => {
+    const cwd = await dirWith({});
+    await mkdir(join(cwd, 'sub'));
+    await expect(loadConfig({ cwd, env: {}, file: 'sub' })).rejects.toThrow(
+      `configuration ${join(cwd, 'sub')} cannot be read: EISDIR`,
     );
   });
 
