@@ -15,11 +15,22 @@ export const EXIT_CHANGES = 2;
  */
 export async function runMain(program: Command, argv: string[]): Promise<void> {
   program.exitOverride();
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedReader);
   try {
     await program.parseAsync(argv);
   } catch (error) {
     process.exitCode = reportError(error);
   }
+}
+
+/**
+ * A reader that stops early (`converge schema | head -1`) closes the pipe: what is left to print
+ * is not wanted, and the run goes on to its end rather than stopping half-way (an apply cut short
+ * by a pager would be worse). Any other error of the stream stays an error.
+ */
+function ignoreClosedReader(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+  throw error;
 }
 
 function reportError(error: unknown): number {

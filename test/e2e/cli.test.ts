@@ -60,6 +60,20 @@ describe('converge as a process', () => {
     }
   });
 
+  it('ends quietly when its reader stops early (`converge schema --all | head -c 100`)', async () => {
+    // a shell pipe, as users write it: a socket pair (what spawn gives) takes the whole output
+    const script = `"$0" "$1" schema --all | head -c 100 > /dev/null; echo "exit \${PIPESTATUS[0]}" >&2`;
+    const shell = spawn('bash', ['--norc', '--noprofile', '-c', script, process.execPath, CLI], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1' },
+    });
+    let stderr = '';
+    shell.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    await new Promise((resolve) => shell.on('close', resolve));
+    expect(stderr).toBe('exit 0\n');
+  });
+
   it('reports bad manifests as file:line:col lines, exits 1 and sends nothing', async () => {
     for (const command of ['validate', 'plan', 'apply']) {
       const result = await run([command, join(BAD, 'type-integer.yaml'), join(BAD, 'kind-unknown-suggest.yaml')]);
