@@ -6,6 +6,7 @@ import type { InputProblem } from '../errors.ts';
 import { type ParsedDocument, parseDocumentData } from './documents.ts';
 import type { ManifestFile } from './files.ts';
 import { NOT_REGULAR, readRegularFile } from './regular-file.ts';
+import { utf8Problem } from './utf8.ts';
 
 /** The largest manifest file converge reads (docs/security.md, "Reading input"). */
 export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
@@ -27,6 +28,8 @@ export function readManifest(file: Pick<ManifestFile, 'path' | 'name'>): ParsedF
     const message = read.code === 'NOT_REGULAR' ? `${NOT_REGULAR}: a manifest must be a file` : read.error;
     return { text: '', documents: [], problems: [{ file: file.name, line: 1, col: 1, message }] };
   }
+  const notText = utf8Problem(read.bytes);
+  if (notText) return { text: '', documents: [], problems: [{ file: file.name, ...notText }] };
   const text = read.bytes.toString('utf8');
   return { text, ...parseDocumentData(text, file.name) };
 }

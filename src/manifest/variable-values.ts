@@ -15,6 +15,7 @@ import { parseDocuments } from './documents.ts';
 import { shownPath } from './files.ts';
 import { MAX_MANIFEST_BYTES } from './read-manifest.ts';
 import { readRegularFile } from './regular-file.ts';
+import { utf8Problem } from './utf8.ts';
 import type { GivenValue, GivenValues } from './variables.ts';
 
 /** The environment variables that give variables: `CONVERGE_VAR_engineer_ttl`. */
@@ -95,6 +96,8 @@ function readValuesFile(path: string, cwd: string): { values: Array<[string, Giv
   const at1 = (message: string) => ({ values: [], problems: [{ file: name, line: 1, col: 1, message }] });
   const read = readRegularFile(path, { maxBytes: MAX_MANIFEST_BYTES });
   if ('error' in read) return at1(`cannot read this values file: ${read.error}`);
+  const notText = utf8Problem(read.bytes);
+  if (notText) return { values: [], problems: [{ file: name, ...notText }] };
   const parsed = parseDocuments(read.bytes.toString('utf8'), name);
   if (parsed.problems.length > 0) return { values: [], problems: parsed.problems };
   const [doc, extra] = parsed.documents;
