@@ -177,7 +177,8 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     await app.listen({ host, port });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'EACCES') throw error;
+    // taken, not this machine's, not allowed, or a host name that does not resolve
+    if (!['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'ENOTFOUND', 'EAI_AGAIN'].includes(code ?? '')) throw error;
     throw new ConvergeError('INPUT_INVALID', `cannot listen on ${host}:${port}: ${(error as Error).message}`, {
       hint: 'pick another --port (0 picks a free one) or --host',
     });

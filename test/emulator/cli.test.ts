@@ -118,6 +118,11 @@ describe('converge emulator (as a process)', () => {
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
+    // a host that is no address and resolves to none: the same handled error, not a bug
+    const unknown = await converge(['emulator', '--host', '999.1.1.1', '--port', '0']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error \[INPUT_INVALID\]: cannot listen on 999\.1\.1\.1:0: /);
+    expect(unknown.stderr).not.toContain('bug');
   });
 
   // Each bad input as a process: that it exits 1 with nothing on stdout and the message on stderr.
