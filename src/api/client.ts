@@ -138,7 +138,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   async function request<T>(req: RequestOptions): Promise<HttpResponse<T>> {
     const idempotent = req.idempotent ?? !(req.method === 'POST' || req.method === 'PATCH');
     const wire = toWire(req, { origin, basePath }, auth);
-    const path = displayPath(req.path);
+    // as sent: a server URL's own path (`https://host/tfe`) is part of it, in messages too (a
+    // doubled `/api/v2` written into the URL is then there to see beside the 404 it causes)
+    const path = /^https?:\/\//i.test(req.path) ? displayPath(req.path) : basePath + displayPath(req.path);
     let state: RetryState = { failures: 0, rateLimited: 0 };
     const started = performance.now();
     /** An earlier attempt may have reached the server. */

@@ -153,6 +153,11 @@ describe('request shape', () => {
     const response = await c.request({ method: 'GET', path: '/ping' });
     expect(response.body).toBe('pong');
     expect(seen[0]?.uri).toBe('/prefix/ping');
+    // an error names the path as sent, its prefix included: a doubled /api/v2 would show
+    capture('GET', 404, '{"errors":[{"status":"404","title":"not found"}]}');
+    await expect(c.request({ method: 'GET', path: '/api/v2/admin/tool-versions' })).rejects.toThrow(
+      /^GET \/prefix\/api\/v2\/admin\/tool-versions: 404/,
+    );
   });
 
   it('sends an upload link on another host there, without our token, and hides its object id', async () => {
