@@ -122,7 +122,7 @@ export async function loadConfig(options: {
     });
   }
   const raw = (found?.config ?? {}) as ConfigFile;
-  validate(raw, found?.filepath);
+  await validate(raw, found?.filepath);
   const base = found ? dirname(found.filepath) : options.cwd;
   const env = options.env;
   return {
@@ -277,20 +277,11 @@ function checkToken(token: string | undefined, variable: string): string | undef
   return trimmed;
 }
 
-function validate(raw: unknown, file: string | undefined): void {
+async function validate(raw: unknown, file: string | undefined): Promise<void> {
   // compiled from ./schema.ts at build time (scripts/build-validators.ts): compiling it on every run cost ~20 ms
   if (validateConfig(raw)) return;
-  const where = file ?? 'configuration';
-  // a key that names nothing (`variables: {bad-name: 1}`) is one line naming it, not its pattern's
-  const errors = (validateConfig.errors ?? []).filter((e) => e.propertyName === undefined);
-  const lines = errors.map((e) => {
-    const path = e.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
-    if (e.keyword === 'propertyNames') {
-      return `${where}: ${path}: "${String(e.params.propertyName)}" is not a name (letters, digits and _)`;
-    }
-    const extra = e.keyword === 'additionalProperties' ? ` "${String(e.params.additionalProperty)}"` : '';
-    return `${where}: ${path} ${e.message ?? 'is invalid'}${extra}`;
-  });
+  const { configProblems } = await import('./problems.ts');
+  const lines = configProblems(validateConfig.errors ?? [], file ?? 'configuration');
   throw new ConvergeError('CONFIG_INVALID', lines.join('\n'), {
     hint: 'see docs/configuration.md for the configuration format',
   });

@@ -60,10 +60,19 @@ describe('loadConfig', () => {
     expect(config.fingerprints).toBeUndefined();
   });
 
-  it('rejects unknown keys with the file and the key named', async () => {
-    const cwd = await dirWith({ 'converge.config.yaml': 'paralelism: 4\n' });
+  it('rejects unknown keys with the file, the key and the key it most likely meant, at any depth', async () => {
+    const cwd = await dirWith({ 'converge.config.yaml': 'paralelism: 4\nplatform: {urll: "https://x"}\n' });
+    const error = (await loadConfig({ cwd, env: {} }).catch((e: Error) => e)) as Error;
+    expect(error.message.split('\n')).toEqual([
+      `${join(cwd, 'converge.config.yaml')}: (top level): unknown key "paralelism"; did you mean "parallelism"?`,
+      `${join(cwd, 'converge.config.yaml')}: platform: unknown key "urll"; did you mean "url"?`,
+    ]);
+  });
+
+  it('says a value that fits none of its forms in one line naming them', async () => {
+    const cwd = await dirWith({ 'converge.config.yaml': 'fingerprints: true\n' });
     await expect(loadConfig({ cwd, env: {} })).rejects.toThrow(
-      /converge\.config\.yaml: \(top level\) must NOT have additional properties "paralelism"/,
+      /^\S+converge\.config\.yaml: fingerprints must be false, or a mapping with path$/,
     );
   });
 
@@ -80,7 +89,9 @@ describe('loadConfig', () => {
   it('rejects a token in the file', async () => {
     const cwd = await dirWith({ 'converge.config.yaml': 'platform: {url: "https://x.example.com", token: "leak"}\n' });
     const error = await loadConfig({ cwd, env: {} }).catch((e: Error) => e);
-    expect(String(error)).toMatch(/additional properties "token"/);
+    expect(String(error)).toMatch(
+      /platform: unknown key "token": a token is never kept in a file; tokenEnv names the environment variable that holds it/,
+    );
     expect(String(error)).not.toContain('leak');
   });
 });
