@@ -55,7 +55,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
     readRequest(input.providers.get(kind)!, desired, input.prune ? input.ownership : []),
   );
   const referenceOnly = addReferenceReads(requests, selected, input.providers);
-  if (input.prune) addTargetReads(requests, byKind, input);
+  if (input.prune) addTargetReads(requests, byKind, referenceOnly, input);
 
   const options: PlanOptions = { prune: input.prune, ownership: input.ownership, secrets: input.secrets };
   const early = planEarly(byKind, input.providers, options);
@@ -109,10 +109,18 @@ function selectedObjects(
  * does beside another target that selects a declared object of the kind. The target's scope is
  * read when it names one (no glob); otherwise the ownership's scopes are.
  */
-function addTargetReads(requests: ReadRequest[], byKind: Map<string, DesiredObject[]>, input: PlanRunInput): void {
+function addTargetReads(
+  requests: ReadRequest[],
+  byKind: Map<string, DesiredObject[]>,
+  referenceOnly: Map<string, Set<string>>,
+  input: PlanRunInput,
+): void {
   for (const pattern of input.selection.targets) {
     const provider = input.providers.get(pattern.kind);
     if (!provider || !input.ownership.some((rule) => rule.kind === pattern.kind)) continue;
+    // read for the plan now, not only for another kind's references (the selection still keeps
+    // to the targets what is reported and pruned)
+    referenceOnly.delete(pattern.kind);
     const at = requests.findIndex((r) => r.provider.kind === pattern.kind);
     const request = requests[at] ?? readRequest(provider, [], input.ownership);
     const units = new Map(request.units);
