@@ -80,6 +80,20 @@ describe('--target with a mount holding /', () => {
       expect(planned.stdout, targets.join(' ')).toContain('- delete SSHRole/ssh/api');
       expect(planned.stdout).not.toContain('SSHRole/ssh/db');
     }
+    // beside a target whose object reads the kind only for its references (the roles a zero-address list names)
+    const zero = await manifest('zero.yaml', 'kind: SSHZeroAddress\nmetadata: {mount: ssh}\nspec: {roles: [db]}\n');
+    const both = await target.run([
+      'plan',
+      zero,
+      '--prune',
+      '--target',
+      'SSHZeroAddress/ssh',
+      '--target',
+      'SSHRole/ssh/api',
+    ]);
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toContain('- delete SSHRole/ssh/api');
+    expect(both.stdout).not.toContain('delete SSHRole/ssh/db');
     const alone = await target.run(['plan', file, '--prune', '--target', 'SSHRole/ssh/api']);
     expect(alone.stderr).toContain(
       '--target SSHRole/ssh/api matches no object in the manifests; with --prune, the live objects it names in an ownership scope are deleted',
