@@ -34,8 +34,24 @@ export const stringDuration = (value?: string): FieldRule =>
     value,
   );
 
+/**
+ * A duration the API keeps as whole seconds (the secrets engines, SAML's session timeout): a
+ * fraction (`1.5s`, `1500ms`) would be refused or cut, and then differ from the manifest in every
+ * plan, so it is refused at the field. The message names no value: the field may hold a secret.
+ */
+const wholeSeconds: FieldRule = {
+  ...duration,
+  check: (value) => {
+    const seconds = normalize.duration(value);
+    if (typeof seconds === 'number' && !Number.isInteger(seconds)) {
+      return 'must be a whole number of seconds: the API keeps whole seconds';
+    }
+    return durationLimitProblem(value);
+  },
+};
+
 /** A duration the API keeps as an integer number of seconds. */
-export const secondsDuration = (value?: number): FieldRule => withDefault(duration, value);
+export const secondsDuration = (value?: number): FieldRule => withDefault(wholeSeconds, value);
 
 /** PEM text, compared without its layout: a certificate whose shape the kind's schema checks (SAML's). */
 export const pem = (): FieldRule => ({ normalize: normalize.pem });
@@ -95,7 +111,7 @@ export const stringMap = (): FieldRule => ({ default: {}, normalize: normalize.s
 
 /** A duration the API takes as seconds or a unit string and reads back as integer seconds; shown as `30m`. */
 export const seconds = (value: number): FieldRule => ({
-  ...duration,
+  ...wholeSeconds,
   default: value,
   export: (canonical) => (typeof canonical === 'number' ? normalize.formatDuration(canonical) : canonical),
 });

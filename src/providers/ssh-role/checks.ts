@@ -49,14 +49,6 @@ export function checkSshRole(object: DesiredObject, all: readonly DesiredObject[
     for (const block of listOf(spec[field]))
       if (!isCidr(block)) at(field, `${values.quoted(field, block)} is not a CIDR block like 10.0.0.0/8`);
   }
-  // the API keeps whole seconds: 1.5s would be cut to 1s, and then differ from the manifest forever
-  for (const field of ['ttl', 'max_ttl', 'not_before_duration']) {
-    const value = seconds(spec[field]);
-    if (value !== undefined && !Number.isInteger(value)) {
-      const said = values.secret(field) ? 'its value is hidden' : `${String(spec[field])} is ${value}s`;
-      at(field, `must be a whole number of seconds (${said})`);
-    }
-  }
   problems.push(...ttlWithinMax(object, { ttl: 'ttl', max: 'max_ttl', defaults: { ttl: 0, max: 0 } }));
   if (typeof spec.key_id_format === 'string') {
     for (const [, name] of spec.key_id_format.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
@@ -159,10 +151,4 @@ function listOf(value: Json | undefined): string[] {
 function mapOf(value: Json | undefined): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
-}
-
-function seconds(value: Json | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const result = normalize.duration(value);
-  return typeof result === 'number' ? result : undefined;
 }
