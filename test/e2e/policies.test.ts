@@ -260,11 +260,13 @@ describe('converge policy test', () => {
     );
     await put(
       'on-ssh.test.yaml',
-      `cases:\n  - name: default mount\n    object: ${role('name: r')}\n    expect: allow\n`,
+      `cases:\n  - name: default mount\n    object: ${role('name: r')}\n    expect: allow\n` +
+        // a rule over object alone does not judge a delete, as plan does not
+        `  - name: deleted elsewhere\n    object: ${role('name: r, mount: other')}\n    change: {action: delete}\n    expect: allow\n`,
     );
     const result = await target.run(['policy', 'test', 'm']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toContain('3 of 3 policy test case(s) passed.');
+    expect(result.stdout).toContain('4 of 4 policy test case(s) passed.');
   });
 
   it('refuses an example object of a kind that does not exist, or with a field its kind does not have: either would pass as allowed', async () => {

@@ -12,6 +12,7 @@
 
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import type { DesiredObject, Fields, Json, LiveObject } from '../../reconcile/types.ts';
+import { checkValues } from '../shared/check-values.ts';
 import { type FieldsConfig, fromPlaceholder } from '../shared/fields.ts';
 import { mountSingletonProvider } from '../shared/mount-singleton.ts';
 import { writeOnly } from '../shared/rules.ts';
@@ -97,7 +98,7 @@ function checkCa(object: DesiredObject): SpecProblem[] {
       message: 'false needs the keys: give private_key and public_key, or let the service generate them',
     });
   }
-  if (spec.generate_signing_key !== false && !keysGiven(spec)) problems.push(...keySizeProblems(spec));
+  if (spec.generate_signing_key !== false && !keysGiven(spec)) problems.push(...keySizeProblems(object));
   return problems;
 }
 
@@ -114,10 +115,16 @@ const KEY_SIZES: Record<string, { sizes: readonly number[]; said: string }> = {
  * A generated key's size must be one its type has: the service refuses any other when it creates
  * the CA, and for a replacement that is after the old CA was deleted, which cannot be put back.
  */
-function keySizeProblems(spec: Fields): SpecProblem[] {
+function keySizeProblems(object: DesiredObject): SpecProblem[] {
+  const { spec } = object;
   const type = String(spec.key_type ?? 'ssh-rsa');
   const allowed = KEY_SIZES[type === 'ssh-rsa' ? 'rsa' : type];
   const bits = spec.key_bits;
   if (!allowed || typeof bits !== 'number' || allowed.sizes.includes(bits)) return [];
+  // either value may be a secret (src/providers/shared/check-values.ts): then the sizes are not listed either
+  const values = checkValues(object);
+  if (values.secret('key_bits') || values.secret('key_type')) {
+    return [{ path: 'spec.key_bits', message: 'is no size its key_type has (the values are hidden: they are secret)' }];
+  }
   return [{ path: 'spec.key_bits', message: `${bits} is no size for key_type ${type}: ${allowed.said}` }];
 }
