@@ -255,7 +255,9 @@ function checkUrl(url: string, where: string, fix: string): void {
     parsed = undefined;
   }
   if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return;
-  throw new ConvergeError('CONFIG_INVALID', `${where} must be an http:// or https:// URL (got "${url}")`, {
+  // a user and password written into the URL are credentials (docs/security.md): never shown
+  const shown = url.replace(/^([^:/?#]*:\/\/)[^/?#]*@/, '$1***@');
+  throw new ConvergeError('CONFIG_INVALID', `${where} must be an http:// or https:// URL (got "${shown}")`, {
     hint: `${fix}, for example https://tfe.example.com`,
   });
 }

@@ -71,6 +71,16 @@ describe('connections from the environment', () => {
     },
   );
 
+  it('never show the user and password of a URL they refuse', async () => {
+    const cwd = await dirWith({ 'converge.config.yaml': 'platform: {url: "http://SEKRITu:SEKRITp@[bad"}\n' });
+    const error = (await loadConfig({ cwd, env: {} }).catch((e: Error) => e)) as Error;
+    expect(error.message).toContain('(got "http://***@[bad")');
+    const fromEnv = (await loadConfig({ cwd, env: { CONVERGE_PLATFORM_URL: 'http://u:SEKRITp@[x' } }).catch(
+      (e: Error) => e,
+    )) as Error;
+    expect(`${error.message}${fromEnv.message}`).not.toContain('SEKRIT');
+  });
+
   it('name the file -c gives when it cannot be read', async () => {
     const cwd = await dirWith({});
     await mkdir(join(cwd, 'sub'));
