@@ -21,8 +21,10 @@ export interface ModuleContent {
   kind: 'source' | 'archive';
   /** Absolute, as the manifest names it (not resolved through links). */
   path: string;
-  /** As the manifest writes it, for messages. */
+  /** As the manifest writes it, for messages (or its field's name, when the value is a secret). */
   shown: string;
+  /** The value is a secret: no message shows where it leads either. */
+  secret?: boolean;
 }
 
 const ROOTS =
@@ -40,7 +42,7 @@ export function contentProblem(content: ModuleContent, roots: readonly string[] 
   if ('outside' in confined) {
     return confined.outside === 'written'
       ? `${shown} is outside the repository: ${ROOTS}`
-      : `${shown} leads outside the repository through a symbolic link (to ${confined.real}): ${ROOTS}`;
+      : `${shown} leads outside the repository through a symbolic link${content.secret ? '' : ` (to ${confined.real})`}: ${ROOTS}`;
   }
   const { real } = confined;
   const stats = statSync(real);

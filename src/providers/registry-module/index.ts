@@ -11,6 +11,7 @@ import { resourceBody, resourceOf } from '../../api/jsonapi.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import { getPath } from '../../reconcile/field-paths.ts';
 import type { DesiredObject, Fields, LiveObject } from '../../reconcile/types.ts';
+import { checkValues } from '../shared/check-values.ts';
 import { defineProvider } from '../shared/define.ts';
 import { flag, text } from '../shared/rules.ts';
 import { organizationModules, orgPath } from './api.ts';
@@ -185,7 +186,9 @@ function checkModule(object: DesiredObject): SpecProblem[] {
     if (first !== undefined)
       problems.push(at('version', `version ${version} is declared twice (also item ${first + 1})`));
     seen.set(version, i);
-    problems.push(...versionProblems({ ...object, spec: item as Fields }, at, checked));
+    // a source or archive from ${env:} or a sensitive variable is a secret: the messages do not quote it
+    const secret = checkValues(object).secret(`versions.${i}`);
+    problems.push(...versionProblems({ ...object, spec: item as Fields }, at, checked, secret));
   });
   if (versions.length > 0 && object.spec['vcs-repo'] !== undefined) {
     const from = getPath(object.spec, 'vcs-repo.branch') ? 'commits of its branch' : 'its tags';

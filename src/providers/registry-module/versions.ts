@@ -224,6 +224,8 @@ export function versionProblems(
   object: Pick<DesiredObject, 'spec' | 'source' | 'dir' | 'roots'>,
   at: (field: string, message: string) => SpecProblem,
   checked = new Map<string, string | undefined>(),
+  /** The item's value is a secret: a message names the field, not the path it holds. */
+  secret = false,
 ): SpecProblem[] {
   const where = contentPath(object);
   if (!where) return [at('source', 'a version needs source (a directory) or archive (a .tar.gz)')];
@@ -231,9 +233,9 @@ export function versionProblems(
     return [at('archive', 'a version has source or archive, not both')];
   }
   // shown as written: the manifest's own words, the same on every machine (and part of the key, as the message quotes it)
-  const shown = String(object.spec[where.kind]);
+  const shown = secret ? `the ${where.kind} (a secret value)` : String(object.spec[where.kind]);
   const key = `${where.kind}:${where.path}:${shown}`;
-  if (!checked.has(key)) checked.set(key, contentProblem({ ...where, shown }, object.roots));
+  if (!checked.has(key)) checked.set(key, contentProblem({ ...where, shown, secret }, object.roots));
   const problem = checked.get(key);
   return problem === undefined ? [] : [at(where.kind, problem)];
 }
