@@ -118,6 +118,16 @@ describe('converge test run', () => {
     });
   });
 
+  it('reads --dir in any spelling of the same directory (./tests, tests/.), as the default', async () => {
+    for (const dir of ['./tests/', 'tests/.']) {
+      const result = await testRun([PASSING, '--dir', dir]);
+      expect(result.code, `${dir}: ${result.stderr}`).toBe(0);
+      expect(result.stderr).toContain('1 test file(s): tests/network.tftest.hcl');
+      // the platform's own spelling: the default, so the run the upload queued is followed
+      expect(result.stderr).toContain('(queued by the upload)');
+    }
+  });
+
   it('exits 1 with the log when an assert fails', async () => {
     const result = await testRun([FAILING]);
     expect(result.code).toBe(1);

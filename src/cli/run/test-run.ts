@@ -6,7 +6,7 @@
  * one force-cancels it, a third quits (130). docs/commands.md has the details.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, posix, resolve } from 'node:path';
 import { sleep } from '../../api/sleep.ts';
 import { ConvergeError } from '../../errors.ts';
 import { durationSeconds } from '../../manifest/duration.ts';
@@ -360,12 +360,11 @@ function jsonReport(input: ReportInput) {
   };
 }
 
-/** A module-relative path in the platform's spelling: `/` separators, no leading `./`, no trailing `/`. */
-const normalizePath = (path: string): string =>
-  path
-    .replaceAll('\\', '/')
-    .replace(/^(\.\/)+/, '')
-    .replace(/\/+$/, '');
+/**
+ * A module-relative path in the platform's spelling: `/` separators, no `.` segment (`./tests`,
+ * `tests/.`), no trailing `/`.
+ */
+const normalizePath = (path: string): string => posix.normalize(path.replaceAll('\\', '/')).replace(/\/+$/, '');
 
 const moduleName = (m: ModuleAddress) => `${m.organization}/${m.name}/${m.provider}`;
 
