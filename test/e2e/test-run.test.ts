@@ -381,6 +381,37 @@ describe('test run arguments and reports (pure)', () => {
     expect(errored.attributes).toMatchObject({ tests: '1', errors: '1' });
     expect(all(errored, 'system-out')[0]!.text).toBe('could not read the configuration <bad> & more');
   });
+
+  it('fails the report for a file that failed without a failing run block (it does not parse), as the run fails', () => {
+    const log = [
+      'tests/a.tftest.hcl... in progress',
+      '  run "region"... pass',
+      'tests/a.tftest.hcl... tearing down',
+      'tests/a.tftest.hcl... pass',
+      'tests/bad.tftest.hcl... in progress',
+      '  Error: Argument or block definition required',
+      'tests/bad.tftest.hcl... tearing down',
+      'tests/bad.tftest.hcl... fail',
+      '',
+      'Failure! 1 passed, 0 failed.',
+    ].join('\n');
+    const counts = { passed: 1, failed: 0, errored: 0, skipped: 0 };
+    const report = parseXml(
+      formatTestRunJunit({
+        module: 'o/n/p',
+        run: { id: 'trun-2', status: 'finished', testStatus: 'fail', counts, source: 'platform-api' },
+        log,
+        elapsedMs: 1000,
+        timestamp: '2026-01-01T00:00:00.000Z',
+      }),
+    );
+    expect(report.attributes).toMatchObject({ tests: '2', failures: '0', errors: '1' });
+    const bad = all(report, 'testsuite').find((suite) => suite.attributes.name === 'tests/bad.tftest.hcl');
+    expect(bad?.attributes).toMatchObject({ tests: '1', errors: '1' });
+    expect(all(bad!, 'error')[0]?.attributes.message ?? all(bad!, 'error')[0]?.text).toContain(
+      'Argument or block definition required',
+    );
+  });
 });
 
 /**

@@ -88,26 +88,44 @@ export function formatTestRunJunit(input: JunitInput): string {
   const attrs = `timestamp="${escapeXmlAttribute(input.timestamp)}"`;
   const time = `time="${(input.elapsedMs / 1000).toFixed(3)}"`;
   const counts = run.counts ?? { passed: 0, failed: 0, errored: 0, skipped: 0 };
-  const cases = files.flatMap((f) => f.cases);
+  const fileCases = new Map(files.flatMap((f) => (fileFailed(f) ? [[f, fileCase(f)] as const] : [])));
+  const cases = [...files.flatMap((f) => f.cases), ...fileCases.values()];
   const runCase = cases.length === 0 && !(run.status === 'finished' && run.testStatus === 'pass');
+  // the API counts run blocks: a file that failed on its own (it does not parse) has none, and is one error more
+  const own = fileCases.size;
   const totals = runCase
     ? tally([{ name: run.id, status: run.status === 'canceled' ? 'skip' : 'error', details: [] }])
-    : `tests="${counts.passed + counts.failed + counts.errored + counts.skipped}" failures="${counts.failed}" ` +
-      `errors="${counts.errored}" skipped="${counts.skipped}"`;
+    : `tests="${counts.passed + counts.failed + counts.errored + counts.skipped + own}" failures="${counts.failed}" ` +
+      `errors="${counts.errored + own}" skipped="${counts.skipped}"`;
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${escapeXmlAttribute(name)}" ${totals} ${time} ${attrs}>`,
   ];
   for (const file of files) {
-    lines.push(`  <testsuite name="${escapeXmlAttribute(file.path)}" ${tally(file.cases)} ${attrs}>`);
+    const ownCase = fileCases.get(file);
+    const fileCasesAll = ownCase ? [...file.cases, ownCase] : file.cases;
+    lines.push(`  <testsuite name="${escapeXmlAttribute(file.path)}" ${tally(fileCasesAll)} ${attrs}>`);
     lines.push(`    <properties><property name="test-run" value="${escapeXmlAttribute(run.id)}"/></properties>`);
-    for (const c of file.cases) lines.push(...caseXml(file.path, c, file.errors));
+    for (const c of fileCasesAll) lines.push(...caseXml(file.path, c, file.errors));
     if (file.errors.length > 0) lines.push(`    <system-err>${escapeXml(file.errors.join('\n'))}</system-err>`);
     lines.push('  </testsuite>');
   }
   if (runCase) lines.push(...runSuite(input, attrs));
   lines.push('</testsuites>');
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A file that failed without a run block failing (its errors come before any run: it does not
+ * parse): the report must fail as the run did, so the file is a case of its own, an error.
+ */
+function fileFailed(file: LogFile): boolean {
+  const failed = file.status === 'fail' || file.status === 'error';
+  return failed && !file.cases.some((c) => c.status === 'fail' || c.status === 'error');
+}
+
+function fileCase(file: LogFile): LogCase {
+  return { name: file.path, status: 'error', details: file.errors };
 }
 
 function tally(cases: readonly LogCase[]): string {
