@@ -94,6 +94,14 @@ describe('--target with a mount holding /', () => {
     expect(both.code, both.stderr).toBe(0);
     expect(both.stdout).toContain('- delete SSHRole/ssh/api');
     expect(both.stdout).not.toContain('delete SSHRole/ssh/db');
+    // and when no manifest uses the kind's API at all (a platform kind only): its connection is made
+    const tool = await manifest(
+      'tool.yaml',
+      `kind: ToolVersion\nmetadata: {name: 9.0.0}\nspec: {url: "https://releases.example.com/t.zip", sha: "${'a'.repeat(64)}"}\n`,
+    );
+    const otherApi = await target.run(['plan', tool, '--prune', '--target', 'SSHRole/ssh/api']);
+    expect(otherApi.code, otherApi.stderr).toBe(0);
+    expect(otherApi.stdout).toContain('- delete SSHRole/ssh/api');
     const alone = await target.run(['plan', file, '--prune', '--target', 'SSHRole/ssh/api']);
     expect(alone.stderr).toContain(
       '--target SSHRole/ssh/api matches no object in the manifests; with --prune, the live objects it names in an ownership scope are deleted',

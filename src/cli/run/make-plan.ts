@@ -22,7 +22,9 @@ export async function makePlan(
   events: EventStream,
   signal: AbortSignal,
 ): Promise<Planned> {
-  const kinds = new Set(inputs.desired.map((d) => d.kind));
+  // with --prune, a target's kind is read even when nothing of it is declared (src/reconcile/engine.ts)
+  const targeted = flags.prune ? inputs.selection.targets.map((t) => t.kind) : [];
+  const kinds = new Set([...inputs.desired.map((d) => d.kind), ...targeted]);
   const concurrency = concurrencyOf(inputs.config, flags);
   const clients = connect(inputs.config, kinds, events, concurrency);
   try {
