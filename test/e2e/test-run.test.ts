@@ -252,6 +252,12 @@ describe('converge test run', () => {
     const variable = await testRun([PASSING, '--var', 'no-equals-sign']);
     expect(variable.code).toBe(1);
     expect(variable.stderr).toContain('--var no-equals-sign: expected NAME=VALUE');
+    // a value written as a literal must be one: the platform refuses it only once the run has started
+    for (const broken of ['cidr_block="10.0.0.0/16', 'cidr_block=["a",']) {
+      const literal = await testRun([PASSING, '--var', broken]);
+      expect(literal.code, broken).toBe(1);
+      expect(literal.stderr).toContain('error [INPUT_INVALID]: --var cidr_block: the value is not a valid literal (');
+    }
     const filter = await testRun([PASSING, '--filter', 'tests/other.tftest.hcl']);
     expect(filter.code).toBe(1);
     expect(filter.stderr).toContain('hint: test files: tests/network.tftest.hcl');

@@ -102,3 +102,28 @@ export function quoteString(text: string): string {
   // `${` and `%{` open a template sequence; doubled, they are the literal characters
   return `${out.replace(/\$\{/g, () => '$${').replace(/%\{/g, () => '%%{')}"`;
 }
+
+/**
+ * The values written as literals (`"…`, `[…`, `{…`) must parse as one, before anything is sent:
+ * the platform refuses a broken one only once the module is uploaded and the run started. The
+ * configuration language's parser (hcl2json, WebAssembly) is loaded only when a value needs it.
+ */
+export async function checkRunVariables(values: readonly string[]): Promise<void> {
+  // what parseRunVariables sends as written; the rest it quotes itself
+  const literals = values
+    .map((text) => ({ key: text.slice(0, text.indexOf('=')), value: text.slice(text.indexOf('=') + 1) }))
+    .filter(({ value }) => /^\s*["[{]/.test(value));
+  if (literals.length === 0) return;
+  const { parse } = await import('@cdktf/hcl2json');
+  for (const { key, value } of literals) {
+    const why = await parse('var.hcl', `value = ${value}\n`).then(
+      (json) => (Object.keys(json).length === 1 && 'value' in json ? undefined : 'not one value'),
+      (error: Error) => error.message.split('\n')[0] ?? 'not a literal',
+    );
+    if (why !== undefined) {
+      throw new ConvergeError('INPUT_INVALID', `--var ${key}: the value is not a valid literal (${why})`, {
+        hint: `a value starting with ", [ or { is sent as a literal: close it (--var region='"eu"', --var zones='["a","b"]'), or write a plain string without its quote`,
+      });
+    }
+  }
+}

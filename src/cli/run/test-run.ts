@@ -29,7 +29,13 @@ import { EXIT_ERROR, EXIT_OK } from '../run-main.ts';
 import { loadCommandConfig } from '../session.ts';
 import { checkWritable } from '../writable.ts';
 import { isFinal, platformClient, TestRunApi } from './test-run-api.ts';
-import { type ModuleAddress, parseModuleAddress, parseRunVariables, type RunVariable } from './test-run-args.ts';
+import {
+  checkRunVariables,
+  type ModuleAddress,
+  parseModuleAddress,
+  parseRunVariables,
+  type RunVariable,
+} from './test-run-args.ts';
 
 export const TEST_RUN_FORMATS = ['text', 'junit', 'json'] as const;
 export type TestRunFormat = (typeof TEST_RUN_FORMATS)[number];
@@ -68,6 +74,7 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
   const format: TestRunFormat = flags.json ? 'json' : flags.format;
   const module = parseModuleAddress(address);
   const variables = parseRunVariables(flags.var);
+  await checkRunVariables(flags.var);
   const testDirectory = testDirectoryOf(flags.dir);
   const filters = flags.filter.map(normalizePath);
   if (!flags.wait && format === 'junit') {
