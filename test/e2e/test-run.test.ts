@@ -7,7 +7,7 @@
  * (TF_VAR_...), and --var overrides them for one run.
  */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +126,20 @@ describe('converge test run', () => {
       // the platform's own spelling: the default, so the run the upload queued is followed
       expect(result.stderr).toContain('(queued by the upload)');
     }
+  });
+
+  it('runs a module whose tests are all in its root, with the default test directory absent', async () => {
+    const dir = join(target.scratch, 'root-tests');
+    await cp(MODULE_DIR, dir, { recursive: true });
+    await rename(join(dir, 'tests', 'network.tftest.hcl'), join(dir, 'network.tftest.hcl'));
+    await rm(join(dir, 'tests'), { recursive: true });
+    const result = await target.run(['test', 'run', PASSING, '--module-dir', dir]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('1 test file(s): network.tftest.hcl');
+    // another directory must exist
+    const named = await target.run(['test', 'run', PASSING, '--module-dir', dir, '--dir', 'spec']);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain('--dir: no directory spec in');
   });
 
   it('exits 1 with the log when an assert fails', async () => {

@@ -61,6 +61,9 @@ export interface TestRunFlags {
 /** The most of a run's log that is read and reported; the rest is cut with a note. */
 export const MAX_LOG_BYTES = 10 * 1024 * 1024;
 
+/** The test directory the platform reads when none is named (and a run the upload queues uses). */
+const DEFAULT_TEST_DIRECTORY = 'tests';
+
 /** How long to look for the run an upload queued before giving up. */
 const AUTOMATIC_RUN_TIMEOUT_MS = 60_000;
 /** Polling: quick at first and after every change, then slower, at most every 2 s. */
@@ -85,11 +88,16 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
   if (flags.output) checkWritable(flags.output, '--output');
   const moduleDir = resolve(flags.moduleDir);
   await checkDirectory(moduleDir, '--module-dir');
-  await checkDirectory(resolve(moduleDir, testDirectory), '--dir', `${testDirectory} in ${flags.moduleDir}`);
+  // the default may be absent: a module's tests may all be in its root, as the platform reads them
+  // (no test file at all is said by checkTests); another directory must exist
+  if (testDirectory !== DEFAULT_TEST_DIRECTORY) {
+    await checkDirectory(resolve(moduleDir, testDirectory), '--dir', `${testDirectory} in ${flags.moduleDir}`);
+  }
   const config = await loadCommandConfig(flags);
 
   // the explicit start is needed for anything the automatic run (default options) would not do
-  const explicit = variables.length > 0 || filters.length > 0 || flags.verbose || testDirectory !== 'tests';
+  const explicit =
+    variables.length > 0 || filters.length > 0 || flags.verbose || testDirectory !== DEFAULT_TEST_DIRECTORY;
   const reporter = await chooseTestRunReporter({
     progress: flags.progress,
     stream: process.stderr,
