@@ -207,12 +207,13 @@ export function checkPlan(
   const runOf = ruleRuns();
   for (const action of plan.actions) {
     const desired = state.desiredByKey.get(action.key);
-    const target = { kind: action.kind, scope: action.address.scope, labels: desired?.metadata.labels };
-    // what goes away (a prune, `ensure: absent`) is judged only by the rules that can tell a
-    // removal from a creation, those over `change` or `live`: a rule over `object` alone is about
-    // what is declared to exist, as in `validate`, and would forbid removing what breaks it
-    const goesAway = action.action === 'delete' || desired?.ensure === 'absent';
-    const matching = policies.filter((p) => (!goesAway || p.phase === 'plan') && policyMatches(p, target));
+    const target = {
+      kind: action.kind,
+      scope: action.address.scope,
+      labels: desired?.metadata.labels,
+      removal: action.action === 'delete' || desired?.ensure === 'absent',
+    };
+    const matching = policies.filter((p) => policyMatches(p, target));
     if (matching.length === 0) continue;
     const provider = providers.get(action.kind);
     const live = liveView(state.liveByKey.get(action.key), provider);

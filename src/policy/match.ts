@@ -6,6 +6,12 @@ export interface MatchTarget {
   kind: string;
   scope?: string | undefined;
   labels?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The object goes away (a prune, `ensure: absent`, a case's `change.action: delete`): only rules
+   * over `change` or `live` judge it. A rule over `object` alone is about what is declared to
+   * exist, as in `validate`, and would forbid removing the very object that breaks it.
+   */
+  removal?: boolean;
 }
 
 /** Whether a policy is for objects of this kind: named in its `kinds`, or `*`. */
@@ -21,6 +27,7 @@ export function selectsWithinKind(policy: Policy): boolean {
 
 export function policyMatches(policy: Policy, target: MatchTarget): boolean {
   const { scopes, labels } = policy.match;
+  if (target.removal && policy.phase === 'validate') return false;
   if (!matchesKind(policy, target.kind)) return false;
   if (scopes) {
     const scope = target.scope;

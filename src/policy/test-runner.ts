@@ -69,9 +69,9 @@ function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
   const labels = metadata.labels as Record<string, string> | undefined;
   let actual: Outcome = 'allow';
   let error: string | undefined;
-  // a delete is judged by the rules over change or live only, as plan judges it (evaluate.ts, checkPlan)
-  const judged = c.change?.action !== 'delete' || policy.phase === 'plan';
-  if (judged && policyMatches(policy, { kind, scope: scopeOf(provider, metadata), labels })) {
+  // a delete is judged as plan judges it (match.ts, MatchTarget.removal)
+  const removal = c.change?.action === 'delete';
+  if (policyMatches(policy, { kind, scope: scopeOf(provider, metadata), labels, removal })) {
     const object = manifestView(kind, metadata, c.object.spec, provider);
     const live = c.live
       ? manifestView(
