@@ -178,6 +178,7 @@ function checkModule(object: DesiredObject): SpecProblem[] {
   const versions = Array.isArray(object.spec.versions) ? object.spec.versions : [];
   const seen = new Map<string, number>();
   const checked = new Map<string, string | undefined>();
+  const values = checkValues(object);
   versions.forEach((item, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
     const at = (field: string, message: string): SpecProblem => ({ path: `spec.versions.${i}.${field}`, message });
@@ -187,7 +188,7 @@ function checkModule(object: DesiredObject): SpecProblem[] {
       problems.push(at('version', `version ${version} is declared twice (also item ${first + 1})`));
     seen.set(version, i);
     // a source or archive from ${env:} or a sensitive variable is a secret: the messages do not quote it
-    const secret = checkValues(object).secret(`versions.${i}`);
+    const secret = values.secret(`versions.${i}`);
     problems.push(...versionProblems({ ...object, spec: item as Fields }, at, checked, secret));
   });
   if (versions.length > 0 && object.spec['vcs-repo'] !== undefined) {
