@@ -67,23 +67,31 @@ const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export function parseRunVariables(values: readonly string[]): RunVariable[] {
   const byKey = new Map<string, string>();
   for (const text of values) {
-    const eq = text.indexOf('=');
-    const key = eq < 0 ? text : text.slice(0, eq);
-    if (eq < 1 || !KEY.test(key)) {
+    const { key, value } = splitVar(text);
+    if (value === undefined || key === '' || !KEY.test(key)) {
       throw new ConvergeError('INPUT_INVALID', `--var ${text}: expected NAME=VALUE with NAME a variable name`, {
         hint: 'e.g. --var region=eu-west-1 --var instance_count=2 --var \'zones=["a","b"]\'',
       });
     }
-    byKey.set(key, literal(text.slice(eq + 1)));
+    byKey.set(key, literal(value));
   }
   return [...byKey].map(([key, value]) => ({ key, value }));
 }
+
+/** `NAME=VALUE` split at its first `=`; no value when there is none. */
+function splitVar(text: string): { key: string; value?: string } {
+  const eq = text.indexOf('=');
+  return eq < 0 ? { key: text } : { key: text.slice(0, eq), value: text.slice(eq + 1) };
+}
+
+/** A value written as a literal of its own (a quoted string, a list, an object): sent as written. */
+const writtenAsLiteral = (value: string): boolean => /^\s*["[{]/.test(value);
 
 /** The configuration-language literal for a `--var` value (see parseRunVariables). */
 export function literal(value: string): string {
   const trimmed = value.trim();
   if (NUMBER.test(trimmed) || ['true', 'false', 'null'].includes(trimmed)) return trimmed;
-  if (/^["[{]/.test(trimmed)) return value;
+  if (writtenAsLiteral(trimmed)) return value;
   return quoteString(value);
 }
 
@@ -110,9 +118,7 @@ export function quoteString(text: string): string {
  */
 export async function checkRunVariables(values: readonly string[]): Promise<void> {
   // what parseRunVariables sends as written; the rest it quotes itself
-  const literals = values
-    .map((text) => ({ key: text.slice(0, text.indexOf('=')), value: text.slice(text.indexOf('=') + 1) }))
-    .filter(({ value }) => /^\s*["[{]/.test(value));
+  const literals = values.map(splitVar).filter(({ value }) => value !== undefined && writtenAsLiteral(value));
   if (literals.length === 0) return;
   const { parse } = await import('@cdktf/hcl2json');
   for (const { key, value } of literals) {
