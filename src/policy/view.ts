@@ -15,22 +15,50 @@ export type CelObject = { kind: string; metadata: Record<string, unknown>; spec:
  * spec is worked out when a rule first reads it: a rule over names and labels never pays for it.
  */
 export function objectView(desired: DesiredObject, provider: Provider | undefined): CelObject {
-  // metadata holds strings only (names, scopes, labels): nothing to convert, and rules never change it
-  const metadata = desired.metadata as Record<string, unknown>;
+  const viewer = objectViewer();
+  viewer.show(desired, provider);
+  return viewer.view;
+}
+
+/**
+ * One view shown each of many objects in turn (`show`), for a check that runs rules over one
+ * object at a time. The view is a plain object whose `spec` is an accessor of the literal: CEL
+ * reads it as a map, and every view keeps one shape, which keeps the evaluator's property reads
+ * fast (docs/policies.md, "Cost").
+ */
+export function objectViewer(): {
+  view: CelObject;
+  show(desired: DesiredObject, provider: Provider | undefined): void;
+} {
+  let desired: DesiredObject | undefined;
+  let provider: Provider | undefined;
   let spec: Record<string, unknown> | undefined;
-  // an accessor of the literal, not one defined afterwards: every view has the same shape, which
-  // keeps property reads fast in the evaluator (docs/policies.md, "Cost")
-  return {
-    kind: desired.kind,
-    metadata,
+  const view: CelObject = {
+    kind: '',
+    metadata: {},
     get spec() {
-      spec ??= celValue(desired.ensure === 'present' ? canonical(desired.spec, provider) : desired.spec) as Record<
-        string,
-        unknown
-      >;
+      spec ??= specOf(desired as DesiredObject, provider);
       return spec;
     },
   };
+  return {
+    view,
+    show(next, nextProvider) {
+      desired = next;
+      provider = nextProvider;
+      spec = undefined;
+      view.kind = next.kind;
+      // metadata holds strings only (names, scopes, labels): nothing to convert, and rules never change it
+      view.metadata = next.metadata as Record<string, unknown>;
+    },
+  };
+}
+
+function specOf(desired: DesiredObject, provider: Provider | undefined): Record<string, unknown> {
+  return celValue(desired.ensure === 'present' ? canonical(desired.spec, provider) : desired.spec) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** An object written as in a manifest (a policy test's example), seen as a declared one. */

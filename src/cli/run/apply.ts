@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkPlan } from '../../policy/evaluate.ts';
 import { denialError, policyJson, reportPolicies } from '../../policy/report.ts';
+import { withoutTurbofan } from '../../policy/without-turbofan.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
@@ -72,7 +73,7 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   try {
     const plan = saved && checked ? checkSavedPlan(saved, checked, inputs, run) : run.plan;
     // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial
-    const policies = checkPlan(inputs.policies, plan, run, inputs.providers);
+    const policies = withoutTurbofan(() => checkPlan(inputs.policies, plan, run, inputs.providers));
     if (!flags.json) reportPolicies(output, colors, policies);
     else {
       if (inputs.policies.length > 0) output.out(JSON.stringify({ type: 'policies', ...policyJson(policies) }));

@@ -8,6 +8,7 @@ import { API_NAMES } from '../../api/profiles.ts';
 import { redact } from '../../api/redact.ts';
 import { ConvergeError } from '../../errors.ts';
 import { checkPlan } from '../../policy/evaluate.ts';
+import { withoutTurbofan } from '../../policy/without-turbofan.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { withSources } from '../../reconcile/sources.ts';
 import { colorsFor } from '../../ui/colors.ts';
@@ -55,7 +56,9 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
     unmanagedIsDrift: flags.failOnUnmanaged,
     ...(inputs.policies.length > 0 && {
       // only a JUnit report shows the passes (a case per policy and object); the others show violations
-      policies: checkPlan(inputs.policies, run.plan, run, inputs.providers, { passes: format === 'junit' }),
+      policies: withoutTurbofan(() =>
+        checkPlan(inputs.policies, run.plan, run, inputs.providers, { passes: format === 'junit' }),
+      ),
     }),
   });
   // colour only for text on a terminal; a file never gets escape codes

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkPlan } from '../../policy/evaluate.ts';
 import { denialError } from '../../policy/report.ts';
+import { withoutTurbofan } from '../../policy/without-turbofan.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
 import { withSources } from '../../reconcile/sources.ts';
@@ -60,7 +61,7 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
     reporter.close(),
   );
   await closeClients(clients);
-  const policies = checkPlan(inputs.policies, run.plan, run, inputs.providers);
+  const policies = withoutTurbofan(() => checkPlan(inputs.policies, run.plan, run, inputs.providers));
   const denied = policies.denied > 0;
 
   // a plan the policies deny is never saved: there is nothing to apply

@@ -1,5 +1,6 @@
 import { checkDeclared } from '../../policy/evaluate.ts';
 import { policyJson, reportPolicies } from '../../policy/report.ts';
+import { withoutTurbofan } from '../../policy/without-turbofan.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import type { CommonFlags } from '../flags.ts';
@@ -13,7 +14,7 @@ export async function runValidate(
 ): Promise<number> {
   const output = processOutput();
   const inputs = await loadInputs(paths, { ...flags, target: [], selector: [], prune: false, resendSecrets: false });
-  const policies = checkDeclared(inputs.policies, inputs.desired, inputs.providers);
+  const policies = withoutTurbofan(() => checkDeclared(inputs.policies, inputs.desired, inputs.providers));
   const byKind = new Map<string, number>();
   for (const d of inputs.desired) byKind.set(d.kind, (byKind.get(d.kind) ?? 0) + 1);
   if (flags.json) {

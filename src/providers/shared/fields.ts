@@ -229,15 +229,17 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     return out;
   };
 
-  // the planner asks for the desired form and the notes of the same spec: the defaults are worked out once
-  const defaulted = new WeakMap<Fields, Fields>();
+  // the planner asks for the desired form and then the notes of the same spec: the defaults are
+  // worked out once. Only the last spec is kept: a map of every spec would hold 10,000 canonical
+  // forms for the whole run, which the garbage collector then walks (docs/policies.md, "Cost").
+  let lastSpec: Fields | undefined;
+  let lastCanonical: Fields = {};
   const withDefaultsNormalized = (spec: Fields): Fields => {
-    let out = defaulted.get(spec);
-    if (!out) {
-      out = onePass ? flatCanonical(spec) : normalized(withDefaults(spec), managed);
-      defaulted.set(spec, out);
+    if (spec !== lastSpec) {
+      lastCanonical = onePass ? flatCanonical(spec) : normalized(withDefaults(spec), managed);
+      lastSpec = spec;
     }
-    return out;
+    return lastCanonical;
   };
 
   const liveKeys = (attributes: Fields) =>

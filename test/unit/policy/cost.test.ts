@@ -10,7 +10,7 @@ import { compileRule } from '../../../src/policy/cel.ts';
 import { checkDeclared } from '../../../src/policy/evaluate.ts';
 import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
 import { ruleRun } from '../../../src/policy/result-cache.ts';
-import { celValue, objectView } from '../../../src/policy/view.ts';
+import { celValue, objectView, objectViewer } from '../../../src/policy/view.ts';
 import { providerMap } from '../../../src/providers/index.ts';
 import type { DesiredObject } from '../../../src/reconcile/types.ts';
 import { ANY_FIELDS } from './any-fields.ts';
@@ -263,6 +263,18 @@ describe('a rule several policies share', () => {
   });
 });
 
+/** A provider whose canonical form adds a default port, counting the specs it works out. */
+function countingProvider(): { provider: never; calls: () => number } {
+  let calls = 0;
+  const provider = {
+    canonicalDesired: (spec: Record<string, unknown>) => {
+      calls++;
+      return { ...spec, port: 22 };
+    },
+  };
+  return { provider: provider as never, calls: () => calls };
+}
+
 describe('the values a rule sees', () => {
   it('are the input itself where nothing holds a whole number, and a copy only of what does', () => {
     const input = { url: 'u', users: ['a', 'b'], nested: { ttl: 60, names: ['x'] }, ratio: 0.5 };
@@ -277,24 +289,64 @@ describe('the values a rule sees', () => {
   });
 
   it('have a spec worked out once, when a rule first reads it', () => {
-    let calls = 0;
-    const provider = {
-      canonicalDesired: (spec: Record<string, unknown>) => {
-        calls++;
-        return { ...spec, port: 22 };
-      },
-    };
+    const { provider, calls } = countingProvider();
     const object = {
       kind: 'SSHRole',
       metadata: { name: 'web' },
       ensure: 'present',
       spec: { key_type: 'otp' },
     } as unknown as DesiredObject;
-    const view = objectView(object, provider as never);
-    expect(calls).toBe(0);
+    const view = objectView(object, provider);
+    expect(calls()).toBe(0);
     expect(Object.hasOwn(view, 'spec')).toBe(true);
     expect(view.spec).toEqual({ key_type: 'otp', port: 22n });
     expect(view.spec).toBe(view.spec);
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
+  });
+
+  it('come from one view shown each object in turn, its spec that of the object shown', () => {
+    const { provider, calls } = countingProvider();
+    const role = (name: string, keyType: string, labels?: Record<string, string>) =>
+      ({
+        kind: 'SSHRole',
+        metadata: { name, ...(labels && { labels }) },
+        ensure: 'present',
+        spec: { key_type: keyType },
+      }) as unknown as DesiredObject;
+    const { view, show } = objectViewer();
+    show(role('web', 'otp', { team: 'a' }), provider);
+    expect(view.metadata).toEqual({ name: 'web', labels: { team: 'a' } });
+    expect(view.spec).toEqual({ key_type: 'otp', port: 22n });
+    show(role('db', 'ca'), provider);
+    expect(calls()).toBe(1);
+    expect(view.kind).toBe('SSHRole');
+    expect(view.metadata).toEqual({ name: 'db' });
+    expect(view.spec).toEqual({ key_type: 'ca', port: 22n });
+    expect(calls()).toBe(2);
+    // CEL reads it as a map: a plain object with its own spec
+    expect(Object.getPrototypeOf(view)).toBe(Object.prototype);
+    expect(Object.hasOwn(view, 'spec')).toBe(true);
+  });
+
+  it('decide in validate as views made for each object would', () => {
+    const roles = ['otp', 'ca', 'otp'].map(
+      (keyType, i) =>
+        ({
+          kind: 'SSHRole',
+          address: { kind: 'SSHRole', name: `r${i}`, scope: 'ssh' },
+          metadata: { name: `r${i}`, mount: 'ssh' },
+          ensure: 'present',
+          spec: { key_type: keyType, default_user: `u${i}` },
+          secretFields: [],
+          source: { file: 'r.yaml', line: i + 1, col: 1 },
+          positions: {},
+        }) as unknown as DesiredObject,
+    );
+    const summary = checkDeclared(
+      [policy("object.spec.key_type == 'otp' && object.metadata.name != 'r2'")],
+      roles,
+      providerMap,
+    );
+    expect(summary.violations.map((v) => v.object)).toEqual(['SSHRole/ssh/r1', 'SSHRole/ssh/r2']);
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The policy check runs without V8's optimizing compiler, which is on again after it
+ * (src/policy/without-turbofan.ts; what it saves: docs/policies.md, "Cost"). V8 gives no way to
+ * read a flag back, so this checks the calls made to set them.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+const setFlags = vi.hoisted(() => vi.fn());
+vi.mock('node:v8', () => ({ setFlagsFromString: setFlags }));
+
+const { withoutTurbofan } = await import('../../../src/policy/without-turbofan.ts');
+
+describe('withoutTurbofan', () => {
+  const execArgv = process.execArgv;
+  const nodeOptions = process.env.NODE_OPTIONS;
+  beforeEach(() => {
+    setFlags.mockClear();
+    process.execArgv = [];
+    delete process.env.NODE_OPTIONS;
+  });
+  afterEach(() => {
+    process.execArgv = execArgv;
+    if (nodeOptions === undefined) delete process.env.NODE_OPTIONS;
+    else process.env.NODE_OPTIONS = nodeOptions;
+  });
+
+  it('turns Turbofan off for the work, on after it, and returns what the work gave', () => {
+    const seen: unknown[][] = [];
+    const result = withoutTurbofan(() => {
+      seen.push(...setFlags.mock.calls);
+      return 42;
+    });
+    expect(result).toBe(42);
+    expect(seen).toEqual([['--no-turbofan']]);
+    expect(setFlags.mock.calls).toEqual([['--no-turbofan'], ['--turbofan']]);
+  });
+
+  it('turns it on again when the work throws, and the error goes on', () => {
+    expect(() =>
+      withoutTurbofan(() => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(setFlags.mock.calls).toEqual([['--no-turbofan'], ['--turbofan']]);
+  });
+
+  it.each([
+    ['node flags', () => (process.execArgv = ['--max-opt=2'])],
+    ['node flags', () => (process.execArgv = ['--jitless'])],
+    ['NODE_OPTIONS', () => (process.env.NODE_OPTIONS = '--no-opt --enable-source-maps')],
+    ['NODE_OPTIONS', () => (process.env.NODE_OPTIONS = '--turbofan')],
+  ])('leaves the compilers alone when the user chose them (%s)', (_where, choose) => {
+    choose();
+    expect(withoutTurbofan(() => 'done')).toBe('done');
+    expect(setFlags).not.toHaveBeenCalled();
+  });
+
+  it('does not take other flags for a choice of compilers', () => {
+    process.execArgv = ['--trace-opt', '--optimize-for-size'];
+    process.env.NODE_OPTIONS = '--max-old-space-size=4096';
+    withoutTurbofan(() => undefined);
+    expect(setFlags.mock.calls).toEqual([['--no-turbofan'], ['--turbofan']]);
+  });
+});
