@@ -224,19 +224,41 @@ describe('converge test run', () => {
     expect(root.attributes).toMatchObject({ tests: '2', failures: '0' });
   });
 
-  it('--timeout bounds the whole command: past it a running run is canceled, exit 1', async () => {
+  it('--timeout bounds the whole command: past it a run still queued or running is canceled, exit 1', async () => {
     const before = await runCount('aws');
     const bad = await testRun([PASSING, '--timeout', 'soon']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--timeout soon: expected a duration such as 30m, 1h or 90s');
     expect(await runCount('aws')).toBe(before);
 
-    const result = await testRun([PASSING, '--timeout', '0.1s']);
+    // the emulator's clock held: the run the upload queues stays queued past the deadline
+    hold();
+    const result = await testRun([PASSING, '--timeout', '3s']);
     expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Uploaded configuration version cv-\w+/);
     expect(result.stderr).toMatch(
-      /error \[INTERRUPTED\]: test run trun-\w+ did not end within --timeout 0\.1s: (a cancel was sent|it is left queued)/,
+      /error \[INTERRUPTED\]: test run trun-\w+ did not end within --timeout 3s: (a cancel was sent|it is left queued)/,
     );
     expect(result.stderr).toContain('hint: give the run more time with --timeout');
+  });
+
+  it('--timeout ends a request the platform holds open: nothing uploaded, no run, exit 1', async () => {
+    const before = await runCount('aws');
+    // every request held for a minute, longer than the client's own timeout would take to give up
+    target.emulator.setFaults({ rate: 1, kinds: ['timeout'], holdMs: 60_000 });
+    let result: Awaited<ReturnType<typeof testRun>>;
+    try {
+      result = await testRun([PASSING, '--timeout', '1s']);
+    } finally {
+      target.emulator.setFaults(undefined);
+    }
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'error [INTERRUPTED]: converge test run did not end within --timeout 1s: nothing was uploaded',
+    );
+    expect(result.stderr).toContain('hint: give the command more time with --timeout');
+    expect(result.stderr).not.toMatch(/Uploaded configuration version/);
+    expect(await runCount('aws')).toBe(before);
   });
 
   it('--no-wait prints the queued run id and exits 0', async () => {

@@ -36,7 +36,11 @@ export function registerTest(program: Command): void {
     .option('--json', 'short for --format json', false)
     .option('-o, --output <file>', 'write the report to this file; a one-line summary still goes to stdout')
     .option('--no-progress', 'plain progress lines even on a terminal (always plain in CI or on a pipe)')
-    .option('--timeout <duration>', 'the longest the command may take; past it a running run is canceled', '1h')
+    .option(
+      '--timeout <duration>',
+      'the longest the whole command may take, every request included; past it a running run is canceled',
+      '1h',
+    )
     .addHelpText(
       'after',
       "\nThe module directory is packed as a module version's source directory is (.terraformignore\n" +

@@ -49,11 +49,12 @@ export class TestRunApi {
   }
 
   /** A configuration version to upload to; a missing module is a 404 that says what to check. */
-  async createConfigurationVersion(): Promise<{ id: string; uploadUrl: string }> {
+  async createConfigurationVersion(signal?: AbortSignal): Promise<{ id: string; uploadUrl: string }> {
     const path = `${this.#prefix}/test-runs/configuration-versions`;
     let resource: Resource;
     try {
-      resource = resourceOf((await this.#client.request({ method: 'POST', path })).body, `POST ${path}`);
+      const response = await this.#client.request({ method: 'POST', path, ...(signal && { signal }) });
+      resource = resourceOf(response.body, `POST ${path}`);
     } catch (error) {
       throw this.#moduleError(error);
     }
@@ -65,12 +66,18 @@ export class TestRunApi {
   }
 
   /** The configuration's tarball to its upload URL (which carries its own authorization). */
-  async upload(uploadUrl: string, bytes: Buffer): Promise<void> {
-    await this.#client.request({ method: 'PUT', path: uploadUrl, body: bytes, idempotent: false });
+  async upload(uploadUrl: string, bytes: Buffer, signal?: AbortSignal): Promise<void> {
+    await this.#client.request({
+      method: 'PUT',
+      path: uploadUrl,
+      body: bytes,
+      idempotent: false,
+      ...(signal && { signal }),
+    });
   }
 
   /** A run of the uploaded configuration with these options (`POST test-runs`). */
-  async startRun(configurationVersionId: string, options: StartOptions): Promise<TestRunState> {
+  async startRun(configurationVersionId: string, options: StartOptions, signal?: AbortSignal): Promise<TestRunState> {
     const path = `${this.#prefix}/test-runs`;
     const body = {
       data: {
@@ -86,7 +93,7 @@ export class TestRunApi {
         },
       },
     };
-    const response = await this.#client.request({ method: 'POST', path, body });
+    const response = await this.#client.request({ method: 'POST', path, body, ...(signal && { signal }) });
     return runState(resourceOf(response.body, `POST ${path}`));
   }
 
@@ -139,12 +146,13 @@ export class TestRunApi {
 
   /** The run's log, as text. The URL is a capability link: the client sends no token to another host. */
   /** The log, at most `maxBytes` of it: a run's log may be hundreds of megabytes. */
-  async readLog(url: string, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+  async readLog(url: string, maxBytes: number, signal?: AbortSignal): Promise<{ text: string; truncated: boolean }> {
     const response = await this.#client.request({
       method: 'GET',
       path: url,
       headers: { accept: 'text/plain' },
       maxBodyBytes: maxBytes,
+      ...(signal && { signal }),
     });
     const body = response.body;
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body, null, 2);

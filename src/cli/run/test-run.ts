@@ -36,6 +36,7 @@ import {
   parseRunVariables,
   type RunVariable,
 } from './test-run-args.ts';
+import { Deadline } from './test-run-deadline.ts';
 
 export const TEST_RUN_FORMATS = ['text', 'junit', 'json'] as const;
 export type TestRunFormat = (typeof TEST_RUN_FORMATS)[number];
@@ -72,7 +73,7 @@ const POLL_MAX_MS = 2000;
 
 export async function runTestRun(address: string, flags: TestRunFlags): Promise<number> {
   const started = Date.now();
-  const deadline = started + timeoutOf(flags.timeout) * 1000;
+  const deadline = new Deadline(started + timeoutOf(flags.timeout) * 1000, flags.timeout);
   const output = processOutput();
   const format: TestRunFormat = flags.json ? 'json' : flags.format;
   const module = parseModuleAddress(address);
@@ -125,15 +126,24 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
     interrupts.beforeStart();
 
     const api = new TestRunApi(client, module);
-    const cv = await api.createConfigurationVersion();
+    // every request below ends at --timeout's deadline, not only the following of the run
+    const cv = await deadline.within('nothing was uploaded', (signal) => api.createConfigurationVersion(signal));
     interrupts.beforeStart();
-    await api.upload(cv.uploadUrl, packed.bytes);
+    await deadline.within(
+      `the upload to ${cv.id} did not finish (had the platform received it, it may queue a test run)`,
+      (signal) => api.upload(cv.uploadUrl, packed.bytes, signal),
+    );
     emit({ type: 'uploaded', configurationVersion: cv.id });
     // the upload queues a run with the default options (as the platform does); with options, converge
     // starts its own and follows only that one
     const run = explicit
-      ? await api.startRun(cv.id, { variables, filters, testDirectory, verbose: flags.verbose })
-      : await api.automaticRun(cv.id, AUTOMATIC_RUN_TIMEOUT_MS, new AbortController().signal);
+      ? await deadline.within(
+          'the start of the test run was not answered: a run may have started on the platform',
+          (signal) => api.startRun(cv.id, { variables, filters, testDirectory, verbose: flags.verbose }, signal),
+        )
+      : await deadline.within(`no test run that the upload of ${cv.id} queued was found yet`, (signal) =>
+          api.automaticRun(cv.id, AUTOMATIC_RUN_TIMEOUT_MS, signal),
+        );
     emit({ type: 'run', run, created: explicit });
 
     if (!flags.wait) {
@@ -142,8 +152,8 @@ export async function runTestRun(address: string, flags: TestRunFlags): Promise<
       return EXIT_OK;
     }
 
-    const last = await follow(api, run, interrupts, emit, started, { at: deadline, flag: flags.timeout });
-    const log = last.logReadUrl ? await readLogSafely(api, last.logReadUrl, output) : '';
+    const last = await follow(api, run, interrupts, emit, started, deadline);
+    const log = last.logReadUrl ? await readLogSafely(api, last.logReadUrl, output, deadline) : '';
     const elapsedMs = Date.now() - started;
     emit({ type: 'done', run: last, elapsedMs });
     await closeReporter();
@@ -193,7 +203,7 @@ async function follow(
   interrupts: Interrupts,
   emit: (body: TestRunEventBody) => void,
   started: number,
-  deadline: { at: number; flag: string },
+  deadline: Deadline,
 ): Promise<TestRunState> {
   let run = first;
   let delay = POLL_FIRST_MS;
@@ -207,7 +217,14 @@ async function follow(
     } catch {
       // woken by Ctrl-C: act on it now
     }
-    const next = await api.getRun(run.id);
+    let next: TestRunState;
+    try {
+      next = await api.getRun(run.id, deadline.signal);
+    } catch (error) {
+      // a poll the platform held open past the deadline ends there, as a sleep does
+      if (deadline.passed()) await timedOut(api, run, deadline.flag);
+      throw error;
+    }
     delay = next.status === run.status ? Math.min(Math.round(delay * 1.5), POLL_MAX_MS) : POLL_FIRST_MS;
     run = next;
     emit({ type: 'status', run, elapsedMs: Date.now() - started });
@@ -278,14 +295,19 @@ function timeoutOf(flag: string): number {
  * A log that cannot be read does not hide the run's outcome: a note on stderr instead. A log past
  * MAX_LOG_BYTES is cut there, and says so in its last line.
  */
-async function readLogSafely(api: TestRunApi, url: string, output: Output): Promise<string> {
+async function readLogSafely(api: TestRunApi, url: string, output: Output, deadline: Deadline): Promise<string> {
   try {
-    const { text, truncated } = await api.readLog(url, MAX_LOG_BYTES);
+    const { text, truncated } = await api.readLog(url, MAX_LOG_BYTES, deadline.signal);
     if (!truncated) return text;
     const note = `[converge: the log is longer than ${MAX_LOG_BYTES / (1024 * 1024)} MiB; the rest was not read]`;
     output.err(`warning: ${note.slice(1, -1)}`);
     return `${text.replace(/[^\n]*$/, '')}${note}\n`;
   } catch (error) {
+    // the run has ended: its outcome is reported without the log that did not come in time
+    if (deadline.passed()) {
+      output.err(`warning: the test run's log was not read within --timeout ${deadline.flag}`);
+      return '';
+    }
     if (!ConvergeError.is(error)) throw error;
     output.err(`warning: the test run's log could not be read: ${terminalLine(error.message)}`);
     return '';
