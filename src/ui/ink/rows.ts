@@ -14,6 +14,14 @@ const MARK: Record<FinishedRow['outcome'], { symbol: string; color: 'green' | 'r
   done: { symbol: '✓', color: 'green' },
   failed: { symbol: '✗', color: 'red' },
   skipped: { symbol: '↷', color: 'yellow' },
+  // the write may have been applied: neither a success nor a failure (ActionFailure.outcome)
+  unknown: { symbol: '?', color: 'yellow' },
+};
+
+const FINISHED_WORDS: Record<Exclude<FinishedRow['outcome'], 'done'>, string> = {
+  failed: 'failed',
+  skipped: 'skipped',
+  unknown: 'outcome unknown (may have been applied)',
 };
 
 const PAINT = { on: pc.createColors(true), off: pc.createColors(false) };
@@ -29,7 +37,7 @@ export function finishedLine(row: FinishedRow, colors: boolean): string {
   const detail =
     row.outcome === 'done'
       ? paint.dim(`${formatDuration(row.elapsedMs ?? 0)}${row.recovered ? ' (recovered after a lost answer)' : ''}`)
-      : paint[mark.color](`${row.outcome === 'failed' ? 'failed' : 'skipped'}: ${row.message ?? ''}`);
+      : paint[mark.color](`${FINISHED_WORDS[row.outcome]}: ${row.message ?? ''}`);
   const action = paint[ACTION_COLOR[row.action]](row.action.padEnd(7));
   return `${paint[mark.color](mark.symbol)} ${action} ${row.key}  ${detail}`;
 }
@@ -119,8 +127,8 @@ export function Failures(props: {
       h(
         Text,
         { key: `${f.key}-${i}` },
-        h(Text, tone(colors, { color: 'red' }), '  ✗ '),
-        `${f.action} ${f.key}: `,
+        h(Text, tone(colors, { color: f.unknown ? 'yellow' : 'red' }), f.unknown ? '  ? ' : '  ✗ '),
+        `${f.action} ${f.key}${f.unknown ? ' (outcome unknown: may have been applied)' : ''}: `,
         h(Text, tone(colors, { color: 'red' }), f.message),
       ),
     ),

@@ -22,7 +22,8 @@ export interface InFlightRow {
 }
 
 export interface FinishedRow {
-  outcome: 'done' | 'failed' | 'skipped';
+  /** `unknown`: the answer was lost and the read-back could not tell whether the write happened. */
+  outcome: 'done' | 'failed' | 'skipped' | 'unknown';
   action: Action;
   key: string;
   elapsedMs?: number;
@@ -50,6 +51,8 @@ export interface FailureRow {
   key: string;
   action: Action;
   message: string;
+  /** The write may have been applied (ActionFailure.outcome `unknown`). */
+  unknown?: true;
 }
 
 export interface ViewSnapshot {
@@ -160,13 +163,20 @@ export class ApplyViewStore {
         break;
       case 'action-failed': {
         this.#finish(event.action);
-        const failure = {
+        const unknown = event.error.outcome === 'unknown';
+        const failure: FailureRow = {
           key: shown(event.action.key),
           action: event.action.action,
           message: shown(event.error.message),
+          ...(unknown && { unknown: true as const }),
         };
         this.#failures.push(failure);
-        this.#pending.push({ outcome: 'failed', ...failure });
+        this.#pending.push({
+          outcome: unknown ? 'unknown' : 'failed',
+          key: failure.key,
+          action: failure.action,
+          message: failure.message,
+        });
         break;
       }
       case 'action-skipped':

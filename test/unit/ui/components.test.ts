@@ -231,6 +231,14 @@ describe('theme helpers', () => {
     expect(unstyled(finishedLine(row, true))).toBe(finishedLine(row, false));
   });
 
+  it('marks a write whose outcome is unknown as such, not as failed', () => {
+    const row = { outcome: 'unknown', action: 'create', key: 'Team/x', message: 'the answer was lost' } as const;
+    expect(finishedLine(row, false)).toBe(
+      '? create  Team/x  outcome unknown (may have been applied): the answer was lost',
+    );
+    expect(finishedLine(row, true)).toContain('\u001b[33m?');
+  });
+
   it('formats durations for people', () => {
     expect([formatDuration(120), formatDuration(4_250), formatDuration(125_000)]).toEqual(['120ms', '4.3s', '2m05s']);
   });

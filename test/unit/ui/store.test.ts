@@ -164,6 +164,26 @@ describe('ApplyViewStore folding', () => {
     expect(notified.mock.calls.length).toBe(calls + 1);
   });
 
+  it('tells an outcome unknown (a lost answer the read-back could not settle) apart from a failure', () => {
+    const lost = planned('AdminUser/ann', 'create');
+    const refused = planned('AdminUser/bob', 'create');
+    const { store } = started([lost, refused]);
+    const unknown = { message: 'POST /users: the answer was lost', outcome: 'unknown' as const };
+    store.fold(ev({ type: 'action-failed', action: lost, error: unknown }));
+    store.fold(ev({ type: 'action-failed', action: refused, error: { message: 'POST /users: 422 taken' } }));
+    vi.advanceTimersByTime(100);
+    const view = store.getSnapshot();
+    expect(view.failures).toEqual([
+      { key: 'AdminUser/ann', action: 'create', message: 'POST /users: the answer was lost', unknown: true },
+      { key: 'AdminUser/bob', action: 'create', message: 'POST /users: 422 taken' },
+    ]);
+    const rows = view.staticItems.flatMap((item) => (item.type === 'rows' ? item.rows : []));
+    expect(rows.map((row) => [row.key, row.outcome])).toEqual([
+      ['AdminUser/ann', 'unknown'],
+      ['AdminUser/bob', 'failed'],
+    ]);
+  });
+
   it('redacts registered secrets from keys, messages and the summary', () => {
     registerSecret('hunter2-very-secret');
     const action = planned('AdminUser/ann', 'update');
