@@ -46,3 +46,12 @@ export function redact(text: string): string {
   }
   return result;
 }
+
+/**
+ * Forgets every registered value. For tests only: the test files of a worker share one process
+ * (vitest.config.ts), and a secret one file registers would mask another file's plain text.
+ */
+export function forgetSecrets(): void {
+  masks.clear();
+  ordered = [];
+}

@@ -49,3 +49,16 @@ describe('redact', () => {
     await client.close();
   });
 });
+
+describe('the report escapers', () => {
+  it('mask a secret before escaping it: escaped, it would no longer match', async () => {
+    const { escapeMarkdownHtml } = await import('../../../src/ui/markdown.ts');
+    const { escapeXml, escapeXmlAttribute } = await import('../../../src/ui/xml.ts');
+    registerSecret('p&ss_w!rd<x>');
+    expect(escapeMarkdownHtml('help: p&ss_w!rd<x>')).toBe('help: &#42;&#42;&#42;');
+    expect(escapeXml('help: "p&ss_w!rd<x>"')).toBe('help: &quot;***&quot;');
+    expect(escapeXmlAttribute('p&ss_w!rd<x>')).toBe('***');
+    // what is not a secret is escaped as before
+    expect(escapeXml('a & b')).toBe('a &amp; b');
+  });
+});
