@@ -37,8 +37,14 @@ export const moduleTestVariable = jsonApiCollectionProvider({
     },
   },
   fields: {
-    // a sensitive value cannot be read back: write-only for that variable only
-    value: { default: '', writeOnly: (fields) => fields.sensitive === true, allowEmpty: true },
+    // a sensitive value cannot be read back: write-only for that variable only. Left out, a
+    // sensitive value is not managed (an export without placeholders leaves it out): the `""`
+    // default would blank the live secret. An empty one from a placeholder is refused, as for
+    // every secret (an unfilled `.env.example` line sourced as `NAME=`)
+    value: {
+      default: (fields) => (fields.sensitive === true ? undefined : ''),
+      writeOnly: (fields) => fields.sensitive === true,
+    },
     description: text(''),
     category: text('env'),
     sensitive: { ...flag(false), immutable: true },

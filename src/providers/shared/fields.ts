@@ -62,12 +62,6 @@ export interface FieldRule {
    */
   exportedWhen?: FieldCondition;
   /**
-   * A write-only field that may be set to the empty string (a sensitive test variable's value).
-   * Otherwise an empty value from a placeholder is refused: an unset line of `.env.example`
-   * sourced as `NAME=` would blank the live secret.
-   */
-  allowEmpty?: boolean;
-  /**
    * A problem with the value a spec gives, refused at that value before anything is sent: the
    * message follows the field's name (`certificate holds a PRIVATE KEY block: ...`).
    */
@@ -148,8 +142,6 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     (keep: (rule: FieldRule, fields: Fields) => boolean) =>
     (fields: Fields): readonly string[] =>
       writeOnly(fields).filter((key) => keep(config.fields[key] as FieldRule, fields));
-  // an empty value from a placeholder is refused for all but those the table allows empty
-  const nonEmptyWriteOnly = writeOnlyWhere((rule) => !rule.allowEmpty);
   const flagged = (flag: 'immutable' | 'createOnly' | 'remembered') =>
     rules.filter(([, rule]) => rule[flag]).map(([key]) => key);
 
@@ -300,7 +292,9 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     },
     tableProblems(object) {
       const secret = writeOnly(object.spec);
-      const mustNotBeEmpty = object.ensure === 'absent' ? [] : nonEmptyWriteOnly(object.spec);
+      // an empty value from a placeholder is refused: an unset line of `.env.example` sourced as
+      // `NAME=` would blank the live secret
+      const mustNotBeEmpty = object.ensure === 'absent' ? [] : writeOnly(object.spec);
       return rules.flatMap(([path, rule]): SpecProblem[] => {
         const value = getPath(object.spec, path);
         if (value === undefined) return [];

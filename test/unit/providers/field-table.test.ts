@@ -175,18 +175,17 @@ describe('which secrets export and validate take', () => {
       enabled: flag(false),
       token: writeOnly({ exportedWhen: whenEnabled }),
       password: writeOnly(),
-      note: { writeOnly: true, allowEmpty: true },
       'test-address': writeOnly({ configuration: false }),
     },
   });
 
   it('exports a secret only when the live object has it: a token while its feature is enabled', () => {
-    expect(forms.exportedWriteOnly({ enabled: false })).toEqual(['password', 'note']);
-    expect(forms.exportedWriteOnly({ enabled: true })).toEqual(['token', 'password', 'note']);
+    expect(forms.exportedWriteOnly({ enabled: false })).toEqual(['password']);
+    expect(forms.exportedWriteOnly({ enabled: true })).toEqual(['token', 'password']);
   });
 
-  it('refuses an empty value for every secret but those the table allows empty', () => {
-    const spec = { token: '', password: '', note: '', 'test-address': '' };
+  it('refuses an empty value for every secret', () => {
+    const spec = { token: '', password: '', 'test-address': '' };
     const object = desired('Test', 'x', spec, { secretFields: Object.keys(spec) });
     const refused = forms.tableProblems(object).map((problem) => problem.path);
     expect(refused).toEqual(['spec.token', 'spec.password', 'spec.test-address']);

@@ -284,6 +284,13 @@ describe('packing versions', () => {
 });
 
 describe('ModuleTestVariable', () => {
+  it('defaults an absent value to "" only when it is not sensitive: a sensitive one left out is not managed', () => {
+    expect(moduleTestVariable.canonicalDesired({})).toMatchObject({ value: '', sensitive: false });
+    const sensitive = moduleTestVariable.canonicalDesired({ sensitive: true });
+    expect(sensitive).toMatchObject({ sensitive: true });
+    expect(sensitive).not.toHaveProperty('value');
+  });
+
   it('is write-only when sensitive, listed per module, and waits for its module', () => {
     expect(moduleTestVariable.writeOnly({ value: 'x', sensitive: true })).toEqual(['value']);
     expect(moduleTestVariable.writeOnly({ value: 'x' })).toEqual([]);
