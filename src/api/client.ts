@@ -145,6 +145,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const started = performance.now();
     /** An earlier attempt may have reached the server. */
     let mayHaveSent = false;
+    let lostBefore = false;
     for (;;) {
       req.signal?.throwIfAborted();
       if (breaker.open) throw breaker.error(req.method, path, mayHaveSent);
@@ -174,12 +175,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           ...(req.sink && { sink: req.sink }),
         });
         sample = { overloaded: overloaded(result), latencyMs: performance.now() - sent };
+        // an earlier attempt of a write whose answer was lost may have been applied (docs/apis.md)
+        lostBefore = mayHaveSent && req.method !== 'GET';
         if (result.kind === 'response') breaker.success();
         else {
           breaker.failure(result.failure.reason, sent);
           if (result.failure.sent) mayHaveSent = true;
         }
-        step = judge(result, req, path, idempotent, { ...state, elapsedMs: performance.now() - started });
+        step = judge(result, req, path, idempotent, { ...state, elapsedMs: performance.now() - started }, lostBefore);
         // a wait the server asked for, or any 429, holds every request of this client;
         // set before the permit is released so no queued request slips out first
         if (step.kind === 'retry' && step.global) limiter.pause(step.delayMs);
@@ -198,7 +201,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   /** What one attempt's result means: an answer, an error to throw, or a retry. */
-  function judge(result: Exchange, req: RequestOptions, path: string, idempotent: boolean, state: RetryState): Step {
+  function judge(
+    result: Exchange,
+    req: RequestOptions,
+    path: string,
+    idempotent: boolean,
+    state: RetryState,
+    lostBefore: boolean,
+  ): Step {
     let failure: Failure;
     if (result.kind === 'response') {
       if (result.status === 429) stats.rateLimited++;
@@ -215,9 +225,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const global = decision.serverWait || (failure.kind === 'status' && failure.status === 429);
       return { kind: 'retry', delayMs: decision.delayMs, reason: decision.reason, state: decision.state, global };
     }
-    const note = decision.note !== undefined ? { note: decision.note } : {};
+    // the last attempt decides the error, but not alone whether the write happened: a retried
+    // write that an earlier, lost attempt may have applied is `unknown`, read back before anything
+    // is decided (a replacement's delete that did happen must not be told "unchanged")
+    const notes = [
+      decision.note,
+      lostBefore ? "an earlier attempt's answer was lost: it may have been applied" : undefined,
+    ];
+    const joined = notes.filter((n) => n !== undefined).join('; ');
+    const note = joined ? { note: joined } : {};
     if (result.kind === 'network') {
-      const outcome = decision.outcome === 'not-sent' ? 'not-sent' : 'unknown';
+      const outcome = decision.outcome === 'not-sent' && !lostBefore ? 'not-sent' : 'unknown';
       const { reason, errno } = result.failure;
       return {
         kind: 'fail',
@@ -229,7 +247,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       method: req.method,
       path,
       messages: errorMessages(result.body),
-      outcome: decision.outcome === 'unknown' ? 'unknown' : 'failed',
+      outcome: decision.outcome === 'unknown' || lostBefore ? 'unknown' : 'failed',
       api: auth.api,
       ...note,
     });

@@ -169,6 +169,26 @@ describe('dropped connections and timeouts', () => {
     expect(server.hits).toHaveLength(1);
   });
 
+  it('says unknown when a retried DELETE fails after an earlier attempt lost its answer: it may have been applied', async () => {
+    // the first DELETE's connection drops after it was sent (maybe applied), then the server errors until the client gives up
+    const { server, client } = await setup((_hit, res, req, i) => (i === 0 ? drop(req) : json(res, 500, {})), {
+      maxRetries: 2,
+    });
+    const error = await client.request({ method: 'DELETE', path: '/v1/ldap/static-role/app1' }).catch((e) => e);
+    expect(error).toMatchObject({ status: 500, outcome: 'unknown', code: 'API_ERROR', method: 'DELETE' });
+    expect(error.message).toContain("an earlier attempt's answer was lost: it may have been applied");
+    expect(server.hits).toHaveLength(3);
+  });
+
+  it('keeps a GET failed after a dropped attempt as failed: a read applies nothing', async () => {
+    const { client } = await setup((_hit, res, req, i) => (i === 0 ? drop(req) : json(res, 500, {})), {
+      maxRetries: 2,
+    });
+    const error = await client.request({ method: 'GET', path: '/v1/ldap/static-role/app1' }).catch((e) => e);
+    expect(error).toMatchObject({ status: 500, outcome: 'failed' });
+    expect(error.message).not.toContain('earlier attempt');
+  });
+
   it('repeats a GET whose connection dropped', async () => {
     const { server, client } = await setup((_hit, res, req, i) => (i === 0 ? drop(req) : ok(res)));
     const response = await client.request({ method: 'GET', path: '/v1/ssh/roles/web' });
