@@ -15,7 +15,7 @@ const WORKERS = Number(process.env.CONVERGE_TEST_WORKERS) || Math.max(2, Math.ce
 const FAST = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'src/**/*.test.ts'];
 
 /** Files that replace a module (vi.mock): they need a module graph of their own. */
-const MOCKING = ['test/unit/registry/pack-unreadable.test.ts', 'test/unit/policy/without-turbofan.test.ts'];
+const MOCKING = ['test/unit/registry/pack-unreadable.test.ts'];
 
 export default defineConfig({
   test: {

@@ -11,7 +11,10 @@
  * turning it off for the burst and on after it (the documented use of `v8.setFlagsFromString`)
  * leaves the rest of the run as it was. Nothing else runs meanwhile: the work is synchronous.
  */
-import { setFlagsFromString } from 'node:v8';
+import { createRequire } from 'node:module';
+
+/** node:v8, loaded when a check runs: `validate` without policies loads no module it does not use. */
+const v8 = () => createRequire(import.meta.url)('node:v8') as typeof import('node:v8');
 
 /** Flags a user gave node that decide the compilers: then theirs stand, untouched. */
 const COMPILER_FLAG = /--(no-?)?(turbofan|opt|jitless|max-opt)\b/;
@@ -19,9 +22,13 @@ const COMPILER_FLAG = /--(no-?)?(turbofan|opt|jitless|max-opt)\b/;
 const userChoseCompilers = (): boolean =>
   process.execArgv.some((flag) => COMPILER_FLAG.test(flag)) || COMPILER_FLAG.test(process.env.NODE_OPTIONS ?? '');
 
-/** `work`, run while V8 does not optimize with Turbofan; it is on again afterwards, thrown or not. */
-export function withoutTurbofan<T>(work: () => T): T {
-  if (userChoseCompilers()) return work();
+/**
+ * `work`, run while V8 does not optimize with Turbofan; it is on again afterwards, thrown or not.
+ * `policies`: how many the check runs; with none there is no burst, and nothing is changed.
+ */
+export function withoutTurbofan<T>(policies: number, work: () => T): T {
+  if (policies === 0 || userChoseCompilers()) return work();
+  const { setFlagsFromString } = v8();
   setFlagsFromString('--no-turbofan');
   try {
     return work();

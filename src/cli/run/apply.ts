@@ -73,7 +73,9 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   try {
     const plan = saved && checked ? checkSavedPlan(saved, checked, inputs, run) : run.plan;
     // the policies again, over the plan about to run (a saved one too): nothing is sent on a denial
-    const policies = withoutTurbofan(() => checkPlan(inputs.policies, plan, run, inputs.providers));
+    const policies = withoutTurbofan(inputs.policies.length, () =>
+      checkPlan(inputs.policies, plan, run, inputs.providers),
+    );
     if (!flags.json) reportPolicies(output, colors, policies);
     else {
       if (inputs.policies.length > 0) output.out(JSON.stringify({ type: 'policies', ...policyJson(policies) }));

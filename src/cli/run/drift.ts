@@ -56,7 +56,7 @@ export async function runDrift(paths: string[], flags: DriftFlags): Promise<numb
     unmanagedIsDrift: flags.failOnUnmanaged,
     ...(inputs.policies.length > 0 && {
       // only a JUnit report shows the passes (a case per policy and object); the others show violations
-      policies: withoutTurbofan(() =>
+      policies: withoutTurbofan(inputs.policies.length, () =>
         checkPlan(inputs.policies, run.plan, run, inputs.providers, { passes: format === 'junit' }),
       ),
     }),

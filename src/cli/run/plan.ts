@@ -61,7 +61,9 @@ async function planWith(output: TurnOutput, paths: string[], flags: PlanFlags): 
     reporter.close(),
   );
   await closeClients(clients);
-  const policies = withoutTurbofan(() => checkPlan(inputs.policies, run.plan, run, inputs.providers));
+  const policies = withoutTurbofan(inputs.policies.length, () =>
+    checkPlan(inputs.policies, run.plan, run, inputs.providers),
+  );
   const denied = policies.denied > 0;
 
   // a plan the policies deny is never saved: there is nothing to apply

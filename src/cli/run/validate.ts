@@ -14,7 +14,9 @@ export async function runValidate(
 ): Promise<number> {
   const output = processOutput();
   const inputs = await loadInputs(paths, { ...flags, target: [], selector: [], prune: false, resendSecrets: false });
-  const policies = withoutTurbofan(() => checkDeclared(inputs.policies, inputs.desired, inputs.providers));
+  const policies = withoutTurbofan(inputs.policies.length, () =>
+    checkDeclared(inputs.policies, inputs.desired, inputs.providers),
+  );
   const byKind = new Map<string, number>();
   for (const d of inputs.desired) byKind.set(d.kind, (byKind.get(d.kind) ?? 0) + 1);
   if (flags.json) {
