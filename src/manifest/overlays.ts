@@ -208,9 +208,15 @@ function applyPatch(base: DesiredObject, patch: PatchObject, ctx: OverlayContext
     const out = Object.fromEntries(Object.entries(basePositions).filter(([path]) => untouched(path)));
     return Object.assign(out, mergedPositions(origins, basePositions, patchPositions));
   });
+  // the patch's records by spec path, at the paths its values landed at in the merged spec: an
+  // item of a keyed list merges into the base's item of its key (the patch's versions.0 may be
+  // versions.1), and what is secret there must be found there
+  const landed = <V>(record: Record<string, V> | undefined) => record && landedAt(origins, record);
+  const landedPaths = (paths: string[] | undefined) =>
+    paths && Object.keys(landedAt(origins, Object.fromEntries(paths.map((path) => [path, true]))));
   const fileSources = {
     ...Object.fromEntries(Object.entries(base.fileSources ?? {}).filter(([path]) => kept(`spec.${path}`))),
-    ...patch.fileSources,
+    ...landed(patch.fileSources),
   };
   const sensitive = union(base.sensitive, patch.sensitive);
   // the `sensitive:` lists of every document, over the merged spec: a patch's list covers what
@@ -225,24 +231,35 @@ function applyPatch(base: DesiredObject, patch: PatchObject, ctx: OverlayContext
     positions,
   };
   const markedPaths = marked.paths.map((path) => path.slice('spec.'.length));
-  setOptional(merged, 'secretPaths', union(union(base.secretPaths, patch.secretPaths), markedPaths));
+  setOptional(merged, 'secretPaths', union(union(base.secretPaths, landedPaths(patch.secretPaths)), markedPaths));
   setOptional(
     merged,
     'interpolatedPaths',
     union(
       base.interpolatedPaths?.filter((path) => kept(`spec.${path}`)),
-      patch.interpolatedPaths,
+      landedPaths(patch.interpolatedPaths),
     ),
   );
   // a patch's plain variables replace the base's at a path; its placeholders join them
   const replace = (_: string[] | undefined, after: string[]) => after;
   const join = (before: string[] | undefined, after: string[]) => union(before, after) ?? [];
-  setOptional(merged, 'plainVariables', keptThenPatched(base.plainVariables, patch.plainVariables, kept, replace));
+  setOptional(
+    merged,
+    'plainVariables',
+    keptThenPatched(base.plainVariables, landed(patch.plainVariables), kept, replace),
+  );
   setOptional(merged, 'sensitive', sensitive);
   setOptional(merged, 'ignore', union(base.ignore, patch.ignore));
   setOptional(merged, 'fileSources', Object.keys(fileSources).length > 0 ? fileSources : undefined);
   setOptional(merged, 'placeholders', keptThenPatched(base.placeholders, patch.placeholders, kept, join));
   return merged;
+}
+
+/** A patch's record keyed by spec path (`versions.0.source`), keyed by where each value is in the merged spec. */
+function landedAt<V>(origins: readonly Origin[], record: Record<string, V>): Record<string, V> {
+  const inDocument = Object.fromEntries(Object.entries(record).map(([path, value]) => [`spec.${path}`, value]));
+  const merged = mergedPositions(origins, {}, inDocument);
+  return Object.fromEntries(Object.entries(merged).map(([path, value]) => [path.slice('spec.'.length), value]));
 }
 
 /**

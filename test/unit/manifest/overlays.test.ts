@@ -52,6 +52,22 @@ spec:
   cidr_list: [10.0.0.0/8, 192.168.0.0/16]
 `;
 
+const BASE_MODULE = `kind: RegistryModule
+metadata: {organization: acme, name: network, provider: aws}
+spec:
+  versions:
+    - {version: 1.0.0, source: ./network}
+    - {version: 1.1.0, source: ./network}
+`;
+
+/** A patch of BASE_MODULE's versions, the items to follow. */
+const MODULE_PATCH = `kind: RegistryModule
+metadata: {organization: acme, name: network, provider: aws}
+patch: true
+spec:
+  versions:
+`;
+
 describe('patches', () => {
   it('change only the fields they name: maps merge, lists replace, null removes, labels merge', async () => {
     await files({
@@ -121,19 +137,8 @@ spec:
 
   it('merge a keyed list item by item: a module version by its version', async () => {
     await files({
-      'base/modules.yaml': `kind: RegistryModule
-metadata: {organization: acme, name: network, provider: aws}
-spec:
-  versions:
-    - {version: 1.0.0, source: ./network}
-    - {version: 1.1.0, source: ./network}
-`,
-      'prod/modules.yaml': `kind: RegistryModule
-metadata: {organization: acme, name: network, provider: aws}
-patch: true
-spec:
-  versions:
-    - {version: 1.1.0, source: ./network-next}
+      'base/modules.yaml': BASE_MODULE,
+      'prod/modules.yaml': `${MODULE_PATCH}    - {version: 1.1.0, source: ./network-next}
     - {version: 2.0.0, source: ./network-two}
 `,
     });
@@ -147,6 +152,22 @@ spec:
     expect(module?.positions['spec.versions.1.source']?.file).toBe('prod/modules.yaml');
     expect(module?.positions['spec.versions.1.version']?.file).toBe('prod/modules.yaml');
     expect(module?.positions['spec.versions.2']?.line).toBe(7);
+  });
+
+  it("keep a patch's secret and placeholder paths where its keyed items landed", async () => {
+    await files({
+      'base/modules.yaml': BASE_MODULE,
+      // the patch's versions.0 merges into the base's versions.1: its secret is there, not at versions.0
+      'prod/modules.yaml': `${MODULE_PATCH}    - {version: 1.1.0, source: "\${env:ENG_TTL}"}
+`,
+    });
+    const [module] = await load(['base', 'prod']);
+    expect(module?.spec.versions).toEqual([
+      { version: '1.0.0', source: './network' },
+      { version: '1.1.0', source: '45m' },
+    ]);
+    expect(module?.secretPaths).toEqual(['versions.1.source']);
+    expect(module?.interpolatedPaths).toEqual(['versions.1.source']);
   });
 
   it('resolve their placeholders in their own file, and keep every secret of the base secret', async () => {
