@@ -270,6 +270,63 @@ describe('a sensitive variable is a secret everywhere', () => {
   });
 });
 
+describe('a list holding a sensitive item beside plain ones', () => {
+  const EXTRA_USER = 'breakglass-operator-7k2';
+  const SECRET_CIDR = '172.16.0.0/12';
+
+  beforeEach(async () => {
+    await write(
+      'm/roles.yaml',
+      [
+        'kind: Variable\nmetadata: {name: extra_user}\nspec: {sensitive: true}',
+        '---\nkind: Variable\nmetadata: {name: s_cidr}\nspec: {sensitive: true}',
+        '---\nkind: SSHRole\nmetadata: {name: r1}\nspec:\n  key_type: otp\n  default_user: admin',
+        '  cidr_list: [10.0.0.0/8, "${var:s_cidr}"]\n  allowed_users: [ubuntu, "${var:extra_user}"]',
+        '---\nkind: SSHRole\nmetadata: {name: r2}\nspec:\n  key_type: otp\n  default_user: ubuntu',
+        '  cidr_list: [10.0.0.0/8]\n',
+      ].join('\n'),
+    );
+  });
+
+  it('hides the list whole, and masks none of its plain items where another object writes them (text, JSON, Markdown)', async () => {
+    const env = { CONVERGE_VAR_extra_user: EXTRA_USER, CONVERGE_VAR_s_cidr: SECRET_CIDR };
+    const text = await target.run(['plan', 'm', '--no-progress', '--out', 'plan.json'], env);
+    expect(text.code, text.stderr).toBe(0);
+    const r2 = text.stdout.slice(text.stdout.indexOf('SSHRole/ssh/r2'));
+    expect(r2).toContain('default_user: "ubuntu"');
+    expect(r2).toContain('cidr_list: ["10.0.0.0/8"]');
+    const r1 = text.stdout.slice(text.stdout.indexOf('SSHRole/ssh/r1'), text.stdout.indexOf('SSHRole/ssh/r2'));
+    expect(r1).toMatch(/allowed_users: \(secret\)/);
+    expect(r1).toMatch(/cidr_list: \(secret\)/);
+    expect(text.stdout).not.toContain('***');
+    const saved = await readFile(join(target.scratch, 'plan.json'), 'utf8');
+
+    const json = await target.run(['plan', 'm', '--json'], env);
+    expect(json.code, json.stderr).toBe(0);
+    type Report = { plan: { actions: Array<{ key: string; changes: Array<{ path: string; after?: unknown }> }> } };
+    const changes = (JSON.parse(json.stdout) as Report).plan.actions.find((a) => a.key === 'SSHRole/ssh/r2')?.changes;
+    const planned = (path: string) => changes?.find((c) => c.path === path)?.after;
+    expect(planned('default_user')).toBe('ubuntu');
+    expect(planned('cidr_list')).toEqual(['10.0.0.0/8']);
+
+    const markdown = await target.run(['plan', 'm', '--format', 'markdown'], env);
+    expect(markdown.code, markdown.stderr).toBe(0);
+    expect(markdown.stdout).toContain('<code>"ubuntu"</code>');
+    expect(markdown.stdout).toContain('<code>&#91;"10.0.0.0/8"&#93;</code>');
+    expect(markdown.stdout).not.toContain('***');
+
+    for (const output of [
+      text.stdout + text.stderr,
+      saved,
+      json.stdout + json.stderr,
+      markdown.stdout + markdown.stderr,
+    ]) {
+      expect(output).not.toContain(EXTRA_USER);
+      expect(output).not.toContain(SECRET_CIDR);
+    }
+  });
+});
+
 describe('secrecy by intent', () => {
   it('shows an LDIF template read with ${file:} in the plan; ${env:} stays secret', async () => {
     for (const part of ['config.yaml', 'dynamic-roles.yaml', 'ldif']) {

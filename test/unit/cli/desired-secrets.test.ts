@@ -1,11 +1,13 @@
 /**
- * Which secrets validate warns about (src/cli/desired-secrets.ts): write-only
- * values shorter than the redactor masks anywhere, at their place, never
- * with the value; longer ones, and interpolated values that are not
- * write-only, are not warned about.
+ * Which values of the manifests join the redactor, and which secrets validate
+ * warns about (src/cli/desired-secrets.ts): secret values, not the plain
+ * items beside one in a list; write-only values shorter than the redactor
+ * masks anywhere, at their place, never with the value; longer ones, and
+ * interpolated values that are not write-only, are not warned about.
  */
 import { describe, expect, it } from 'vitest';
-import { shortSecretWarnings } from '../../../src/cli/desired-secrets.ts';
+import { redact } from '../../../src/api/redact.ts';
+import { registerDesiredSecrets, shortSecretWarnings } from '../../../src/cli/desired-secrets.ts';
 import { desired } from '../reconcile/builders.ts';
 
 const at = { 'spec.password': { file: 'smtp.yaml', line: 9, col: 13 } };
@@ -25,5 +27,56 @@ describe('short secret warnings', () => {
     // interpolated, so never printed, but not a secret of its kind
     const port = desired('SMTPSettings', '', { auth: 'none', port: '25' }, { secretFields: ['port'] });
     expect(shortSecretWarnings([long, empty, port])).toEqual([]);
+  });
+});
+
+// the redactor is process-wide and test files share a worker: every value here is this file's own
+describe('registering the secrets of the manifests', () => {
+  const quoted = (value: string) => redact(`"${value}"`);
+
+  it('registers the secret items of a list, not its plain items (shown wherever else they are written)', () => {
+    const role = desired(
+      'SSHRole',
+      'r1',
+      { allowed_users: ['plain-user-q1', 'sens-user-q1'], default_extensions: { a: 'plain-ext-q1', b: 'env-ext-q1' } },
+      {
+        secretFields: ['allowed_users', 'default_extensions'],
+        secretPaths: ['allowed_users.1', 'default_extensions.b'],
+      },
+    );
+    registerDesiredSecrets([role], new Map());
+    expect(quoted('sens-user-q1')).toBe('"***"');
+    expect(quoted('env-ext-q1')).toBe('"***"');
+    expect(quoted('plain-user-q1')).toBe('"plain-user-q1"');
+    expect(quoted('plain-ext-q1')).toBe('"plain-ext-q1"');
+  });
+
+  it('registers a whole value at a secret path, a write-only value, and a field whose secret paths are unknown', () => {
+    const role = desired(
+      'SSHRole',
+      'r2',
+      { allowed_users: ['whole-a-q2', 'whole-b-q2'], cidr_list: ['unknown-a-q2'], ttl: 'sens-ttl-q2' },
+      { secretFields: ['allowed_users', 'cidr_list', 'ttl'] },
+    );
+    role.secretPaths = ['allowed_users', 'ttl'];
+    // cidr_list: secret, with no secret path known inside it (an object built without them)
+    const smtp = desired('SMTPSettings', '', { auth: 'login', password: 'smtp-password-q2' });
+    registerDesiredSecrets([role, smtp], new Map());
+    for (const value of ['whole-a-q2', 'whole-b-q2', 'unknown-a-q2', 'sens-ttl-q2', 'smtp-password-q2']) {
+      expect(quoted(value), value).toBe('"***"');
+    }
+  });
+
+  it("registers every sensitive variable's value, used or not, and no plain variable's", () => {
+    const declared = { file: 'vars.yaml', line: 1, col: 1 };
+    registerDesiredSecrets(
+      [],
+      new Map([
+        ['unused', { value: ['sens-var-q3'], sensitive: true, invalid: false, declared }],
+        ['plain', { value: 'plain-var-q3', sensitive: false, invalid: false, declared }],
+      ]),
+    );
+    expect(quoted('sens-var-q3')).toBe('"***"');
+    expect(quoted('plain-var-q3')).toBe('"plain-var-q3"');
   });
 });
