@@ -6,7 +6,7 @@
  * is interpolated. A sensitive variable's value is never shown, not even by
  * the problem that refuses it.
  */
-import type { AnySchemaObject, ValidateFunction } from 'ajv';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv';
 import { formatPosition, type InputProblem } from '../errors.ts';
 import type { Position } from '../reconcile/types.ts';
 import { positionOf, type SourceDocument } from './documents.ts';
@@ -111,7 +111,8 @@ function defaultOf(document: ManifestOnlyDocument, at: (path: string) => Positio
 
 /**
  * The value, checked against the schema; a value given as text (a flag, the environment) that
- * YAML read as a number or a boolean is taken as the text when the schema wants a string.
+ * YAML read as a number or a boolean is taken as the text when the schema wants a string, and
+ * when the text fails such a schema too, the text's problems are the ones told.
  */
 function checkValue(
   name: string,
@@ -122,8 +123,14 @@ function checkValue(
 ): { value: unknown; problem?: InputProblem } {
   if (!validate) return { value: given.value };
   if (validate(given.value)) return { value: given.value };
-  const errors = validate.errors ?? [];
-  if (given.text !== undefined && given.text !== given.value && validate(given.text)) return { value: given.text };
+  let errors = validate.errors ?? [];
+  if (given.text !== undefined && given.text !== given.value) {
+    if (validate(given.text)) return { value: given.text };
+    // where the schema takes a string, the text as written is the value (`--var ver=12345` with
+    // maxLength 4): its errors say what is wrong, not YAML's number (nor 1.1 for `1.100`)
+    const textErrors = validate.errors ?? [];
+    if (!textErrors.some(isRootType)) errors = textErrors;
+  }
   const details = explainErrors(errors, () => (sensitive ? '' : undefined))
     .map((p) => (p.path === '' ? p.message.replace(/^the document /, '') : `: ${p.message}`))
     .join('; ');
@@ -133,3 +140,6 @@ function checkValue(
       : `variable "${name}": ${message} (the value ${details})`;
   return { value: given.value, problem: { ...given.at, message: said.replace(' : ', ': ') } };
 }
+
+/** An error that the value itself is of a type the schema does not take: for the text, no string is wanted. */
+const isRootType = (error: ErrorObject) => error.keyword === 'type' && error.instancePath === '';

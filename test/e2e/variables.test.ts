@@ -198,6 +198,11 @@ describe('a sensitive variable is a secret everywhere', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--var login: the value of variable "login" must be at least 8 characters long');
     expect(result.stderr).not.toContain('tiny7');
+    // a number as YAML reads it: the text as written is what the string schema refuses, unseen
+    const numeric = await target.run(['plan', 'm', '--var', 'login=1234567']);
+    expect(numeric.code).toBe(1);
+    expect(numeric.stderr).toContain('--var login: the value of variable "login" must be at least 8 characters long');
+    expect(numeric.stderr).not.toContain('1234567');
     expect(target.emulator.stats().total).toBe(0);
   });
 
@@ -392,6 +397,23 @@ describe('bad input is refused at its place, with nothing sent', () => {
       ['--var-file', 'values.yaml'],
       'values.yaml:2:15: variable "engineer_ttl": a duration like 30m (the value must be a string (got number 45)',
     );
+  });
+
+  it('a value given as text that fails a string schema, with what the text lacks, never misquoted', async () => {
+    await write(
+      'm/vars.yaml',
+      'kind: Variable\nmetadata: {name: ver}\nspec: {schema: {type: string, maxLength: 4}, default: abcd}\n',
+    );
+    await write(
+      'm/role.yaml',
+      'kind: SSHRole\nmetadata: {name: r1}\nspec: {key_type: otp, default_user: "${var:ver}"}\n',
+    );
+    // the whole line: not "must be a string (got number 12345); quote it to make it a string"
+    const said = 'the value of variable "ver" must be at most 4 characters long\n';
+    // YAML reads 12345 as a number and 1.100 as 1.1; the schema wants the text, which is too long
+    await refused(['--var', 'ver=12345'], `--var ver: ${said}`);
+    await refused(['--var', 'ver=1.100'], `--var ver: ${said}`);
+    await refused([], `CONVERGE_VAR_ver: ${said}`, { CONVERGE_VAR_ver: '12345' });
   });
 
   it('a value given for an undeclared variable, in a values file and on the command line', async () => {

@@ -27,6 +27,10 @@ spec: {schema: {type: integer}}
 kind: Variable
 metadata: {name: password}
 spec: {sensitive: true, schema: {type: string, minLength: 8}}
+---
+kind: Variable
+metadata: {name: ver}
+spec: {schema: {type: string, maxLength: 4}, default: abcd}
 `;
 
 async function load(manifest: string, sources: Partial<ValueSources> = {}, options: LoadOptions = {}) {
@@ -139,6 +143,33 @@ describe('problems, each at its place', () => {
       ),
       'object.yaml:3:79: spec.default_user: ${var:password}: the value of variable "password" is not valid (see its problem)',
     ]);
+  });
+
+  it('tells what the text as written lacks where the schema wants a string, not what YAML read it as', async () => {
+    const first = async (sources: Partial<ValueSources>) =>
+      (await problems(role('default_user: "${var:ver}", ttl: "${var:ttl}"'), sources))[0];
+    // not "must be a string (got number 12345); quote it": quoting cannot shorten it
+    expect(await first({ flags: ['ver=12345'] })).toBe(
+      '--var ver: the value of variable "ver" must be at most 4 characters long',
+    );
+    expect(await first({ env: { CONVERGE_VAR_ver: '12345' } })).toBe(
+      'CONVERGE_VAR_ver: the value of variable "ver" must be at most 4 characters long',
+    );
+    // YAML reads 1.100 as 1.1: the problem never quotes that
+    expect(await first({ flags: ['ver=1.100'] })).toBe(
+      '--var ver: the value of variable "ver" must be at most 4 characters long',
+    );
+    expect(await first({ flags: ['ttl=12345'] })).toBe(
+      '--var ttl: the value of variable "ttl" must match the pattern ^[0-9]+[smh]$ (got string "12345")',
+    );
+  });
+
+  it("tells the value YAML read where the schema does not want a string, and hides a sensitive one's text", async () => {
+    const integer = await problems(role('port: "${var:port}"'), { flags: ['port=1.5'] });
+    expect(integer[0]).toBe('--var port: the value of variable "port" must be an integer (got number 1.5)');
+    const secret = await problems(role('default_user: "${var:password}"'), { flags: ['password=1234567'] });
+    expect(secret[0]).toBe('--var password: the value of variable "password" must be at least 8 characters long');
+    expect(secret.join('\n')).not.toContain('1234567');
   });
 
   it('never shows a sensitive value its schema refuses', async () => {
