@@ -413,6 +413,22 @@ describe('converge export options', () => {
     expect(emulator.stats().total).toBe(before);
   });
 
+  it('refuses a mount no manifest could name, in the words validate has for it, before any request', async () => {
+    const before = emulator.stats().total;
+    const out = join(scratch, 'bad-mount');
+    for (const [scope, message] of [
+      ['mount=../sys', '--scope mount=../sys: metadata.mount must be a mount path like "ssh" or "teams/ssh-prod"'],
+      ['../sys', '--scope ../sys: metadata.mount must be a mount path like "ssh" or "teams/ssh-prod"'],
+      ['mount=sys', '--scope mount=sys: mount "sys" is reserved by the secrets service'],
+    ] as const) {
+      const result = await run(['export', '--out', out, '--kind', 'SSHRole', '--scope', scope]);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(message);
+    }
+    expect(emulator.stats().total).toBe(before);
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+  });
+
   it.each([
     // a kind in another case is that kind (`toolversion`); a typo is not
     ['an unknown kind, with a suggestion', 'ToolVersoin', 'did you mean "ToolVersion"?'],

@@ -20,6 +20,7 @@ import { scopeSort, scopesBySort } from '../../export/scopes.ts';
 import { type ExportWrite, writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { readSchema } from '../../manifest/schema-file.ts';
+import { schemaSet } from '../../manifest/schemas.ts';
 import { providerMap, providers } from '../../providers/index.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import type { Provider } from '../../reconcile/provider.ts';
@@ -66,7 +67,9 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       chosen = reachable;
     }
   }
-  const scopes = scopesBySort(flags.scope, chosen);
+  // export writes only what validate takes, and reads only scopes a manifest could name
+  const schemas = await schemaSet();
+  const scopes = scopesBySort(flags.scope, chosen, schemas);
   // kinds without a default scope (an organization's modules) are exported only for the scopes named
   const unscoped = chosen.filter((p) => p.scoped && !scopes.has(scopeSort(p) ?? '') && !p.address({}).scope);
   if (unscoped.length > 0) {

@@ -55,7 +55,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     // a secrets engine's reserved mount and the table's rules first (a secret written as a literal,
     // an empty secret), then the kind's own
     check: (object, all) => [
-      ...(own.api === 'secrets' ? reservedMountProblems(object) : []),
+      ...reservedMountProblems(own.api ?? 'platform', object.metadata),
       ...forms.tableProblems(object),
       ...(own.check?.(object, all) ?? []),
     ],

@@ -5,13 +5,14 @@
  * HTTP stack can send), and 404 meaning "none": for one object and for an
  * empty list alike.
  */
+import type { ApiName } from '../../api/profiles.ts';
 import { isReservedMount, RESERVED_MOUNTS } from '../../api/secrets-mounts.ts';
 import type { HttpResponse } from '../../api/types.ts';
 import { ConvergeError } from '../../errors.ts';
 import type { SpecProblem } from '../../manifest/catalog.ts';
 import { isPlainObject } from '../../reconcile/equal.ts';
 import type { ProviderContext } from '../../reconcile/provider.ts';
-import type { DesiredObject, Fields } from '../../reconcile/types.ts';
+import type { Fields, Metadata } from '../../reconcile/types.ts';
 
 export const SECRETS_PREFIX = '/v1';
 
@@ -20,11 +21,12 @@ const NO_ROUTE = 'no handler for route ';
 
 /**
  * A secrets engine's mount at a reserved path (`sys`, `auth/token`) would send the role's writes to
- * the service's own endpoints: refused before anything is sent.
+ * the service's own endpoints: refused before anything is sent, in a manifest (every secrets kind's
+ * `check`) as in `export --scope` (src/export/manifest-check.ts). A kind of another API has no mount.
  */
-export function reservedMountProblems(object: DesiredObject): SpecProblem[] {
-  const mount = object.metadata.mount;
-  if (typeof mount !== 'string') return [];
+export function reservedMountProblems(api: ApiName, metadata: Metadata): SpecProblem[] {
+  const mount = metadata.mount;
+  if (api !== 'secrets' || typeof mount !== 'string') return [];
   if (!isReservedMount(mount)) return [];
   return [
     {
