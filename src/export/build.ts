@@ -16,18 +16,24 @@
  * - a child list's items (a module's versions) are listed in their parent's
  *   manifest, each naming the file its content was downloaded into (the
  *   bytes that were uploaded, so its digest compares equal), relative to the
- *   manifest.
+ *   manifest;
+ * - an object whose manifest `validate` would refuse (a name the API takes and
+ *   a manifest may not have: an SSH role `a@b`) is left out with why, and so
+ *   are its child items, so that the rest validates and plans clean; the
+ *   object is then an unmanaged live one (src/export/manifest-check.ts).
  */
 import { posix } from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
+import type { SchemaSet } from '../manifest/schemas.ts';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
 import { setPath } from '../reconcile/field-paths.ts';
 import { capabilities, type ExportItem, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
+import { manifestProblems } from './manifest-check.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
 
 /** A provider that can export (it has `toManifest`). */
-export type ExportProvider = Pick<Provider, 'kind' | 'cardinality' | 'exportedWriteOnly'> &
+export type ExportProvider = Pick<Provider, 'kind' | 'api' | 'cardinality' | 'exportedWriteOnly'> &
   Required<Pick<Provider, 'toManifest'>>;
 
 /** Whether objects of a kind can be exported: its capability (src/reconcile/provider.ts). */
@@ -62,6 +68,8 @@ export interface ExportOptions {
   required?(kind: string): readonly string[];
   /** The `$schema` of the modeline for a file at a path relative to the output directory. */
   schemaRef(kind: string, file: string): string;
+  /** The kinds' schemas, which every manifest must pass (`validate`'s); without them none is checked. */
+  schemas?: SchemaSet;
 }
 
 export interface ExportedFile {
@@ -80,8 +88,21 @@ export interface PlaceholderEntry {
   file: string;
 }
 
+/** A live object export leaves out (`Skipping <object>: <why>.`). */
+export interface SkippedObject {
+  /** Its address, `SSHRole/ssh/a@b`. */
+  object: string;
+  kind: string;
+  /** A sentence without its full stop: `its manifest would not validate: metadata.name must be ...`. */
+  why: string;
+}
+
 export interface ExportResult {
   files: ExportedFile[];
+  /** The child items written into the manifests (a module's versions), whose content is to be downloaded. */
+  children: ExportedChild[];
+  /** The objects left out, and why, in address order per kind. */
+  skipped: SkippedObject[];
   placeholders: PlaceholderEntry[];
   /** The `.env.example` text, when any placeholder was written. */
   envExample: string | undefined;
@@ -91,6 +112,8 @@ export const ENV_EXAMPLE = '.env.example';
 
 export function buildExport(inputs: readonly ExportInput[], options: ExportOptions): ExportResult {
   const files: ExportedFile[] = [];
+  const written: ExportedChild[] = [];
+  const skipped: SkippedObject[] = [];
   const placeholders: PlaceholderEntry[] = [];
   const names = new Set<string>();
   for (const { provider, objects, children } of inputs) {
@@ -105,22 +128,35 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
       required ??= options.required?.(provider.kind) ?? [];
       return required.includes(field);
     };
+    const split = options.split && provider.cardinality !== 'one';
     for (const live of sorted) {
       const { scope, name } = live.address;
-      const path =
-        options.split && provider.cardinality !== 'one'
-          ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
-          : `${kebab}.yaml`;
+      const object = addressKey(live.address);
       const exported = provider.exportedWriteOnly(live.fields ?? {});
       const secrets = options.placeholders === false ? exported.filter(isRequired) : exported;
+      const items = children?.get(object) ?? [];
+      // the directory is all a child's relative file needs, so the manifest is checked before it is named
+      const manifest = withChildren(provider.toManifest(live), items, split ? kebab : '.');
+      const problems = options.schemas ? manifestProblems(options.schemas, provider, manifest, secrets) : [];
+      if (problems.length > 0) {
+        const why = `its manifest would not validate: ${problems.map((p) => p.message).join('; ')}`;
+        skipped.push({ object, kind: provider.kind, why });
+        for (const item of items) {
+          skipped.push({ object: addressKey(item.live.address), kind: item.live.kind, why: `${object} is skipped` });
+        }
+        continue;
+      }
+      const path = split
+        ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
+        : `${kebab}.yaml`;
       const entries = secrets.map((field) => ({
         name: placeholderName({ kind: provider.kind, scope: scope ?? '', name, field }, names),
-        object: addressKey(live.address),
+        object,
         field,
         file: path,
       }));
       placeholders.push(...entries);
-      const manifest = withChildren(provider.toManifest(live), children?.get(addressKey(live.address)) ?? [], path);
+      written.push(...items);
       const yaml = documentYaml(manifest, entries);
       const documents = byPath.get(path);
       if (documents) documents.push(yaml);
@@ -133,15 +169,21 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
       files.push({ path, kind: provider.kind, objects: yamls.length, content });
     }
   }
-  return { files, placeholders, envExample: placeholders.length > 0 ? envExample(placeholders) : undefined };
+  return {
+    files,
+    children: written,
+    skipped,
+    placeholders,
+    envExample: placeholders.length > 0 ? envExample(placeholders) : undefined,
+  };
 }
 
-/** The manifest with its child items (`versions: [{version, archive}]`), each file relative to the manifest's. */
-function withChildren(manifest: ManifestDocument, children: readonly ExportedChild[], path: string): ManifestDocument {
+/** The manifest with its child items (`versions: [{version, archive}]`), each file relative to the manifest's directory. */
+function withChildren(manifest: ManifestDocument, children: readonly ExportedChild[], dir: string): ManifestDocument {
   if (children.length === 0) return manifest;
   const spec: Fields = { ...manifest.spec };
   for (const child of children) {
-    const file = posix.relative(posix.dirname(path), child.export.file(child.live));
+    const file = posix.relative(dir, child.export.file(child.live));
     const list = (spec[child.field] as Fields[] | undefined) ?? [];
     spec[child.field] = [...list, child.export.item(child.live, file)];
   }

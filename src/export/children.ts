@@ -7,7 +7,7 @@
 import { addressKey, compareAddresses, parentOf } from '../reconcile/address.ts';
 import type { ChildList, Provider } from '../reconcile/provider.ts';
 import type { LiveState } from '../reconcile/read.ts';
-import type { ExportedChild } from './build.ts';
+import type { ExportedChild, SkippedObject } from './build.ts';
 
 /** The child kinds of the chosen ones whose items export writes. */
 export function exportedChildKinds(chosen: readonly Provider[]): Provider[] {
@@ -16,12 +16,12 @@ export function exportedChildKinds(chosen: readonly Provider[]): Provider[] {
 
 /**
  * Each exported parent's child items, by the parent's address key, in address order; an item
- * left out (a version without content) is said, with why.
+ * left out (a version without content) is given to `skip`, with why.
  */
 export function exportedChildren(
   chosen: readonly Provider[],
   live: LiveState,
-  say: (line: string) => void,
+  skip: (skipped: SkippedObject) => void,
 ): Map<string, ExportedChild[]> {
   const children = new Map<string, ExportedChild[]>();
   for (const parent of chosen) {
@@ -32,9 +32,9 @@ export function exportedChildren(
         const key = addressKey(parentOf(item.address, parent.kind));
         const owner = parents?.get(key);
         if (!owner) continue;
-        const skipped = provider.exportItem.skip(item, owner);
-        if (skipped !== undefined) {
-          say(`Skipping ${addressKey(item.address)}: ${skipped}.`);
+        const why = provider.exportItem.skip(item, owner);
+        if (why !== undefined) {
+          skip({ object: addressKey(item.address), kind: provider.kind, why });
           continue;
         }
         const child = { field, live: item, export: provider.exportItem, provider };

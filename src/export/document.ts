@@ -4,7 +4,7 @@
  * within a version, members are only ever added. It names files, kinds and
  * the placeholders' variables, never a value. Pure.
  */
-import { ENV_EXAMPLE, type ExportResult } from './build.ts';
+import { ENV_EXAMPLE, type ExportResult, type SkippedObject } from './build.ts';
 
 export const EXPORT_FORMAT = 'converge-export';
 export const EXPORT_VERSION = 1;
@@ -22,6 +22,8 @@ export interface ExportSummary {
   counts: ReadonlyArray<{ kind: string; objects: number }>;
   result: ExportResult;
   skipped: readonly SkippedKind[];
+  /** Live objects left out, and why (a manifest validate would refuse, a version without content). */
+  skippedObjects: readonly SkippedObject[];
   converge: string;
   generatedAt?: string;
 }
@@ -40,6 +42,7 @@ export function exportDocument(summary: ExportSummary): string {
     placeholders: result.placeholders.map((p) => ({ name: p.name, object: p.object, field: p.field, file: p.file })),
     ...(result.envExample !== undefined && { envExample: ENV_EXAMPLE }),
     skipped: summary.skipped,
+    skippedObjects: summary.skippedObjects.map((s) => ({ object: s.object, kind: s.kind, why: s.why })),
   };
   return JSON.stringify(document, null, 2);
 }

@@ -7,13 +7,12 @@
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
+import { documentValidator } from '../helpers/document-schema.ts';
 import { filesBelow } from '../helpers/files-below.ts';
 
 /** The example repository's staging environment: what every environment shares, and its own objects. */
@@ -21,7 +20,6 @@ const EXAMPLES = ['base', 'environments/staging'].map((dir) =>
   fileURLToPath(new URL(`../../examples/${dir}/`, import.meta.url)),
 );
 const SMTP_PASSWORD = 'canary-export-smtp-password-4410';
-const DOCUMENT_SCHEMA = fileURLToPath(new URL('../../schemas/documents/converge-export.schema.json', import.meta.url));
 const KINDS = providers.map((p) => p.kind);
 /** Kinds whose objects live in organizations: exported only for the organizations named with --scope. */
 const IN_ORGANIZATIONS = providers.filter((p) => p.scoped && !p.address({}).scope).map((p) => p.kind);
@@ -140,9 +138,7 @@ describe('converge export', () => {
     const result = await run(['export', '--out', dir, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const doc = JSON.parse(result.stdout);
-    const ajv = new Ajv({ allErrors: true, strict: true });
-    addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(await readFile(DOCUMENT_SCHEMA, 'utf8')));
+    const validate = await documentValidator('converge-export');
     expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
     expect(doc).toMatchObject({
       format: 'converge-export',

@@ -9,10 +9,10 @@ import {
   buildExport,
   canExport,
   ENV_EXAMPLE,
-  type ExportedChild,
   type ExportInput,
   type ExportProvider,
   type ExportResult,
+  type SkippedObject,
 } from '../../export/build.ts';
 import { exportedChildKinds, exportedChildren } from '../../export/children.ts';
 import { exportDocument, type SkippedKind } from '../../export/document.ts';
@@ -100,14 +100,18 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   );
   let result: ExportResult;
   let live: Awaited<ReturnType<typeof readLive>>;
-  let contents: ExportedChild[];
+  // every object left out, said as it is found: a version without content, a manifest validate would refuse
+  const skippedObjects: SkippedObject[] = [];
+  const skip = (left: SkippedObject) => {
+    output.err(`Skipping ${left.object}: ${left.why}.`);
+    skippedObjects.push(left);
+  };
   try {
     const contextOf = runContexts({ clients, signal: new AbortController().signal });
     // export keeps its documented default (the configured parallelism) rather than growing the window
     const queue = new PQueue({ concurrency: concurrency.initial });
     live = await readLive(requests, contextOf, queue, events);
-    const children = exportedChildren(chosen, live, (skipped) => output.err(skipped));
-    contents = [...children.values()].flat();
+    const children = exportedChildren(chosen, live, skip);
     const inputs: ExportInput[] = chosen.map((provider) => ({
       provider,
       objects: [...(live.get(provider.kind)?.values() ?? [])],
@@ -118,10 +122,12 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       placeholders: flags.placeholders,
       schemaRef,
       required: requiredSpecFields,
+      schemas,
     });
+    for (const left of result.skipped) skip(left);
     const at = (path: string) => join(outDir, ...path.split('/'));
     // the archives first: a download that fails leaves no manifest naming a missing file
-    const writes: ExportWrite[] = contents.map((child) => ({
+    const writes: ExportWrite[] = result.children.map((child) => ({
       path: at(child.export.file(child.live)),
       fill: (sink) => child.export.download(contextOf(child.provider), child.live, sink),
     }));
@@ -134,7 +140,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
 
   if (flags.json) {
     const counts = chosen.map((p) => ({ kind: p.kind, objects: live.get(p.kind)?.size ?? 0 }));
-    output.out(exportDocument({ out: outDir, counts, result, skipped, converge: VERSION }));
+    output.out(exportDocument({ out: outDir, counts, result, skipped, skippedObjects, converge: VERSION }));
     return EXIT_OK;
   }
   const colors = colorsFor(process.stdout, flags.color);
@@ -147,10 +153,13 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   );
   for (const provider of chosen) {
     const n = live.get(provider.kind)?.size ?? 0;
-    output.out(`  ${provider.kind}: ${n}${n === 0 ? ' (nothing to export)' : ''}`);
+    const left = skippedObjects.filter((s) => s.kind === provider.kind).length;
+    output.out(
+      `  ${provider.kind}: ${n}${n === 0 ? ' (nothing to export)' : ''}${left > 0 ? `, ${left} skipped` : ''}`,
+    );
   }
   for (const provider of childKinds) {
-    const n = contents.filter((c) => c.live.kind === provider.kind).length;
+    const n = result.children.filter((c) => c.live.kind === provider.kind).length;
     output.out(`  ${provider.kind}: ${n}, with their content beside the manifests`);
   }
   if (result.placeholders.length > 0) {

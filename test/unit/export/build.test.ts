@@ -8,11 +8,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildExport, type ExportInput, type ExportProvider } from '../../../src/export/build.ts';
+import { buildExport, type ExportedChild, type ExportInput, type ExportProvider } from '../../../src/export/build.ts';
 import { loadManifests } from '../../../src/manifest/load.ts';
+import { schemaSet } from '../../../src/manifest/schemas.ts';
 import { catalog, providerFor } from '../../../src/providers/index.ts';
+import { addressKey, childAddress } from '../../../src/reconcile/address.ts';
 import { diffFields } from '../../../src/reconcile/diff.ts';
-import type { Fields, LiveObject } from '../../../src/reconcile/types.ts';
+import type { Address, Fields, LiveObject } from '../../../src/reconcile/types.ts';
 
 const PEM = [
   '-----BEGIN CERTIFICATE-----',
@@ -202,7 +204,7 @@ describe('export files', () => {
       split: false,
       schemaRef,
     });
-    expect(none).toEqual({ files: [], placeholders: [], envExample: undefined });
+    expect(none).toEqual({ files: [], children: [], skipped: [], placeholders: [], envExample: undefined });
   });
 });
 
@@ -238,5 +240,93 @@ describe('exported files load and read back equal to the live objects', () => {
         expect(d.secretFields).toContain(field);
       }
     }
+  });
+});
+
+describe('an object whose manifest validate would refuse', () => {
+  const live = (address: Address, fields: Fields = {}): LiveObject => ({
+    kind: address.kind,
+    address,
+    ref: addressKey(address),
+    fields,
+  });
+  const exporter = (kind: string) => providerFor(kind) as ExportProvider;
+  const roles = ['engineers', 'a@b', 'with space'].map((name) =>
+    live({ kind: 'SSHRole', scope: 'ssh', name }, { key_type: 'ca', allow_user_certificates: true }),
+  );
+  // an engine's config whose bind password export asks for: the one skipped gets no variable
+  const configs = ['ldap', 'team ldap'].map((mount) =>
+    live({ kind: 'LDAPConfig', scope: mount, name: '' }, { binddn: 'cn=admin,dc=example,dc=org', url: 'ldap://x' }),
+  );
+  // a module the registry names as no manifest may (`-dns`), and one it may: their versions go with them
+  const versionProvider = providerFor('RegistryModuleVersion')!;
+  const modules = ['-dns/aws', 'network/aws'].map((name) =>
+    live({ kind: 'RegistryModule', scope: 'example-org', name }),
+  );
+  const children = new Map<string, ExportedChild[]>(
+    modules.map((module) => [
+      addressKey(module.address),
+      [
+        {
+          field: 'versions',
+          live: live(childAddress(module.address, 'RegistryModuleVersion', '1.0.0')),
+          export: versionProvider.exportItem!,
+          provider: versionProvider,
+        },
+      ],
+    ]),
+  );
+  const inputs = (): ExportInput[] => [
+    { provider: exporter('SSHRole'), objects: roles },
+    { provider: exporter('LDAPConfig'), objects: configs },
+    { provider: exporter('RegistryModule'), objects: modules, children },
+  ];
+
+  it('is left out with what validate would say, with its child items, and the rest is written', async () => {
+    const schemas = await schemaSet();
+    const result = buildExport(inputs(), { split: true, schemaRef, schemas });
+    expect(result.skipped).toEqual([
+      {
+        object: 'SSHRole/ssh/a@b',
+        kind: 'SSHRole',
+        why: expect.stringMatching(
+          /^its manifest would not validate: metadata\.name must be letters, .*\(got string "a@b"\)$/,
+        ),
+      },
+      { object: 'SSHRole/ssh/with space', kind: 'SSHRole', why: expect.stringContaining('(got string "with space")') },
+      {
+        object: 'LDAPConfig/team ldap',
+        kind: 'LDAPConfig',
+        why: expect.stringContaining('metadata.mount must be a mount path like "ldap"'),
+      },
+      {
+        object: 'RegistryModule/example-org/-dns/aws',
+        kind: 'RegistryModule',
+        why: expect.stringContaining('metadata.name must be letters, digits, - and _ (not first or last)'),
+      },
+      {
+        object: 'RegistryModuleVersion/example-org/-dns/aws/1.0.0',
+        kind: 'RegistryModuleVersion',
+        why: 'RegistryModule/example-org/-dns/aws is skipped',
+      },
+    ]);
+    expect(result.files.map((f) => f.path)).toEqual([
+      'ssh-role/ssh-engineers.yaml',
+      'ldap-config/ldap.yaml',
+      'registry-module/example-org-network_aws.yaml',
+    ]);
+    // nothing of a skipped object: no placeholder, no variable in .env.example, no archive to download
+    expect(result.placeholders.map((p) => p.name)).toEqual(['LDAP_CONFIG_LDAP_BINDPASS']);
+    expect(result.envExample).not.toContain('TEAM');
+    expect(result.children.map((c) => addressKey(c.live.address))).toEqual([
+      'RegistryModuleVersion/example-org/network/aws/1.0.0',
+    ]);
+  });
+
+  it('is written as before when no schemas are given (nothing is checked)', () => {
+    const result = buildExport(inputs(), { split: false, schemaRef });
+    expect(result.skipped).toEqual([]);
+    expect(result.files.find((f) => f.kind === 'SSHRole')?.objects).toBe(3);
+    expect(result.children).toHaveLength(2);
   });
 });
