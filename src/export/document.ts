@@ -4,7 +4,9 @@
  * within a version, members are only ever added. It names files, kinds and
  * the placeholders' variables, never a value. Pure.
  */
+import { addressKey } from '../reconcile/address.ts';
 import { ENV_EXAMPLE, type ExportResult, type SkippedObject } from './build.ts';
+import type { KindCount } from './summary.ts';
 
 export const EXPORT_FORMAT = 'converge-export';
 export const EXPORT_VERSION = 1;
@@ -18,8 +20,8 @@ export interface SkippedKind {
 export interface ExportSummary {
   /** The output directory, absolute. */
   out: string;
-  /** Live objects read per kind exported, in the registry's order, zeros included. */
-  counts: ReadonlyArray<{ kind: string; objects: number }>;
+  /** Live objects read per kind exported, in the registry's order (a child kind after its parent's), zeros included. */
+  counts: readonly KindCount[];
   result: ExportResult;
   skipped: readonly SkippedKind[];
   /** Live objects left out, and why (a manifest validate would refuse, a version without content). */
@@ -37,8 +39,14 @@ export function exportDocument(summary: ExportSummary): string {
     converge: summary.converge,
     out: summary.out,
     objects: result.files.reduce((n, f) => n + f.objects, 0),
-    kinds: summary.counts,
+    kinds: summary.counts.map((c) => ({ kind: c.kind, objects: c.objects })),
     files: result.files.map((f) => ({ path: f.path, kind: f.kind, objects: f.objects })),
+    // the child items' content (a module version's archive), each the file of one object
+    archives: result.children.map((c) => ({
+      path: c.export.file(c.live),
+      kind: c.live.kind,
+      object: addressKey(c.live.address),
+    })),
     placeholders: result.placeholders.map((p) => ({ name: p.name, object: p.object, field: p.field, file: p.file })),
     ...(result.envExample !== undefined && { envExample: ENV_EXAMPLE }),
     skipped: summary.skipped,

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packModule } from '../../src/registry/pack.ts';
 import { seedApply } from '../helpers/cli-seed.ts';
 import { type CliTarget, cliTarget } from '../helpers/cli-target.ts';
+import { documentValidator } from '../helpers/document-schema.ts';
 import { filesBelow } from '../helpers/files-below.ts';
 import { versionStatuses } from '../helpers/version-statuses.ts';
 
@@ -22,8 +23,9 @@ const EXPORT = ['export', '--kind', 'RegistryModule', '--scope', 'example-org'];
 
 let target: CliTarget;
 let source: string;
-/** The export of the organization's modules, and what it said on stderr. */
+/** The export of the organization's modules, and what it said. */
 let out: string;
+let stdout: string;
 let stderr: string;
 
 const files = filesBelow;
@@ -76,7 +78,7 @@ spec: {versions: [{version: 2.0.0, source: dns}, {version: 2.1.0, source: broken
   out = join(target.scratch, 'imported');
   const exported = await target.run([...EXPORT, '--out', out]);
   expect(exported.code, exported.stderr).toBe(0);
-  expect(exported.stdout).toContain('RegistryModuleVersion: 3, with their content beside the manifests');
+  stdout = exported.stdout;
   stderr = exported.stderr;
 });
 afterAll(() => target?.close());
@@ -107,6 +109,42 @@ describe('export of registry modules with their versions', () => {
       const written = await readFile(join(out, 'modules/example-org', `${file}.tar.gz`));
       expect(written.equals((await packModule(join(source, dir!))).bytes)).toBe(true);
     }
+  });
+
+  it('counts every file it wrote, the archives with the manifests, and every version it read', () => {
+    expect(stdout).toContain(
+      'Exported 2 object(s) of 1 kind(s) to imported in 4 file(s) (1 manifest(s), 3 archive(s)).',
+    );
+    expect(stdout).toContain(
+      '  RegistryModule: 2\n  RegistryModuleVersion: 4, 1 skipped, with their content beside the manifests',
+    );
+  });
+
+  it('--json lists every file it wrote, the archives apart, and counts the versions with the kinds', async () => {
+    const dir = join(target.scratch, 'imported-json');
+    const result = await target.run([...EXPORT, '--out', dir, '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const doc = JSON.parse(result.stdout);
+    const validate = await documentValidator('converge-export');
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const listed = [...doc.files, ...doc.archives].map((f: { path: string }) => f.path);
+    expect(listed.sort()).toEqual(await files(dir));
+    expect(doc.archives).toContainEqual({
+      path: 'modules/example-org/network-aws/1.1.0.tar.gz',
+      kind: 'RegistryModuleVersion',
+      object: 'RegistryModuleVersion/example-org/network/aws/1.1.0',
+    });
+    expect(doc.kinds).toEqual([
+      { kind: 'RegistryModule', objects: 2 },
+      { kind: 'RegistryModuleVersion', objects: 4 },
+    ]);
+    expect(doc.skippedObjects).toEqual([
+      {
+        object: 'RegistryModuleVersion/example-org/dns/aws/2.1.0',
+        kind: 'RegistryModuleVersion',
+        why: 'it has no content to download (status reg_ingress_failed)',
+      },
+    ]);
   });
 
   it('says which version it leaves out, and why: one without content cannot be downloaded', async () => {

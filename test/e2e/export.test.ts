@@ -115,7 +115,10 @@ describe('converge export', () => {
     // the relative path leads to the real schema
     const target = join(out, modeline.split('$schema=')[1]!);
     expect(JSON.parse(await readFile(target, 'utf8')).title).toBe('ToolVersion');
-    expect(stdout).toContain('Exported 24 object(s) of 16 kind(s)');
+    // every file: the manifests and .env.example
+    expect(stdout).toContain(
+      'Exported 24 object(s) of 16 kind(s) to exported in 17 file(s) (16 manifest(s), .env.example).',
+    );
     expect(stdout).toContain('write-only field(s) written as ${env:NAME} placeholders');
   });
 

@@ -17,6 +17,7 @@ import {
 import { exportedChildKinds, exportedChildren } from '../../export/children.ts';
 import { exportDocument, type SkippedKind } from '../../export/document.ts';
 import { scopeSort, scopesBySort } from '../../export/scopes.ts';
+import { kindCounts, summaryLines } from '../../export/summary.ts';
 import { type ExportWrite, writeExport } from '../../export/write.ts';
 import { DEFAULT_SCHEMA_DIR } from '../../manifest/schema-dir.ts';
 import { readSchema } from '../../manifest/schema-file.ts';
@@ -138,36 +139,16 @@ export async function runExport(flags: ExportFlags): Promise<number> {
     await closeClients(clients);
   }
 
+  const counts = kindCounts(chosen, live);
   if (flags.json) {
-    const counts = chosen.map((p) => ({ kind: p.kind, objects: live.get(p.kind)?.size ?? 0 }));
     output.out(exportDocument({ out: outDir, counts, result, skipped, skippedObjects, converge: VERSION }));
     return EXIT_OK;
   }
   const colors = colorsFor(process.stdout, flags.color);
-  const objects = result.files.reduce((n, f) => n + f.objects, 0);
-  const kinds = [...new Set(result.files.map((f) => f.kind))];
-  output.out(
-    colors.green(
-      `Exported ${objects} object(s) of ${kinds.length} kind(s) to ${shown(outDir)} in ${result.files.length} file(s).`,
-    ),
-  );
-  for (const provider of chosen) {
-    const n = live.get(provider.kind)?.size ?? 0;
-    const left = skippedObjects.filter((s) => s.kind === provider.kind).length;
-    output.out(
-      `  ${provider.kind}: ${n}${n === 0 ? ' (nothing to export)' : ''}${left > 0 ? `, ${left} skipped` : ''}`,
-    );
-  }
-  for (const provider of childKinds) {
-    const n = result.children.filter((c) => c.live.kind === provider.kind).length;
-    output.out(`  ${provider.kind}: ${n}, with their content beside the manifests`);
-  }
-  if (result.placeholders.length > 0) {
-    output.out(
-      `${result.placeholders.length} write-only field(s) written as \${env:NAME} placeholders; ` +
-        `set the variables listed in ${shown(join(outDir, ENV_EXAMPLE))} before plan or apply.`,
-    );
-  }
+  const envExample = shown(join(outDir, ENV_EXAMPLE));
+  const [headline = '', ...lines] = summaryLines({ dir: shown(outDir), counts, result, skippedObjects, envExample });
+  output.out(colors.green(headline));
+  for (const line of lines) output.out(line);
   return EXIT_OK;
 }
 
