@@ -57,7 +57,10 @@ export interface ExportedChild {
 }
 
 export interface ExportOptions {
-  /** One file per object (`<kind>/<name>.yaml`) instead of one per kind (`<kind>.yaml`). */
+  /**
+   * One file per object (`<kind>/<scope>-<name>.yaml`, by `objectFileName`: `ssh-role/ssh-web.yaml`)
+   * instead of one per kind (`<kind>.yaml`); a singleton stays `<kind>.yaml`.
+   */
   split: boolean;
   /**
    * Write-only fields as `${env:NAME}` placeholders (default); false leaves them out, unmanaged,

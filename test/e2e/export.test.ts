@@ -268,8 +268,11 @@ describe('converge export options', () => {
       'ToolVersion,AdminUser',
       '--kind',
       'SMTPSettings',
+      '--kind',
+      'SSHRole,SSHCertificateAuthority',
     ]);
     expect(result.code, result.stderr).toBe(0);
+    // named by scope and name (docs/commands.md, `--split`): a global kind has no scope, a CA no name
     expect(await files(out)).toEqual([
       '.env.example',
       'admin-user/admin.yaml',
@@ -277,6 +280,10 @@ describe('converge export options', () => {
       'admin-user/member.yaml',
       'admin-user/owner.yaml',
       'smtp-settings.yaml',
+      'ssh-certificate-authority/ssh.yaml',
+      'ssh-role/ssh-engineers.yaml',
+      'ssh-role/ssh-hosts.yaml',
+      'ssh-role/ssh-web-otp.yaml',
       'tool-version/1.10.0.yaml',
       'tool-version/1.11.0-beta1.yaml',
       'tool-version/1.9.8.yaml',
@@ -288,7 +295,19 @@ describe('converge export options', () => {
     expect(one).not.toContain('---');
     const plan = await planOf(out, await placeholderEnv(out));
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.actions).toHaveLength(8);
+    expect(plan.actions).toHaveLength(12);
+    expect(plan.actions.filter((a) => a.action !== 'noop')).toEqual([]);
+  });
+
+  it('--help says the names --split writes', async () => {
+    const help = await run(['export', '--help']);
+    expect(help.stdout).toContain('<out>/<kind>/<scope>-<name>.yaml');
+    // the forms it gives are the files the test above sees written (the module's: test/e2e/export-modules.test.ts)
+    for (const file of ['ssh-role/ssh-engineers.yaml', 'ssh-certificate-authority/ssh.yaml']) {
+      expect(help.stdout).toContain(file);
+    }
+    expect(help.stdout).toContain('registry-module/example-org-network_aws.yaml');
+    expect(help.stdout).not.toContain('<kind>/<name>.yaml');
   });
 
   it('points modelines at a URL with --schema-ref, and leaves write-only fields out with --no-placeholders', async () => {

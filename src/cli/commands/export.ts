@@ -25,7 +25,7 @@ export function registerExport(program: Command): void {
       collectList,
       [],
     )
-    .option('--split', 'one file per object (<out>/<kind>/<name>.yaml) instead of one per kind', false)
+    .option('--split', 'one file per object (<out>/<kind>/<scope>-<name>.yaml, below) instead of one per kind', false)
     .option('--no-placeholders', 'leave write-only fields out (not managed) instead of writing placeholders')
     .option('-f, --force', 'overwrite files that already exist', false)
     .option('--json', 'print what was written as a converge-export JSON document (progress stays on stderr)', false)
@@ -41,6 +41,10 @@ export function registerExport(program: Command): void {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax, shown to users
       '\nWrite-only fields (passwords, keys) cannot be read back: they are written as ${env:NAME}\n' +
         'placeholders, and <out>/.env.example lists every NAME. Needs a connection, no manifests.\n' +
+        "--split names a file by the object's scope and name: ssh-role/ssh-engineers.yaml,\n" +
+        'tool-version/1.9.8.yaml (no scope), ssh-certificate-authority/ssh.yaml (one per scope),\n' +
+        'registry-module/example-org-network_aws.yaml (characters other than letters, digits, ., _\n' +
+        'and - written _); a settings kind stays <out>/<kind>.yaml.\n' +
         'Examples:\n' +
         '  converge export --out imported/\n' +
         '  converge export --kind ToolVersion,PolicyVersion --out versions/ --split',
