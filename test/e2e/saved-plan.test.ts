@@ -191,6 +191,23 @@ describe('apply of a saved plan', () => {
     expect(changes(after.plan.actions)).toEqual([]);
   });
 
+  it('applies a saved plan under any file name, known by its content; a manifest of any name stays a manifest', async () => {
+    // a YAML manifest named .yml: planned and applied as a manifest (the rate limit moves off the plan's 45)
+    const manifest = join(scratch, 'settings.yml');
+    await writeFile(manifest, 'kind: GeneralSettings\nspec:\n  api-rate-limit: 77\n');
+    const moved = await run(['apply', manifest, '--auto-approve']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain('Apply complete: 1 updated');
+
+    await savedPlan();
+    const other = join(scratch, 'plan.out');
+    await writeFile(other, await readFile(planFile, 'utf8'));
+    const applied = await run(['apply', other]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/Apply complete: 1 updated/);
+    expect(writes()).toContain('PATCH /api/v2/admin/general-settings');
+  });
+
   it.each([
     ['an empty file', '', 'the file is empty, not a saved plan'],
     ['whitespace', '  \n', 'the file is empty, not a saved plan'],

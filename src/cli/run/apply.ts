@@ -5,7 +5,7 @@ import { withoutTurbofan } from '../../policy/without-turbofan.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
-import { parseSavedPlan, type SavedPlan } from '../../reconcile/plan-file.ts';
+import { PLAN_FORMAT, parseSavedPlan, type SavedPlan } from '../../reconcile/plan-file.ts';
 import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
@@ -127,15 +127,31 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
   }
 }
 
-/** One `.json` argument is a saved plan (or a clear refusal), unless it is a JSON manifest. */
+/**
+ * One `.json` argument is a saved plan (or a clear refusal), unless it is a JSON manifest. A file
+ * of another name (`plan.out`, `tfplan`) is a saved plan when its content says so; anything else
+ * is the manifest loader's to read (a YAML manifest is never taken for a plan).
+ */
 async function readSavedPlan(paths: string[]): Promise<SavedPlan | undefined> {
   const file = paths[0];
-  if (paths.length !== 1 || !file?.toLowerCase().endsWith('.json')) return undefined;
+  if (paths.length !== 1 || file === undefined) return undefined;
+  const named = file.toLowerCase().endsWith('.json');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return undefined; // not readable as a file: the manifest loader says why
+    return undefined; // not readable as a file (a directory): the manifest loader says why
   }
+  if (!named && !isSavedPlanText(text)) return undefined;
   return parseSavedPlan(file, text);
+}
+
+/** Whether text is a JSON object whose `format` is a saved plan's. */
+function isSavedPlanText(text: string): boolean {
+  if (!text.trimStart().startsWith('{')) return false;
+  try {
+    return (JSON.parse(text) as { format?: unknown } | null)?.format === PLAN_FORMAT;
+  } catch {
+    return false;
+  }
 }
