@@ -282,8 +282,12 @@ function checkToken(token: string | undefined, variable: string): string | undef
 async function validate(raw: unknown, file: string | undefined): Promise<void> {
   // compiled from ./schema.ts at build time (scripts/build-validators.ts): compiling it on every run cost ~20 ms
   if (validateConfig(raw)) return;
-  const { configProblems } = await import('./problems.ts');
-  const lines = configProblems(validateConfig.errors ?? [], file ?? 'configuration');
+  const [{ configProblems }, { configPositions }] = await Promise.all([
+    import('./problems.ts'),
+    import('./positions.ts'),
+  ]);
+  const positions = file && !isCodeConfig(file) ? configPositions(file) : undefined;
+  const lines = configProblems(validateConfig.errors ?? [], file ?? 'configuration', positions);
   throw new ConvergeError('CONFIG_INVALID', lines.join('\n'), {
     hint: 'see docs/configuration.md for the configuration format',
   });

@@ -5,19 +5,35 @@
  * form that failed.
  */
 import type { ErrorObject } from 'ajv';
+import { joinPath } from '../manifest/paths.ts';
 import { didYouMean } from '../manifest/suggest.ts';
+import type { Position } from '../reconcile/types.ts';
 import { configSchema } from './schema.ts';
 
 type Node = { [key: string]: unknown };
 
-export function configProblems(errors: readonly ErrorObject[], where: string): string[] {
+/** Where the file's values and keys are, by dotted path (src/manifest/documents.ts); absent for code. */
+export interface ConfigPositions {
+  values: Record<string, Position>;
+  keys: Record<string, Position>;
+}
+
+export function configProblems(errors: readonly ErrorObject[], file: string, positions?: ConfigPositions): string[] {
   // a key that names nothing (`variables: {bad-name: 1}`) is one line naming it, not its pattern's
   const named = errors.filter((e) => e.propertyName === undefined);
   const choices = named.filter((e) => e.keyword === 'oneOf').map((e) => e.schemaPath);
   return named
     .filter((e) => !choices.some((choice) => e.schemaPath.startsWith(`${choice}/`)))
     .map((e) => {
-      const path = e.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
+      const dotted = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const path = dotted || '(top level)';
+      // the line of the key a problem names, else of the value: file:line:col, as for manifests
+      const named = e.params.propertyName ?? e.params.additionalProperty;
+      const at =
+        (named !== undefined ? positions?.keys[joinPath(dotted, String(named))] : undefined) ??
+        positions?.values[dotted] ??
+        positions?.keys[dotted];
+      const where = at ? `${file}:${at.line}:${at.col}` : file;
       switch (e.keyword) {
         case 'propertyNames':
           return `${where}: ${path}: "${String(e.params.propertyName)}" is not a name (letters, digits and _)`;

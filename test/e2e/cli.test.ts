@@ -205,11 +205,11 @@ describe('converge as a process', () => {
     expect(allowed.stdout).toMatch(/3 deleted/);
   });
 
-  it('names a configuration error and exits 1 before any request', async () => {
-    await writeFile(join(scratch, 'converge.config.yaml'), 'parallelism: none\n');
+  it('names a configuration error at its file:line:col and exits 1 before any request', async () => {
+    await writeFile(join(scratch, 'converge.config.yaml'), 'guard:\n  maxDeletes: 3\nparallelism: none\n');
     const result = await run(['plan', KINDS]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('parallelism');
+    expect(result.stderr).toMatch(/converge\.config\.yaml:3:14: parallelism must be integer/);
     expect(emulator.stats().total).toBe(0);
   });
 

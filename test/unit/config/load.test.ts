@@ -60,19 +60,26 @@ describe('loadConfig', () => {
     expect(config.fingerprints).toBeUndefined();
   });
 
-  it('rejects unknown keys with the file, the key and the key it most likely meant, at any depth', async () => {
+  it('rejects unknown keys at file:line:col of the key, with the key it most likely meant, at any depth', async () => {
     const cwd = await dirWith({ 'converge.config.yaml': 'paralelism: 4\nplatform: {urll: "https://x"}\n' });
     const error = (await loadConfig({ cwd, env: {} }).catch((e: Error) => e)) as Error;
     expect(error.message.split('\n')).toEqual([
-      `${join(cwd, 'converge.config.yaml')}: (top level): unknown key "paralelism"; did you mean "parallelism"?`,
-      `${join(cwd, 'converge.config.yaml')}: platform: unknown key "urll"; did you mean "url"?`,
+      `${join(cwd, 'converge.config.yaml')}:1:1: (top level): unknown key "paralelism"; did you mean "parallelism"?`,
+      `${join(cwd, 'converge.config.yaml')}:2:12: platform: unknown key "urll"; did you mean "url"?`,
     ]);
+  });
+
+  it('places the problems of a JSON configuration too; one written as code has no lines to name', async () => {
+    const cwd = await dirWith({ '.convergerc.json': '{\n  "guard": {\n    "maxDeletes": "ten"\n  }\n}\n' });
+    await expect(loadConfig({ cwd, env: {} })).rejects.toThrow(
+      /\.convergerc\.json:3:19: guard\.maxDeletes must be integer$/,
+    );
   });
 
   it('says a value that fits none of its forms in one line naming them', async () => {
     const cwd = await dirWith({ 'converge.config.yaml': 'fingerprints: true\n' });
     await expect(loadConfig({ cwd, env: {} })).rejects.toThrow(
-      /^\S+converge\.config\.yaml: fingerprints must be false, or a mapping with path$/,
+      /^\S+converge\.config\.yaml:1:15: fingerprints must be false, or a mapping with path$/,
     );
   });
 
@@ -115,8 +122,8 @@ describe('variables', () => {
     await writeFile(join(cwd, 'converge.config.yaml'), 'variables:\n  files: values.yaml\n  bad-name: 1\n');
     const error = (await loadConfig({ cwd, env: {} }).catch((e: unknown) => e)) as Error;
     expect(error.message.split('\n').map((line) => line.slice(cwd.length + 1))).toEqual([
-      'converge.config.yaml: variables: "bad-name" is not a name (letters, digits and _)',
-      'converge.config.yaml: variables.files must be array',
+      'converge.config.yaml:3:3: variables: "bad-name" is not a name (letters, digits and _)',
+      'converge.config.yaml:2:10: variables.files must be array',
     ]);
   });
 });
