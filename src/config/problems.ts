@@ -28,9 +28,9 @@ export function configProblems(errors: readonly ErrorObject[], file: string, pos
       const dotted = e.instancePath.replace(/^\//, '').replaceAll('/', '.');
       const path = dotted || '(top level)';
       // the line of the key a problem names, else of the value: file:line:col, as for manifests
-      const named = e.params.propertyName ?? e.params.additionalProperty;
+      const key = e.params.propertyName ?? e.params.additionalProperty;
       const at =
-        (named !== undefined ? positions?.keys[joinPath(dotted, String(named))] : undefined) ??
+        (key !== undefined ? positions?.keys[joinPath(dotted, String(key))] : undefined) ??
         positions?.values[dotted] ??
         positions?.keys[dotted];
       const where = at ? `${file}:${at.line}:${at.col}` : file;

@@ -19,8 +19,9 @@ const v8 = () => createRequire(import.meta.url)('node:v8') as typeof import('nod
 /** Flags a user gave node that decide the compilers: then theirs stand, untouched. */
 const COMPILER_FLAG = /--(no-?)?(turbofan|opt|jitless|max-opt)\b/;
 
-const userChoseCompilers = (): boolean =>
-  process.execArgv.some((flag) => COMPILER_FLAG.test(flag)) || COMPILER_FLAG.test(process.env.NODE_OPTIONS ?? '');
+// V8 takes `--no_turbofan` and `--max_opt` as well: compared with `-` for `_`
+const chosen = (flags: string): boolean => COMPILER_FLAG.test(flags.replaceAll('_', '-'));
+const userChoseCompilers = (): boolean => process.execArgv.some(chosen) || chosen(process.env.NODE_OPTIONS ?? '');
 
 /**
  * `work`, run while V8 does not optimize with Turbofan; it is on again afterwards, thrown or not.

@@ -4,6 +4,7 @@
  * the one in the file; tampered, foreign, empty or malformed files are
  * refused with one line and exit 1, and nothing is sent.
  */
+import { spawnSync } from 'node:child_process';
 import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -189,6 +190,15 @@ describe('apply of a saved plan', () => {
     );
     expect(after.problems).toEqual([]);
     expect(changes(after.plan.actions)).toEqual([]);
+  });
+
+  it('never waits on a FIFO given as the one argument: refused at once as not a regular file', async () => {
+    const fifo = join(scratch, 'plan.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const result = await run(['apply', fifo, '--auto-approve']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('is not a regular file (a device, FIFO or socket)');
+    expect(writes()).toEqual([]);
   });
 
   it('applies a saved plan under any file name, known by its content; a manifest of any name stays a manifest', async () => {

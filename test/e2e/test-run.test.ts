@@ -229,6 +229,10 @@ describe('converge test run', () => {
     const bad = await testRun([PASSING, '--timeout', 'soon']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--timeout soon: expected a duration such as 30m, 1h or 90s');
+    // longer than a timer can wait: refused, not a deadline that passes at once
+    const long = await testRun([PASSING, '--timeout', '720h']);
+    expect(long.code).toBe(1);
+    expect(long.stderr).toContain('--timeout 720h: at most 596h');
     expect(await runCount('aws')).toBe(before);
 
     // the emulator's clock held: the run the upload queues stays queued past the deadline

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../manifest/regular-file.ts';
 import { checkPlan } from '../../policy/evaluate.ts';
 import { denialError, policyJson, reportPolicies } from '../../policy/report.ts';
 import { withoutTurbofan } from '../../policy/without-turbofan.ts';
@@ -136,15 +136,17 @@ async function readSavedPlan(paths: string[]): Promise<SavedPlan | undefined> {
   const file = paths[0];
   if (paths.length !== 1 || file === undefined) return undefined;
   const named = file.toLowerCase().endsWith('.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined; // not readable as a file (a directory): the manifest loader says why
-  }
+  // a regular file of bounded size, known before its first byte is read: a FIFO or a device is
+  // never waited on (docs/security.md, "Reading input")
+  const read = readRegularFile(file, { maxBytes: MAX_PLAN_BYTES });
+  if ('error' in read) return undefined; // not a regular file, unreadable or too large: the manifest loader says why
+  const text = read.bytes.toString('utf8');
   if (!named && !isSavedPlanText(text)) return undefined;
   return parseSavedPlan(file, text);
 }
+
+/** The largest saved plan read: one of 50,000 objects holds tens of megabytes. */
+const MAX_PLAN_BYTES = 256 * 1024 * 1024;
 
 /** Whether text is a JSON object whose `format` is a saved plan's. */
 function isSavedPlanText(text: string): boolean {

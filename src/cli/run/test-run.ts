@@ -209,11 +209,11 @@ async function follow(
   let delay = POLL_FIRST_MS;
   const cancel = { sent: false, forced: false, pendingShown: 0 };
   while (!isFinal(run.status)) {
-    if (Date.now() >= deadline.at) await timedOut(api, run, deadline.flag);
+    if (deadline.passed()) await timedOut(api, run, deadline.flag);
     const wake = interrupts.wake;
     if (interrupts.count > 0) await requestCancel(api, run, interrupts.count, cancel, emit);
     try {
-      await sleep(Math.max(0, Math.min(delay, deadline.at - Date.now())), wake);
+      await sleep(Math.min(delay, deadline.remainingMs), wake);
     } catch {
       // woken by Ctrl-C: act on it now
     }
@@ -280,9 +280,17 @@ async function timedOut(api: TestRunApi, run: TestRunState, flag: string): Promi
   );
 }
 
-/** `--timeout`: a duration (`30m`, `1h`, `90s`, or seconds), more than 0. */
+/** The longest a Node timer waits (2^31 - 1 ms): past it, it would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `--timeout`: a duration (`30m`, `1h`, `90s`, or seconds), more than 0, at most MAX_TIMER_MS. */
 function timeoutOf(flag: string): number {
   const seconds = durationSeconds(flag.trim());
+  if (seconds !== undefined && seconds * 1000 > MAX_TIMER_MS) {
+    throw new ConvergeError('INPUT_INVALID', `--timeout ${flag}: at most ${(MAX_TIMER_MS / 3_600_000) | 0}h`, {
+      hint: 'the longest wait a timer can hold is about 24 days; a test run needs far less',
+    });
+  }
   if (seconds === undefined || seconds <= 0 || !Number.isSafeInteger(Math.ceil(seconds))) {
     throw new ConvergeError('INPUT_INVALID', `--timeout ${flag}: expected a duration such as 30m, 1h or 90s`, {
       hint: 'the longest the command may take, from the upload to the report',

@@ -294,7 +294,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
       const secret = writeOnly(object.spec);
       // an empty value from a placeholder is refused: an unset line of `.env.example` sourced as
       // `NAME=` would blank the live secret
-      const mustNotBeEmpty = object.ensure === 'absent' ? [] : writeOnly(object.spec);
+      const mustNotBeEmpty = object.ensure === 'absent' ? [] : secret;
       return rules.flatMap(([path, rule]): SpecProblem[] => {
         const value = getPath(object.spec, path);
         if (value === undefined) return [];

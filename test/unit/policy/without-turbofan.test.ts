@@ -48,6 +48,8 @@ describe('withoutTurbofan', () => {
   it.each([
     ['node flags', () => (process.execArgv = ['--max-opt=2'])],
     ['node flags', () => (process.execArgv = ['--jitless'])],
+    ['node flags', () => (process.execArgv = ['--no_turbofan'])],
+    ['NODE_OPTIONS', () => (process.env.NODE_OPTIONS = '--max_opt=0')],
     ['NODE_OPTIONS', () => (process.env.NODE_OPTIONS = '--no-opt --enable-source-maps')],
     ['NODE_OPTIONS', () => (process.env.NODE_OPTIONS = '--turbofan')],
   ])('leaves the compilers alone when the user chose them (%s)', (_where, choose) => {
