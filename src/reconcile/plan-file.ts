@@ -77,22 +77,29 @@ export function serverIdentity(url: string): string {
  * The text of a file given to `apply` as a saved plan: a plan, or a clear
  * refusal. Undefined when the file is a manifest (JSON with a `kind`).
  */
-export function parseSavedPlan(file: string, text: string): SavedPlan | undefined {
+export function parseSavedPlan(
+  file: string,
+  text: string,
+  options: { otherName?: boolean } = {},
+): SavedPlan | undefined {
   const refuse = (why: string) =>
     new ConvergeError('PLAN_INVALID', `${file}: ${why}; nothing was sent`, {
       hint: 'make the plan again with `converge plan MANIFESTS --out FILE`, or pass the manifests to apply',
     });
+  // a file not named .json is a saved plan only when its content says so: else it is a manifest
+  if (options.otherName && !text.trimStart().startsWith('{')) return undefined;
   if (text.trim() === '') throw refuse('the file is empty, not a saved plan');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
+    if (options.otherName) return undefined;
     throw refuse(`not a saved plan: ${(error as Error).message}`);
   }
   if (!isPlainObject(parsed as Json)) throw refuse('not a saved plan (not a JSON object)');
   const record = parsed as Record<string, Json>;
   if (record.format !== PLAN_FORMAT) {
-    if (typeof record.kind === 'string') return undefined;
+    if (typeof record.kind === 'string' || options.otherName) return undefined;
     throw refuse(`not a saved plan (no "format": "${PLAN_FORMAT}")`);
   }
   if (record.version !== PLAN_VERSION) {

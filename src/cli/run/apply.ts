@@ -5,7 +5,7 @@ import { withoutTurbofan } from '../../policy/without-turbofan.ts';
 import { applyPlan } from '../../reconcile/apply.ts';
 import { EventStream } from '../../reconcile/events.ts';
 import { hasChanges } from '../../reconcile/plan.ts';
-import { PLAN_FORMAT, parseSavedPlan, type SavedPlan } from '../../reconcile/plan-file.ts';
+import { parseSavedPlan, type SavedPlan } from '../../reconcile/plan-file.ts';
 import { chooseReporter } from '../../ui/choose-reporter.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { formatPlan } from '../../ui/format-plan.ts';
@@ -140,20 +140,9 @@ async function readSavedPlan(paths: string[]): Promise<SavedPlan | undefined> {
   // never waited on (docs/security.md, "Reading input")
   const read = readRegularFile(file, { maxBytes: MAX_PLAN_BYTES });
   if ('error' in read) return undefined; // not a regular file, unreadable or too large: the manifest loader says why
-  const text = read.bytes.toString('utf8');
-  if (!named && !isSavedPlanText(text)) return undefined;
-  return parseSavedPlan(file, text);
+  // another name is a plan only by its content: anything else is a manifest, not a refusal
+  return parseSavedPlan(file, read.bytes.toString('utf8'), { otherName: !named });
 }
 
 /** The largest saved plan read: one of 50,000 objects holds tens of megabytes. */
 const MAX_PLAN_BYTES = 256 * 1024 * 1024;
-
-/** Whether text is a JSON object whose `format` is a saved plan's. */
-function isSavedPlanText(text: string): boolean {
-  if (!text.trimStart().startsWith('{')) return false;
-  try {
-    return (JSON.parse(text) as { format?: unknown } | null)?.format === PLAN_FORMAT;
-  } catch {
-    return false;
-  }
-}

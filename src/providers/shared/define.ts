@@ -30,8 +30,9 @@ export type ProviderShape = Omit<Provider, FromTable | Defaulted> & Partial<Pick
 export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, table: FieldsConfig): Provider {
   const forms = canonicalForms(table);
   const own = shape(forms);
+  const api = own.api ?? 'platform';
   return {
-    api: 'platform',
+    api,
     cardinality: 'many',
     scoped: false,
     updateStyle: 'patch',
@@ -55,7 +56,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     // a secrets engine's reserved mount and the table's rules first (a secret written as a literal,
     // an empty secret), then the kind's own
     check: (object, all) => [
-      ...reservedMountProblems(own.api ?? 'platform', object.metadata),
+      ...reservedMountProblems(api, object.metadata),
       ...forms.tableProblems(object),
       ...(own.check?.(object, all) ?? []),
     ],
