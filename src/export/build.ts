@@ -18,9 +18,11 @@
  *   bytes that were uploaded, so its digest compares equal), relative to the
  *   manifest;
  * - an object whose manifest `validate` would refuse (a name the API takes and
- *   a manifest may not have: an SSH role `a@b`) is left out with why, and so
- *   are its child items, so that the rest validates and plans clean; the
- *   object is then an unmanaged live one (src/export/manifest-check.ts).
+ *   a manifest may not have: an SSH role `a@b`; a value the kind's rules
+ *   refuse, checked over every exported object as validate checks the whole
+ *   set) is left out with why, and so are its child items, so that the rest
+ *   validates and plans clean; the object is then an unmanaged live one
+ *   (src/export/manifest-check.ts).
  */
 import { posix } from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
@@ -29,11 +31,14 @@ import { addressKey, compareAddresses } from '../reconcile/address.ts';
 import { setPath } from '../reconcile/field-paths.ts';
 import { capabilities, type ExportItem, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
-import { manifestProblems } from './manifest-check.ts';
+import { checkManifest, type ManifestProblem, ruleProblems } from './manifest-check.ts';
 import { kebabKind, objectFileName, placeholderName } from './names.ts';
 
 /** A provider that can export (it has `toManifest`). */
-export type ExportProvider = Pick<Provider, 'kind' | 'api' | 'cardinality' | 'exportedWriteOnly'> &
+export type ExportProvider = Pick<
+  Provider,
+  'kind' | 'api' | 'address' | 'check' | 'children' | 'cardinality' | 'exportedWriteOnly'
+> &
   Required<Pick<Provider, 'toManifest'>>;
 
 /** Whether objects of a kind can be exported: its capability (src/reconcile/provider.ts). */
@@ -119,29 +124,16 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
   const skipped: SkippedObject[] = [];
   const placeholders: PlaceholderEntry[] = [];
   const names = new Set<string>();
-  for (const { provider, objects, children } of inputs) {
-    const sorted = [...objects].sort((a, b) => compareAddresses(a.address, b.address));
-    if (sorted.length === 0) continue;
+  const prepared = inputs.map((input) => prepare(input, options));
+  const refused = refusedObjects(prepared.flat(), options.schemas);
+  for (const [i, { provider }] of inputs.entries()) {
     const kebab = kebabKind(provider.kind);
     const fileNames = new Set<string>();
     const byPath = new Map<string, string[]>();
-    // the kind's schema is read once, and only when placeholders are off and a write-only field is exported
-    let required: readonly string[] | undefined;
-    const isRequired = (field: string) => {
-      required ??= options.required?.(provider.kind) ?? [];
-      return required.includes(field);
-    };
     const split = options.split && provider.cardinality !== 'one';
-    for (const live of sorted) {
-      const { scope, name } = live.address;
-      const object = addressKey(live.address);
-      const exported = provider.exportedWriteOnly(live.fields ?? {});
-      const secrets = options.placeholders === false ? exported.filter(isRequired) : exported;
-      const items = children?.get(object) ?? [];
-      // the directory is all a child's relative file needs, so the manifest is checked before it is named
-      const manifest = withChildren(provider.toManifest(live), items, split ? kebab : '.');
-      const problems = options.schemas ? manifestProblems(options.schemas, provider, manifest, secrets) : [];
-      if (problems.length > 0) {
+    for (const { live, key: object, manifest, secrets, items } of prepared[i] ?? []) {
+      const problems = refused.get(object);
+      if (problems) {
         const why = `its manifest would not validate: ${problems.map((p) => p.message).join('; ')}`;
         skipped.push({ object, kind: provider.kind, why });
         for (const item of items) {
@@ -149,6 +141,7 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
         }
         continue;
       }
+      const { scope, name } = live.address;
       const path = split
         ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
         : `${kebab}.yaml`;
@@ -179,6 +172,57 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     placeholders,
     envExample: placeholders.length > 0 ? envExample(placeholders) : undefined,
   };
+}
+
+/** One live object made a manifest, before it is checked and named. */
+interface Prepared {
+  provider: ExportProvider;
+  live: LiveObject;
+  /** Its address key. */
+  key: string;
+  manifest: ManifestDocument;
+  /** The write-only fields written as placeholders. */
+  secrets: readonly string[];
+  items: readonly ExportedChild[];
+}
+
+/** A kind's live objects as manifests, in address order. */
+function prepare({ provider, objects, children }: ExportInput, options: ExportOptions): Prepared[] {
+  // the kind's schema is read once, and only when placeholders are off and a write-only field is exported
+  let required: readonly string[] | undefined;
+  const isRequired = (field: string) => {
+    required ??= options.required?.(provider.kind) ?? [];
+    return required.includes(field);
+  };
+  const dir = options.split && provider.cardinality !== 'one' ? kebabKind(provider.kind) : '.';
+  return [...objects]
+    .sort((a, b) => compareAddresses(a.address, b.address))
+    .map((live) => {
+      const key = addressKey(live.address);
+      const exported = provider.exportedWriteOnly(live.fields ?? {});
+      const secrets = options.placeholders === false ? exported.filter(isRequired) : exported;
+      const items = children?.get(key) ?? [];
+      // the directory is all a child's relative file needs, so the manifest is checked before it is named
+      const manifest = withChildren(provider.toManifest(live), items, dir);
+      return { provider, live, key, manifest, secrets, items };
+    });
+}
+
+/**
+ * The objects whose manifests `validate` would refuse, with its problems: each against its kind's
+ * schema, then the kinds' rules over every object that passed, as `validate` runs them over the
+ * whole set (src/export/manifest-check.ts). Without the schemas, none.
+ */
+function refusedObjects(prepared: readonly Prepared[], schemas: SchemaSet | undefined): Map<string, ManifestProblem[]> {
+  const refused = new Map<string, ManifestProblem[]>();
+  if (!schemas) return refused;
+  const checked = prepared.map((p) => ({ ...p, ...checkManifest(schemas, p.provider, p.manifest, p.secrets) }));
+  const all = checked.flatMap((c) => (c.object ? [c.object] : []));
+  for (const { provider, key, secrets, object, problems: schemaProblems } of checked) {
+    const problems = object ? ruleProblems(provider, object, all, secrets) : schemaProblems;
+    if (problems.length > 0) refused.set(key, problems);
+  }
+  return refused;
 }
 
 /** The manifest with its child items (`versions: [{version, archive}]`), each file relative to the manifest's directory. */

@@ -1,8 +1,9 @@
 /**
  * `converge export` of live objects the secrets API took under names no manifest may have (an SSH
- * role `a@b`, an LDAP role `team/ro-ü`): each is skipped, saying what `validate` would say, so
- * that the rest round-trips (export, validate, plan: no change), the skipped ones left live and
- * unmanaged. Against the emulator, the CLI as a process.
+ * role `a@b`, an LDAP role `team/ro-ü`), or with values the kind's own rules refuse (a key id
+ * format naming a variable the service does not know, a template its flag leaves literal): each is skipped, saying what `validate` would
+ * say, so that the rest round-trips (export, validate, plan: no change), the skipped ones left
+ * live and unmanaged. Against the emulator, the CLI as a process.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,8 +17,19 @@ const EXPORT = ['export', '--kind', 'SSHRole,LDAPDynamicRole'];
 /** Names the SSH engine takes and an SSHRole's metadata.name does not. */
 const ODD_ROLES = ['with space', 'a@b', '.hidden', 'sshü'];
 const ODD_LDAP_ROLE = 'team/ro-ü';
+/** Roles the SSH engine takes and SSHRole's rules beyond its schema refuse (docs/kinds.md), with what validate says. */
+const RULE_BREAKERS: Record<string, { role: Record<string, unknown>; says: string }> = {
+  'key-id': { role: { key_id_format: 'custom-{{user}}' }, says: 'unknown variable {{user}}' },
+  literal: {
+    role: { allowed_users: '{{identity.entity.name}}' },
+    says: 'holds a template but allowed_users_template is not true, so it is used literally',
+  },
+};
 const ROLE_NAME_RULE = 'must be letters, digits, _, - and ., starting and ending with a letter, digit or _';
-const SKIPPED = [...ODD_ROLES.map((name) => `SSHRole/ssh/${name}`), `LDAPDynamicRole/ldap/${ODD_LDAP_ROLE}`].sort();
+const SKIPPED = [
+  ...[...ODD_ROLES, ...Object.keys(RULE_BREAKERS)].map((name) => `SSHRole/ssh/${name}`),
+  `LDAPDynamicRole/ldap/${ODD_LDAP_ROLE}`,
+].sort();
 
 const LDIF = {
   creation_ldif: 'dn: cn={{.Username}},ou=users,dc=example,dc=org\nobjectClass: person\ncn: {{.Username}}\nsn: x\n',
@@ -59,6 +71,14 @@ spec:
     const posted = await secretsApi('POST', `/ssh/roles/${encodeURIComponent(name)}`, role);
     expect(posted.status, JSON.stringify(posted.body)).toBe(204);
   }
+  for (const [name, { role }] of Object.entries(RULE_BREAKERS)) {
+    const posted = await secretsApi('POST', `/ssh/roles/${name}`, {
+      key_type: 'ca',
+      allow_user_certificates: true,
+      ...role,
+    });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(204);
+  }
   const path = ODD_LDAP_ROLE.split('/').map(encodeURIComponent).join('/');
   const posted = await secretsApi('POST', `/ldap/role/${path}`, LDIF);
   expect(posted.status, JSON.stringify(posted.body)).toBe(204);
@@ -80,14 +100,19 @@ describe('export of objects whose names no manifest may have', () => {
       `Skipping LDAPDynamicRole/ldap/${ODD_LDAP_ROLE}: its manifest would not validate: metadata.name must be segments of letters, digits, _, - and . separated by /`,
     );
     expect(exported.stdout).toContain('Exported 2 object(s) of 2 kind(s)');
-    expect(exported.stdout).toContain('  SSHRole: 5, 4 skipped');
+    for (const [name, { says }] of Object.entries(RULE_BREAKERS)) {
+      const line = exported.stderr.split('\n').find((l) => l.startsWith(`Skipping SSHRole/ssh/${name}: `));
+      expect(line).toContain(': its manifest would not validate: ');
+      expect(line).toContain(says);
+    }
+    expect(exported.stdout).toContain('  SSHRole: 7, 6 skipped');
     expect(exported.stdout).toContain('  LDAPDynamicRole: 2, 1 skipped');
   });
 
   it('writes only what validate takes, and that plans no change; the skipped objects stay live, unmanaged', async () => {
     const text = await readFile(join(out, 'ssh-role.yaml'), 'utf8');
     expect(text).toContain('name: engineers');
-    for (const name of ODD_ROLES) expect(text).not.toContain(name);
+    for (const name of [...ODD_ROLES, ...Object.keys(RULE_BREAKERS)]) expect(text).not.toContain(`name: ${name}`);
     const valid = await target.run(['validate', out]);
     expect(valid.code, valid.stderr).toBe(0);
     const plan = await target.run(['plan', out, '--json', '--detailed-exitcode']);

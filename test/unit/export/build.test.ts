@@ -243,6 +243,8 @@ describe('exported files load and read back equal to the live objects', () => {
   });
 });
 
+const ED25519 = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEO8i96IAV4vJmfexoY02VInpJg26K1cyoG+P9vqlQvM';
+
 describe('an object whose manifest validate would refuse', () => {
   const live = (address: Address, fields: Fields = {}): LiveObject => ({
     kind: address.kind,
@@ -320,6 +322,50 @@ describe('an object whose manifest validate would refuse', () => {
     expect(result.envExample).not.toContain('TEAM');
     expect(result.children.map((c) => addressKey(c.live.address))).toEqual([
       'RegistryModuleVersion/example-org/network/aws/1.0.0',
+    ]);
+  });
+
+  it("is left out by the kinds' rules over the whole export, as validate runs them over the manifests", async () => {
+    const schemas = await schemaSet();
+    const role = (mount: string, name: string, fields: Fields) =>
+      live({ kind: 'SSHRole', scope: mount, name }, { key_type: 'ca', allow_user_certificates: true, ...fields });
+    const signer = { algorithm_signer: 'rsa-sha2-256' };
+    const result = buildExport(
+      [
+        {
+          provider: exporter('SSHRole'),
+          objects: [
+            role('ssh', 'long', { ttl: 7200, max_ttl: 3600 }),
+            role('ssh', 'signer', signer),
+            role('ssh', 'fine', { ttl: 1800, max_ttl: 3600 }),
+            // no CA in this mount: nothing to sign with an RSA signature against
+            role('ssh-other', 'signer', signer),
+          ],
+        },
+        {
+          provider: exporter('SSHCertificateAuthority'),
+          // the service says only what its key is: an ed25519 key
+          objects: [live({ kind: 'SSHCertificateAuthority', scope: 'ssh', name: '' }, { public_key: ED25519 })],
+        },
+      ],
+      { split: true, schemaRef, schemas },
+    );
+    expect(result.skipped).toEqual([
+      {
+        object: 'SSHRole/ssh/long',
+        kind: 'SSHRole',
+        why: expect.stringMatching(/^its manifest would not validate: ttl .*max_ttl/),
+      },
+      {
+        object: 'SSHRole/ssh/signer',
+        kind: 'SSHRole',
+        why: 'its manifest would not validate: "rsa-sha2-256" is an RSA signature, but the CA of mount "ssh" has a ed25519 key; use "default"',
+      },
+    ]);
+    expect(result.files.map((f) => f.path)).toEqual([
+      'ssh-role/ssh-fine.yaml',
+      'ssh-role/ssh-other-signer.yaml',
+      'ssh-certificate-authority/ssh.yaml',
     ]);
   });
 

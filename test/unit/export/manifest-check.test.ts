@@ -54,9 +54,48 @@ describe("a manifest export would write, in validate's words", () => {
   });
 
   it('leaves the manifest as it was: the defaults the validator fills go into a copy', () => {
-    const manifest: ManifestDocument = { kind: 'SSHRole', metadata: { name: 'web' }, spec: { key_type: 'otp' } };
+    const spec = { key_type: 'otp', default_user: 'ubuntu' };
+    const manifest: ManifestDocument = { kind: 'SSHRole', metadata: { name: 'web' }, spec: { ...spec } };
     expect(manifestProblems(schemas, SSH_ROLE, manifest)).toEqual([]);
-    expect(manifest).toEqual({ kind: 'SSHRole', metadata: { name: 'web' }, spec: { key_type: 'otp' } });
+    expect(manifest).toEqual({ kind: 'SSHRole', metadata: { name: 'web' }, spec });
+  });
+
+  it("applies the kind's own rules beyond its schema, as validate does", () => {
+    const manifest = (spec: Record<string, unknown>): ManifestDocument => ({
+      kind: 'SSHRole',
+      metadata: { name: 'web' },
+      spec: { key_type: 'ca', allow_user_certificates: true, ...spec },
+    });
+    expect(manifestProblems(schemas, SSH_ROLE, manifest({ ttl: 7200, max_ttl: 3600 }))).toEqual([
+      { path: 'spec.ttl', message: expect.stringContaining('max_ttl') },
+    ]);
+    expect(manifestProblems(schemas, SSH_ROLE, manifest({ allowed_users: '{{identity.entity.name}}' }))).toEqual([
+      {
+        path: 'spec.allowed_users',
+        message: 'holds a template but allowed_users_template is not true, so it is used literally',
+      },
+    ]);
+    // the otp role without the user the API needs
+    expect(manifestProblems(schemas, SSH_ROLE, manifest({ key_type: 'otp' })).map((p) => p.path)).toEqual([
+      'spec.key_type',
+    ]);
+  });
+
+  it("runs the kind's rules only over a document its schema takes, and never about a placeholder", () => {
+    // a schema problem alone: the kind's rules are not asked about a document the schema refuses
+    const bad: ManifestDocument = {
+      kind: 'SSHRole',
+      metadata: { name: 'web' },
+      spec: { key_type: 'otp', ttl: 'soon' },
+    };
+    expect(manifestProblems(schemas, SSH_ROLE, bad).map((p) => p.path)).toEqual(['spec.ttl']);
+    // the bind password is the user's to give: an empty or literal secret is not export's to report
+    const config: ManifestDocument = {
+      kind: 'LDAPConfig',
+      metadata: { mount: 'ldap' },
+      spec: { binddn: 'cn=admin,dc=example,dc=org', url: 'ldap://ldap.example.org' },
+    };
+    expect(manifestProblems(schemas, LDAP_CONFIG, config, ['bindpass'])).toEqual([]);
   });
 
   it('says of a scope what validate says of the metadata field that names it, and nothing else', () => {
