@@ -124,16 +124,24 @@ function checkValue(
   if (!validate) return { value: given.value };
   if (validate(given.value)) return { value: given.value };
   let errors = validate.errors ?? [];
+  // YAML's reading, when it is not the text as written (`1.100` read as 1.1)
+  let reading: string | undefined;
   if (given.text !== undefined && given.text !== given.value) {
     if (validate(given.text)) return { value: given.text };
     // where the schema takes a string, the text as written is the value (`--var ver=12345` with
     // maxLength 4): its errors say what is wrong, not YAML's number (nor 1.1 for `1.100`)
     const textErrors = validate.errors ?? [];
     if (!textErrors.some(isRootType)) errors = textErrors;
+    else if (!sensitive && String(given.value) !== given.text) reading = given.text;
   }
-  const details = explainErrors(errors, () => (sensitive ? '' : undefined))
+  const explained = explainErrors(errors, () => (sensitive ? '' : undefined))
     .map((p) => (p.path === '' ? p.message.replace(/^the document /, '') : `: ${p.message}`))
     .join('; ');
+  // `(got number 1.1)` -> `(got number 1.1, as YAML reads "1.100")`: the user typed 1.100
+  const details =
+    reading !== undefined && /\(got [^()]*\)$/.test(explained)
+      ? `${explained.slice(0, -1)}, as YAML reads ${JSON.stringify(reading)})`
+      : explained;
   const said =
     message === undefined
       ? `the value of variable "${name}" ${details}`

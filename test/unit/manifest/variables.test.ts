@@ -167,6 +167,11 @@ describe('problems, each at its place', () => {
   it("tells the value YAML read where the schema does not want a string, and hides a sensitive one's text", async () => {
     const integer = await problems(role('port: "${var:port}"'), { flags: ['port=1.5'] });
     expect(integer[0]).toBe('--var port: the value of variable "port" must be an integer (got number 1.5)');
+    // what was typed, where YAML read it otherwise
+    const typed = await problems(role('port: "${var:port}"'), { env: { CONVERGE_VAR_port: '1.100' } });
+    expect(typed[0]).toBe(
+      'CONVERGE_VAR_port: the value of variable "port" must be an integer (got number 1.1, as YAML reads "1.100")',
+    );
     const secret = await problems(role('default_user: "${var:password}"'), { flags: ['password=1234567'] });
     expect(secret[0]).toBe('--var password: the value of variable "password" must be at least 8 characters long');
     expect(secret.join('\n')).not.toContain('1234567');
