@@ -5,10 +5,12 @@
  * the rule's; each policy then applies its own enforcement). And a rule that reads only fixed
  * fields of `object` (src/policy/variables.ts, `selections`) runs once per distinct value
  * there: a rule over `object.kind` once per kind, one over labels once per set of labels, one
- * over `object.spec.max_ttl` once per TTL. A spec's values are the canonical ones the rule sees.
- * A rule over a name, or over a whole spec (`object.spec.all(...)`), runs for every object: names
- * differ, and a key made of a whole spec costs about what the run it would save does (measured
- * in the policies bench: the canonical specs and their keys took what 10,000 runs had).
+ * over `object.spec.max_ttl` once per TTL, one over `object.metadata.name` once per name (a name
+ * is unique only within its kind and scope: the same role name in every mount, the same version
+ * of a tool and of a policy engine). A spec's values are the canonical ones the rule sees. A rule
+ * over a whole spec (`object.spec.all(...)`) runs for every object: a key made of a whole spec
+ * costs about what the run it would save does (measured in the policies bench: the canonical
+ * specs and their keys took what 10,000 runs had).
  */
 import type { CompiledRule } from './cel.ts';
 import type { CelObject } from './view.ts';
@@ -69,11 +71,11 @@ interface Read {
   inSpec: boolean;
 }
 
-/** Whether many objects may share the value at a path: a field of the spec or metadata, not a name. */
+/** Whether objects may share the value at a path: a field of the spec or the metadata, the kind. */
 function reusable(path: string): boolean {
   if (path === 'kind') return true;
   const [top, field] = path.split('.');
-  return field !== undefined && (top === 'spec' || (top === 'metadata' && field !== 'name'));
+  return field !== undefined && (top === 'spec' || top === 'metadata');
 }
 
 function valueAt(object: unknown, steps: readonly string[]): unknown {

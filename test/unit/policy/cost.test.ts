@@ -137,9 +137,18 @@ describe('a result reused by the values a rule reads', () => {
     expect(items.runs()).toBe(4);
   });
 
-  it('never for a rule over a name, a whole spec, live or change', () => {
+  it('runs a rule over names once per name: one name in several mounts or kinds is one value', () => {
+    const { verdict, runs } = counted("!object.metadata.name.startsWith('tmp-')");
+    expect(verdict('SSHRole', { name: 'web', mount: 'ssh-prod' })).toBe(true);
+    expect(verdict('SSHRole', { name: 'web', mount: 'ssh-dev' })).toBe(true);
+    expect(verdict('LDAPDynamicRole', { name: 'web', mount: 'ldap' })).toBe(true);
+    expect(verdict('SSHRole', { name: 'tmp-x', mount: 'ssh-dev' })).toBe(false);
+    expect(verdict('SSHRole', { name: 'tmp-x', mount: 'ssh-prod' })).toBe(false);
+    expect(runs()).toBe(2);
+  });
+
+  it('never for a rule over a whole spec, live or change', () => {
     for (const rule of [
-      "object.metadata.name != 'x'",
       'object.spec.size() >= 0',
       "object.spec.all(k, k != 'x')",
       "change.action != 'delete'",
