@@ -87,13 +87,22 @@ export function addPlanFlags(command: Command, { sends = true }: { sends?: boole
     .option('--json', 'machine-readable JSON output', false);
 }
 
-/** `key=value` pairs into a record; a malformed one is a usage error. */
+/**
+ * `key=value` pairs into a record; a malformed one is a usage error, and so is one key given two
+ * values (an object has one value per label, so no object would match: the last one winning
+ * would select what the user did not ask for). Every key is an own key, `__proto__` included.
+ */
 export function parseSelectors(values: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  const pairs = new Map<string, string>();
   for (const v of values) {
     const eq = v.indexOf('=');
     if (eq < 1) throw new Error(`--selector expects key=value, got "${v}"`);
-    out[v.slice(0, eq)] = v.slice(eq + 1);
+    const [key, value] = [v.slice(0, eq), v.slice(eq + 1)];
+    const earlier = pairs.get(key);
+    if (earlier !== undefined && earlier !== value) {
+      throw new Error(`--selector ${key} is given two values ("${earlier}" and "${value}"): a label has one value`);
+    }
+    pairs.set(key, value);
   }
-  return out;
+  return Object.fromEntries(pairs);
 }

@@ -1,5 +1,5 @@
 /** Whether a policy applies to an object: its kind, its scope (a glob, as `--target`'s) and its labels. */
-import { matchesGlob } from 'node:path';
+import { matchesNameGlob } from '../reconcile/name-glob.ts';
 import type { Policy } from './policy.ts';
 
 export interface MatchTarget {
@@ -31,7 +31,7 @@ export function policyMatches(policy: Policy, target: MatchTarget): boolean {
   if (!matchesKind(policy, target.kind)) return false;
   if (scopes) {
     const scope = target.scope;
-    if (scope === undefined || !scopes.some((s) => s === scope || matchesGlob(scope, s))) return false;
+    if (scope === undefined || !scopes.some((s) => matchesNameGlob(scope, s))) return false;
   }
   if (labels) {
     for (const [key, value] of Object.entries(labels)) if (target.labels?.[key] !== value) return false;

@@ -61,7 +61,7 @@ function decodeScope(text: string): string {
  * A pattern over addresses, as `--target` takes it: `Kind` (every object of
  * the kind), `Kind/scope` (every object in one scope of a scoped kind),
  * `Kind/scope/name` or `Kind/name`. Scope and name may be globs (`*`, `?`,
- * `[...]`, matched by node:path's matchesGlob), so `SSHRole/*\/web` is the
+ * `[...]`, matched as POSIX globs: src/reconcile/name-glob.ts), so `SSHRole/*\/web` is the
  * role `web` in every mount.
  */
 export interface AddressPattern {

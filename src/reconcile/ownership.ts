@@ -4,8 +4,8 @@
  * (organization, mount: matched against the address's scope) and a glob over
  * the address's name only (`1.*`, `team-*`, `apps/*`).
  */
-import { matchesGlob } from 'node:path';
 import type { Address } from './address.ts';
+import { matchesNameGlob } from './name-glob.ts';
 
 export interface OwnershipRule {
   kind: string;
@@ -25,6 +25,6 @@ export function isOwned(rules: readonly OwnershipRule[], address: Address): bool
     (rule) =>
       rule.kind === address.kind &&
       (rule.scope === undefined || rule.scope === address.scope) &&
-      (rule.name === undefined || matchesGlob(address.name, rule.name)),
+      (rule.name === undefined || matchesNameGlob(address.name, rule.name)),
   );
 }

@@ -3,8 +3,8 @@
  * selection, live objects outside it are neither reported nor pruned.
  * Targets are address patterns (src/reconcile/address.ts), parsed once.
  */
-import { matchesGlob } from 'node:path';
 import type { Address, AddressPattern } from './address.ts';
+import { matchesNameGlob } from './name-glob.ts';
 import type { DesiredObject } from './types.ts';
 
 export interface Selection {
@@ -17,7 +17,8 @@ export const EVERYTHING: Selection = { targets: [], selectors: {} };
 
 export function isSelected(selection: Selection, desired: DesiredObject): boolean {
   const labels = desired.metadata.labels ?? {};
-  const bySelector = Object.entries(selection.selectors).every(([k, v]) => labels[k] === v);
+  // own labels only: `__proto__` or `constructor` is a label an object has, not one every object inherits
+  const bySelector = Object.entries(selection.selectors).every(([k, v]) => Object.hasOwn(labels, k) && labels[k] === v);
   return bySelector && matchesTarget(selection, desired.address);
 }
 
@@ -38,7 +39,7 @@ function matchesPattern(pattern: AddressPattern, address: Address): boolean {
 function matchesPart(pattern: string | undefined, value: string | undefined): boolean {
   if (pattern === undefined) return true;
   if (value === undefined) return false;
-  return pattern === value || matchesGlob(value, pattern);
+  return matchesNameGlob(value, pattern);
 }
 
 /** Live objects carry no labels, so a selector leaves every unmanaged object out. */

@@ -69,6 +69,24 @@ describe('--target with a mount holding /', () => {
     expect(selected.stderr).toContain('--selector team=nobody matches no object in the manifests');
   });
 
+  it('selects by own labels only, and refuses a label given two values, sending nothing', async () => {
+    const file = await manifest('roles.yaml', role('ssh', 'web'));
+    target.emulator.resetStats();
+    // `__proto__` is a label key like any other: no object has it, so nothing is selected, and
+    // a selector still cannot be combined with --prune
+    const selected = await target.run(['plan', file, '--selector', '__proto__=x']);
+    expect(selected.code, selected.stderr).toBe(0);
+    expect(selected.stderr).toContain('--selector __proto__=x matches no object in the manifests');
+    expect(selected.stdout).not.toContain('SSHRole/ssh/web');
+    const pruned = await target.run(['plan', file, '--prune', '--selector', '__proto__=x']);
+    expect(pruned.code).toBe(1);
+    expect(pruned.stderr).toContain('--prune cannot be combined with --selector');
+    const twice = await target.run(['plan', file, '-l', 'team=web', '-l', 'team=db']);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('--selector team is given two values ("web" and "db"): a label has one value');
+    expect(target.emulator.stats().total).toBe(0);
+  });
+
   it('prunes the live objects a target names with --prune, whether or not another target selects a declared one', async () => {
     const file = await manifest('roles.yaml', role('ssh', 'web'));
     // live, in no manifest: api and db; web declared
