@@ -5,7 +5,8 @@
  * type-checked once; what it returns is evaluated per matching object.
  */
 import { type ASTNode, Environment, evaluate } from '@marcbachmann/cel-js';
-import { type RuleVariable, referencedVariables, selections } from './variables.ts';
+import { adoptRe2, asWritten, RE2_SIGNATURE, re2Matches } from './re2-matches.ts';
+import { methodCalls, type RuleVariable, referencedVariables, selections } from './variables.ts';
 
 export interface CompiledRule {
   /** Runs the rule over one object's variables; throws an evaluation error. */
@@ -40,7 +41,8 @@ function env(): Environment {
     .registerFunction('duration(int): google.protobuf.Duration', (seconds: bigint) => new Duration(seconds))
     .registerFunction('duration(double): google.protobuf.Duration', (seconds: number) =>
       Duration.fromMilliseconds(seconds * 1000),
-    );
+    )
+    .registerFunction(RE2_SIGNATURE, re2Matches);
   return environment;
 }
 
@@ -51,6 +53,9 @@ export function compileRule(text: string): { rule: CompiledRule } | { error: Rul
   } catch (error) {
     return { error: ruleError(error) };
   }
+  // `matches` is RE2's (src/policy/re2-matches.ts), its literal patterns checked as RE2 reads them
+  const re2Problem = adoptRe2(methodCalls(parsed.ast as ASTNode, 'matches'));
+  if (re2Problem) return { error: re2Problem };
   const checked = parsed.check();
   if (!checked.valid) return { error: ruleError(checked.error) };
   if (checked.type !== 'bool' && checked.type !== 'dyn') {
@@ -68,6 +73,6 @@ export function compileRule(text: string): { rule: CompiledRule } | { error: Rul
 /** The library's message without its code frame (the caller places the problem in the manifest). */
 export function ruleError(error: unknown): RuleError {
   const e = error as { message?: string; range?: { start: number }; node?: { pos?: number; start?: number } };
-  const message = (e.message ?? String(error)).split('\n')[0] ?? '';
+  const message = asWritten((e.message ?? String(error)).split('\n')[0] ?? '');
   return { message, offset: e.range?.start ?? e.node?.start ?? e.node?.pos ?? 0 };
 }

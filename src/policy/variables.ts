@@ -45,6 +45,16 @@ export function selections(root: ASTNode, variable: RuleVariable): { paths: stri
   return { paths: [...paths].sort(), opaque };
 }
 
+/** The rule's calls of the method `name` (`x.matches('...')`), wherever they stand. */
+export function methodCalls(root: ASTNode, name: string): ASTNode[] {
+  const calls: ASTNode[] = [];
+  walk(root, (node) => {
+    if (node.op === 'rcall' && node.args[0] === name) calls.push(node);
+    return true;
+  });
+  return calls;
+}
+
 /**
  * Every node of a rule's AST, with the macro variables bound where it stands: a macro's own
  * variable (`x` in `all(x, ...)`) is not a read, and hides a rule variable of the same name in

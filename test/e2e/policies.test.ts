@@ -70,6 +70,38 @@ describe('policies in validate, plan and apply', () => {
     });
   });
 
+  it('matches as RE2 does, in linear time: \\z and POSIX classes deny what they name, a backtracking pattern ends', async () => {
+    const long = `https://${'a'.repeat(60)}.example.net/t.zip`;
+    await put(
+      'tools.yaml',
+      [
+        tool('1.0.0', 'https://releases.example.com/t.exe'),
+        tool('1.0.1', long),
+        tool('1.0.2', 'https://x.test/Tool.zip'),
+      ].join('---\n'),
+    );
+    await put(
+      'policy.yaml',
+      [
+        policy('no-exe', 'ToolVersion', "!object.spec.url.matches('\\\\.exe\\\\z')", 'deny'),
+        policy('lower-case', 'ToolVersion', "!object.spec.url.matches('[[:upper:]]')", 'deny'),
+        // exponential for a backtracking engine on the 60 a's; RE2 reads the value once
+        policy(
+          'host',
+          'ToolVersion',
+          "!object.spec.url.contains('.net') || object.spec.url.matches('^https://([a-z]+)+[.]example[.]com/')",
+          'warn',
+        ),
+      ].join('---\n'),
+    );
+    const result = await target.run(['validate', 'm']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout, result.stderr).toContain('denied by policy no-exe: ToolVersion/1.0.0');
+    expect(result.stdout).toContain('denied by policy lower-case: ToolVersion/1.0.2');
+    expect(result.stdout).toContain('warning from policy host: ToolVersion/1.0.1');
+    expect(result.stdout).toContain('Policies: 9 check(s), 2 denied, 1 warning(s).');
+  });
+
   it('validate sends no request at all, even with a rule over change (checked at plan time only)', async () => {
     await put('tools.yaml', tool('1.0.1', 'https://elsewhere.test/t.zip'));
     await put('policy.yaml', policy('no-deletes', 'ToolVersion', "change.action != 'delete'", 'deny'));
@@ -199,6 +231,15 @@ describe('policies that cannot be used', () => {
     );
     expect(stderr).toMatch(
       /m\/policy\.yaml:6:9: policy broken: Unknown variable: objet \(at character 43 of the rule\)/,
+    );
+  });
+
+  it('a pattern RE2 does not take is refused at the rule, with RE2 reason, before any request', async () => {
+    const stderr = await refusedBeforeAnyRequest(
+      policy('lookahead', 'ToolVersion', "object.spec.url.matches('^(?=https)')", 'deny'),
+    );
+    expect(stderr).toContain(
+      'm/policy.yaml:5:9: policy lookahead: matches: not an RE2 regular expression: error parsing regexp: invalid or unsupported Perl syntax: `(?=` (at character 25 of the rule)',
     );
   });
 

@@ -189,6 +189,49 @@ describe('evaluating', () => {
     ).toBe('allow');
   });
 
+  it('matches as RE2 does, as the CEL specification says: its classes, \\z and flags', () => {
+    const verdict = (rule: string, url: string) => judge(one(rule), { object: object({ url }) }).outcome;
+    expect(verdict("!object.spec.url.matches('[[:space:]]')", 'https://x.test/a b.zip')).toBe('deny');
+    expect(verdict("!object.spec.url.matches('[[:space:]]')", 'https://x.test/ab.zip')).toBe('allow');
+    expect(verdict("!object.spec.url.matches('\\\\.exe\\\\z')", 'https://x.test/tool.exe')).toBe('deny');
+    expect(verdict("!object.spec.url.matches('\\\\.exe\\\\z')", 'https://x.test/tool.exe.zip')).toBe('allow');
+    expect(verdict("object.spec.url.matches('(?i)^https://')", 'HTTPS://x.test/t.zip')).toBe('allow');
+    // a match anywhere, not of the whole string
+    expect(verdict("object.spec.url.matches('example')", 'https://example.com/t.zip')).toBe('allow');
+  });
+
+  it('takes linear time on a value that makes a backtracking engine run for hours', () => {
+    const rule = "object.spec.url.matches('^https://([a-z]+)+[.]example[.]com/')";
+    // 2^60 steps for a backtracking engine; RE2 reads the value once
+    expect(judge(one(rule), { object: object({ url: `https://${'a'.repeat(60)}.example.net/t.zip` }) }).outcome).toBe(
+      'deny',
+    );
+  });
+
+  it('refuses at load a pattern RE2 does not take, at its character, with RE2 reason', () => {
+    for (const [rule, reason] of [
+      ["object.spec.url.matches('(?=https)')", 'invalid or unsupported Perl syntax: `(?=`'],
+      ["object.spec.url.matches('(a)\\\\1')", 'invalid escape sequence: `\\1`'],
+    ]) {
+      expect(compileRule(rule as string)).toEqual({
+        error: { message: `matches: not an RE2 regular expression: error parsing regexp: ${reason}`, offset: 24 },
+      });
+    }
+    // the type checker speaks of `matches`, as the rule is written
+    expect(compileRule("1.matches('a')")).toMatchObject({
+      error: { message: "found no matching overload for 'int.matches(string)'" },
+    });
+  });
+
+  it('fails closed on a pattern from data that RE2 refuses, never quoting it (it may be a secret)', () => {
+    const judged = judge(one('object.spec.url.matches(object.spec.pattern)'), {
+      object: object({ url: 'https://x.test', pattern: 'hunter2-canary(' }),
+    });
+    expect(judged.outcome).toBe('deny');
+    expect(judged.error).toBe('invalid regular expression at `object.spec.url.matches(object.spec.pattern)`');
+    expect(JSON.stringify(judged)).not.toContain('unter2');
+  });
+
   it('gives live null and change none where no plan is known', () => {
     const p = one("live == null && change.action == 'none' && change.paths.size() == 0");
     expect(judge(p, { object: object({}) }).outcome).toBe('allow');
