@@ -148,11 +148,7 @@ describe('a result reused by the values a rule reads', () => {
   });
 
   it('never for a rule over a whole spec, live or change', () => {
-    for (const rule of [
-      'object.spec.size() >= 0',
-      "object.spec.all(k, k != 'x')",
-      "change.action != 'delete'",
-    ]) {
+    for (const rule of ['object.spec.size() >= 0', "object.spec.all(k, k != 'x')", "change.action != 'delete'"]) {
       const { verdict, runs } = counted(rule);
       verdict('SSHRole', { name: 'a' });
       verdict('SSHRole', { name: 'a' });
