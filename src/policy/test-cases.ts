@@ -4,9 +4,8 @@
  * the change, and the outcome expected. Read and checked here; run by src/policy/test-runner.ts.
  */
 import { basename } from 'node:path';
-import { isMap, LineCounter, parseDocument } from 'yaml';
 import type { InputProblem } from '../errors.ts';
-import { parseDocuments, positionOf, type SourceDocument } from '../manifest/documents.ts';
+import { parseDocuments, positionOf } from '../manifest/documents.ts';
 import { didYouMean, unknownKind } from '../manifest/suggest.ts';
 import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
@@ -40,47 +39,49 @@ export function parseTestFile(
   text: string,
   providers: ReadonlyMap<string, Provider>,
 ): { tests?: TestFile; problems: InputProblem[] } {
-  const kinds = new Set(providers.keys());
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines });
-  const at = (offset: number | undefined, message: string): InputProblem => ({
-    file,
-    ...lines.linePos(offset ?? 0),
-    message,
-  });
-  if (doc.errors.length > 0) return { problems: doc.errors.map((e) => at(e.pos[0], e.message.split('\n')[0] ?? '')) };
-  const data = doc.toJS() as { policy?: unknown; cases?: unknown } | null;
-  const policy = typeof data?.policy === 'string' ? data.policy : basename(file).replace(/\.test\.ya?ml$/i, '');
-  const casesNode = isMap(doc.contents) ? doc.contents.get('cases', true) : undefined;
-  if (!Array.isArray(data?.cases) || data.cases.length === 0) {
-    return { problems: [at(doc.contents?.range?.[0], 'a test file holds `cases:`, a list of {object, expect}')] };
+  // read as a manifest is (docs/security.md, "Reading input"): its limits, and a number YAML
+  // cannot keep exactly refused rather than rounded
+  const parsed = parseDocuments(text, file);
+  if (parsed.problems.length > 0) return { problems: parsed.problems };
+  const [source, second] = parsed.documents;
+  if (second) return { problems: [{ ...second.start, message: 'a test file is one YAML document' }] };
+  const data = source?.data as { policy?: unknown; cases?: unknown } | null | undefined;
+  if (!source || !Array.isArray(data?.cases) || data.cases.length === 0) {
+    const start = source?.start ?? { file, line: 1, col: 1 };
+    return { problems: [{ ...start, message: 'a test file holds `cases:`, a list of {object, expect}' }] };
   }
   const problems: InputProblem[] = [];
+  const problemAt = (path: string, message: string, atKey = false): InputProblem => ({
+    ...positionOf(source, path, atKey),
+    message,
+  });
+  if (data.policy !== undefined && typeof data.policy !== 'string') {
+    problems.push(problemAt('policy', '`policy` is the name of the policy tested, a string'));
+  }
+  const policy = typeof data.policy === 'string' ? data.policy : basename(file).replace(/\.test\.ya?ml$/i, '');
+  const kinds = new Set(providers.keys());
   const cases: TestCase[] = [];
-  let source: SourceDocument | undefined;
-  for (const [index, raw] of (data.cases as Array<Record<string, unknown>>).entries()) {
-    const node = (casesNode as { items?: Array<{ range?: [number] }> } | undefined)?.items?.[index];
+  for (const [index, raw] of (data.cases as unknown[]).entries()) {
     const problem = caseProblem(raw, kinds);
     if (problem) {
-      problems.push(at(node?.range?.[0], `case ${index + 1}: ${problem}`));
+      const path = problem.path ? `cases.${index}.${problem.path}` : `cases.${index}`;
+      problems.push(problemAt(path, `case ${index + 1}: ${problem.message}`, problem.atKey));
       continue;
     }
-    const misnamed = unknownFields(raw, providers.get((raw.object as TestCase['object']).kind));
+    const valid = raw as Record<string, unknown>;
+    const misnamed = unknownFields(valid, providers.get((valid.object as TestCase['object']).kind));
     for (const { side, key, message } of misnamed) {
-      // the loader's positions of the file, worked out only when a key must be pointed at
-      source ??= parseDocuments(text, file).documents[0];
-      const where = source ? positionOf(source, `cases.${index}.${side}.spec.${key}`, true) : at(node?.range?.[0], '');
-      problems.push({ ...where, message: `case ${index + 1}: ${message}` });
+      problems.push(problemAt(`cases.${index}.${side}.spec.${key}`, `case ${index + 1}: ${message}`, true));
     }
     if (misnamed.length > 0) continue;
-    const change = raw.change as TestCase['change'] | undefined;
+    const change = valid.change as TestCase['change'] | undefined;
     cases.push({
-      name: typeof raw.name === 'string' ? raw.name : `case ${index + 1}`,
-      object: raw.object as TestCase['object'],
-      ...(raw.live !== undefined && { live: raw.live as TestCase['live'] }),
+      name: typeof valid.name === 'string' ? valid.name : `case ${index + 1}`,
+      object: valid.object as TestCase['object'],
+      ...(valid.live !== undefined && { live: valid.live as TestCase['live'] }),
       ...(change && { change }),
-      expect: raw.expect as Outcome,
-      line: lines.linePos(node?.range?.[0] ?? 0).line,
+      expect: valid.expect as Outcome,
+      line: positionOf(source, `cases.${index}`).line,
     });
   }
   return { tests: { file, policy, cases }, problems };
@@ -107,13 +108,84 @@ function unknownFields(
   });
 }
 
-function caseProblem(raw: Record<string, unknown> | null, kinds: ReadonlySet<string>): string | undefined {
-  const object = raw?.object as TestCase['object'] | undefined;
-  if (typeof object?.kind !== 'string') return '`object` needs a `kind`';
-  if (!kinds.has(object.kind)) return unknownKind(object.kind, kinds);
-  if (!OUTCOMES.includes(raw?.expect as string)) return '`expect` is one of allow, deny, warn';
-  const change = raw?.change as TestCase['change'] | undefined;
-  if (change !== undefined && !ACTIONS.includes(change?.action))
-    return `\`change.action\` is one of ${ACTIONS.join(', ')}`;
+/** What is wrong with a case, and where: a dotted path inside it (`change.paths`; '' for the case itself). */
+interface CaseProblem {
+  path: string;
+  message: string;
+  /** Point at the key rather than its value: a key that has no place in the case. */
+  atKey?: boolean;
+}
+
+const CASE_KEYS: readonly string[] = ['name', 'object', 'live', 'change', 'expect'];
+const OBJECT_KEYS: readonly string[] = ['kind', 'metadata', 'spec'];
+const LIVE_KEYS: readonly string[] = ['metadata', 'spec'];
+const CHANGE_KEYS: readonly string[] = ['action', 'paths'];
+
+/**
+ * The first thing wrong with a case. Every part is checked for its shape: a part the runner cannot
+ * read as written (`spec: [1, 2]`, `live: 5`, `paths: url`) would otherwise be read as an empty
+ * one, and the case would test something else than what it says.
+ */
+function caseProblem(raw: unknown, kinds: ReadonlySet<string>): CaseProblem | undefined {
+  if (!isRecord(raw)) return { path: '', message: 'a case is a map: {name, object, live, change, expect}' };
+  return (
+    unknownKey(raw, CASE_KEYS, '') ??
+    nameProblem(raw.name) ??
+    objectProblem(raw.object, kinds) ??
+    liveProblem(raw.live) ??
+    changeProblem(raw.change) ??
+    (OUTCOMES.includes(raw.expect as string)
+      ? undefined
+      : { path: 'expect', message: '`expect` is one of allow, deny, warn' })
+  );
+}
+
+function nameProblem(name: unknown): CaseProblem | undefined {
+  if (name === undefined || typeof name === 'string') return undefined;
+  return { path: 'name', message: '`name` is a string: quote a name YAML would read as a number or a bool' };
+}
+
+function objectProblem(object: unknown, kinds: ReadonlySet<string>): CaseProblem | undefined {
+  if (!isRecord(object)) return { path: 'object', message: '`object` is a map: {kind, metadata, spec}' };
+  if (typeof object.kind !== 'string') return { path: 'object', message: '`object` needs a `kind`' };
+  if (!kinds.has(object.kind)) return { path: 'object.kind', message: unknownKind(object.kind, kinds) };
+  return unknownKey(object, OBJECT_KEYS, 'object') ?? mapProblem(object, 'object', ['metadata', 'spec']);
+}
+
+/** `live` is optional, and `null` says there is none (a create). */
+function liveProblem(live: unknown): CaseProblem | undefined {
+  if (live === undefined || live === null) return undefined;
+  if (!isRecord(live)) return { path: 'live', message: '`live` is a map, {spec}, or null for no live object' };
+  return unknownKey(live, LIVE_KEYS, 'live') ?? mapProblem(live, 'live', ['metadata', 'spec']);
+}
+
+function changeProblem(change: unknown): CaseProblem | undefined {
+  if (change === undefined) return undefined;
+  if (!isRecord(change)) return { path: 'change', message: '`change` is a map: {action, paths}' };
+  const unknown = unknownKey(change, CHANGE_KEYS, 'change');
+  if (unknown) return unknown;
+  if (!ACTIONS.includes(change.action as string))
+    return { path: 'change.action', message: `\`change.action\` is one of ${ACTIONS.join(', ')}` };
+  const { paths } = change;
+  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string')))
+    return { path: 'change.paths', message: '`change.paths` is a list of field paths: [max_ttl]' };
   return undefined;
+}
+
+/** The first of `keys` that `parent` gives as something else than a map. */
+function mapProblem(parent: Record<string, unknown>, side: string, keys: readonly string[]): CaseProblem | undefined {
+  const key = keys.find((k) => parent[k] !== undefined && !isRecord(parent[k]));
+  return key === undefined ? undefined : { path: `${side}.${key}`, message: `\`${side}.${key}\` is a map` };
+}
+
+/** A key the case does not read (`chnage:`): the case would run without it. */
+function unknownKey(map: Record<string, unknown>, known: readonly string[], at: string): CaseProblem | undefined {
+  const key = Object.keys(map).find((k) => !known.includes(k));
+  if (key === undefined) return undefined;
+  const where = at ? `${at}.${key}` : key;
+  return { path: where, atKey: true, message: `\`${where}\` is not read by a test case${didYouMean(key, known)}` };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -316,10 +316,29 @@ describe('converge policy test', () => {
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'm/release-host.test.yaml:2:5: case 1: unknown kind "ToolVersions"; did you mean "ToolVersion"?',
+      'm/release-host.test.yaml:3:20: case 1: unknown kind "ToolVersions"; did you mean "ToolVersion"?',
     );
     expect(refused.stderr).toContain(
       'm/release-host.test.yaml:6:65: case 2: object.spec.uri is no field of ToolVersion; did you mean "url"?',
     );
+  });
+
+  it('refuses a case it could not read as written at the value, rather than testing another case', async () => {
+    const object =
+      '    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n';
+    const refused = await testReleaseHost(
+      `  - name: paths\n${object}    change: {action: update, paths: url}\n    expect: allow\n` +
+        `  - name: live\n${object}    live: 5\n    expect: allow\n` +
+        `  - name: spec\n    object: {kind: ToolVersion, metadata: "x", spec: [1, 2]}\n    expect: allow\n`,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'm/release-host.test.yaml:4:37: case 1: `change.paths` is a list of field paths: [max_ttl]',
+    );
+    expect(refused.stderr).toContain(
+      'm/release-host.test.yaml:8:11: case 2: `live` is a map, {spec}, or null for no live object',
+    );
+    expect(refused.stderr).toContain('m/release-host.test.yaml:11:43: case 3: `object.metadata` is a map');
+    expect(refused.stdout).not.toContain('policy test case(s) passed');
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * A policy's test file as `converge policy test` reads it (src/policy/test-cases.ts): a case the
+ * runner could not read as written is refused at the value that is wrong, never run as another case.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatProblem } from '../../../src/errors.ts';
+import { parseTestFile } from '../../../src/policy/test-cases.ts';
+import { providerMap } from '../../../src/providers/index.ts';
+
+const OBJECT = '{kind: ToolVersion, metadata: {name: 1.0.0}, spec: {url: "https://releases.example.com/t.zip"}}';
+
+/** The problems of a file of one case: `object` and `expect`, then the lines given. */
+function problems(...lines: string[]): string[] {
+  const text = ['cases:', '  - name: one', `    object: ${OBJECT}`, ...lines, '    expect: allow', ''].join('\n');
+  return parseTestFile('t.test.yaml', text, providerMap).problems.map(formatProblem);
+}
+
+describe('policy test cases', () => {
+  it('reads a well-formed case', () => {
+    const text = `cases:\n  - name: one\n    object: ${OBJECT}\n    live: {spec: {}}\n    change: {action: update, paths: [url]}\n    expect: allow\n`;
+    const { tests, problems } = parseTestFile('t.test.yaml', text, providerMap);
+    expect(problems).toEqual([]);
+    expect(tests?.cases[0]).toMatchObject({ name: 'one', change: { action: 'update', paths: ['url'] }, line: 2 });
+  });
+
+  it.each([
+    ['change: {action: update, paths: url}', 't.test.yaml:4:37: case 1: `change.paths` is a list of field paths'],
+    ['change: {action: update, paths: [1]}', 't.test.yaml:4:37: case 1: `change.paths` is a list of field paths'],
+    ['change: delete', 't.test.yaml:4:13: case 1: `change` is a map: {action, paths}'],
+    ['change: {action: remove}', 't.test.yaml:4:22: case 1: `change.action` is one of create'],
+    [
+      'change: {action: delete, path: [url]}',
+      't.test.yaml:4:30: case 1: `change.path` is not read by a test case; did you mean "paths"?',
+    ],
+    ['live: 5', 't.test.yaml:4:11: case 1: `live` is a map, {spec}, or null for no live object'],
+    ['live: {spec: [1, 2]}', 't.test.yaml:4:18: case 1: `live.spec` is a map'],
+    [
+      'chnage: {action: delete}',
+      't.test.yaml:4:5: case 1: `chnage` is not read by a test case; did you mean "change"?',
+    ],
+  ])('refuses %s at its place', (line, problem) => {
+    const found = problems(`    ${line}`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(problem);
+  });
+
+  it('refuses an object whose metadata or spec is not a map, and a name that is not a string', () => {
+    const one = (name: string, object: string) =>
+      parseTestFile(
+        't.test.yaml',
+        `cases:\n  - name: ${name}\n    object: ${object}\n    expect: allow\n`,
+        providerMap,
+      ).problems.map(formatProblem);
+    expect(one('one', '{kind: ToolVersion, metadata: {name: 1.0.0}, spec: [1, 2]}')).toEqual([
+      't.test.yaml:3:64: case 1: `object.spec` is a map',
+    ]);
+    expect(one('one', '{kind: ToolVersion, metadata: "x", spec: {}}')).toEqual([
+      't.test.yaml:3:43: case 1: `object.metadata` is a map',
+    ]);
+    expect(one('15', OBJECT)).toEqual([
+      't.test.yaml:2:11: case 1: `name` is a string: quote a name YAML would read as a number or a bool',
+    ]);
+    // read as a manifest is: a number YAML cannot keep is refused, not rounded
+    expect(one('1e20', OBJECT)).toEqual([
+      't.test.yaml:2:11: the number 1e20 is too large to be kept exactly (beyond 2^53); quote it if it is text',
+    ]);
+    expect(one('one', '5')).toEqual(['t.test.yaml:3:13: case 1: `object` is a map: {kind, metadata, spec}']);
+  });
+
+  it('refuses a case that is not a map, a policy name that is not a string, and a second document', () => {
+    const { problems } = parseTestFile('t.test.yaml', 'policy: 5\ncases:\n  - 5\n', providerMap);
+    expect(problems.map(formatProblem)).toEqual([
+      't.test.yaml:1:9: `policy` is the name of the policy tested, a string',
+      't.test.yaml:3:5: case 1: a case is a map: {name, object, live, change, expect}',
+    ]);
+    const two = parseTestFile(
+      't.test.yaml',
+      `cases:\n  - {object: ${OBJECT}, expect: allow}\n---\ncases: []\n`,
+      providerMap,
+    );
+    expect(two.problems.map(formatProblem)).toEqual(['t.test.yaml:4:1: a test file is one YAML document']);
+  });
+});
