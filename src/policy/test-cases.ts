@@ -14,7 +14,8 @@ import type { Outcome } from './evaluate.ts';
 export interface TestCase {
   name: string;
   object: { kind: string; metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
-  live?: { spec?: Record<string, unknown>; metadata?: Record<string, unknown> } | null;
+  /** Its metadata is the object's address, as plan gives it (src/policy/test-runner.ts). */
+  live?: { spec?: Record<string, unknown> } | null;
   change?: { action: string; paths?: string[] };
   expect: Outcome;
   line: number;
@@ -118,7 +119,7 @@ interface CaseProblem {
 
 const CASE_KEYS: readonly string[] = ['name', 'object', 'live', 'change', 'expect'];
 const OBJECT_KEYS: readonly string[] = ['kind', 'metadata', 'spec'];
-const LIVE_KEYS: readonly string[] = ['metadata', 'spec'];
+const LIVE_KEYS: readonly string[] = ['spec'];
 const CHANGE_KEYS: readonly string[] = ['action', 'paths'];
 
 /**
@@ -152,11 +153,16 @@ function objectProblem(object: unknown, kinds: ReadonlySet<string>): CaseProblem
   return unknownKey(object, OBJECT_KEYS, 'object') ?? mapProblem(object, 'object', ['metadata', 'spec']);
 }
 
+const LIVE_METADATA = "`live` has no metadata of its own: it is the object's address, `name` and `scope`, as in a plan";
+
 /** `live` is optional, and `null` says there is none (a create). */
 function liveProblem(live: unknown): CaseProblem | undefined {
   if (live === undefined || live === null) return undefined;
   if (!isRecord(live)) return { path: 'live', message: '`live` is a map, {spec}, or null for no live object' };
-  return unknownKey(live, LIVE_KEYS, 'live') ?? mapProblem(live, 'live', ['metadata', 'spec']);
+  // plan reads the live object of the object's address, and sees only that address of it: metadata
+  // written here (labels, another name) would be what no plan ever shows a rule
+  if (live.metadata !== undefined) return { path: 'live.metadata', atKey: true, message: LIVE_METADATA };
+  return unknownKey(live, LIVE_KEYS, 'live') ?? mapProblem(live, 'live', ['spec']);
 }
 
 function changeProblem(change: unknown): CaseProblem | undefined {

@@ -12,14 +12,15 @@ import { loadManifestSet } from '../manifest/load.ts';
 import { DEFAULT_SCHEMA_DIR } from '../manifest/schema-dir.ts';
 import { readSchema } from '../manifest/schema-file.ts';
 import { catalog, providerMap } from '../providers/index.ts';
+import { childAddress } from '../reconcile/address.ts';
 import type { Provider } from '../reconcile/provider.ts';
-import type { Metadata } from '../reconcile/types.ts';
+import type { Address, Metadata } from '../reconcile/types.ts';
 import { judge, type Outcome } from './evaluate.ts';
 import { policyCompiler } from './hooks.ts';
 import { policyMatches } from './match.ts';
 import type { Policy } from './policy.ts';
 import { parseTestFile, type TestCase, type TestFile } from './test-cases.ts';
-import { manifestView } from './view.ts';
+import { addressMetadata, manifestView } from './view.ts';
 
 export interface CaseResult {
   file: string;
@@ -65,21 +66,19 @@ export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<
 function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
   const { kind } = c.object;
   const provider = providerMap.get(kind);
-  const metadata = withMetadataDefaults(kind, c.object.metadata);
+  const parent = parentOf(kind);
+  const metadata = withMetadataDefaults(parent?.provider.kind ?? kind, c.object.metadata);
   const labels = metadata.labels as Record<string, string> | undefined;
+  const address = addressOf(kind, provider, parent, metadata, c.object.spec);
   let actual: Outcome = 'allow';
   let error: string | undefined;
   // a delete is judged as plan judges it (match.ts, MatchTarget.removal)
   const removal = c.change?.action === 'delete';
-  if (policyMatches(policy, { kind, scope: scopeOf(provider, metadata), labels, removal })) {
+  if (policyMatches(policy, { kind, scope: address?.scope, labels, removal })) {
     const object = manifestView(kind, metadata, c.object.spec, provider);
+    // plan pairs a live object with the object of its address, and sees only that address of it
     const live = c.live
-      ? manifestView(
-          kind,
-          c.live.metadata ? withMetadataDefaults(kind, c.live.metadata) : metadata,
-          c.live.spec,
-          provider,
-        )
+      ? { ...manifestView(kind, undefined, c.live.spec, provider), metadata: address ? addressMetadata(address) : {} }
       : null;
     const change = c.change && { action: c.change.action as never, paths: c.change.paths ?? [] };
     const judged = judge(policy, { object, live, ...(change && { change }) });
@@ -100,8 +99,8 @@ function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
 
 /**
  * An example's metadata as a manifest's is once loaded: the schema's defaults (an SSH role's
- * `mount: ssh`) under what is written. A kind without a schema of its own (a module's version,
- * seen only as its module's item) has none.
+ * `mount: ssh`) under what is written. A child kind (a module's version) has no schema of its own:
+ * plan gives it its parent's metadata, so its example gets the parent kind's defaults.
  */
 function withMetadataDefaults(kind: string, metadata: Record<string, unknown> = {}): Record<string, unknown> {
   if (!existsSync(join(DEFAULT_SCHEMA_DIR, `${kind}.schema.json`))) return metadata;
@@ -114,10 +113,31 @@ function withMetadataDefaults(kind: string, metadata: Record<string, unknown> = 
 
 type SchemaNode = Record<string, { properties?: Record<string, { default?: unknown }> }>;
 
-/** The scope a policy's `match.scopes` sees: the one the kind's address takes from the metadata, as for a declared object. */
-function scopeOf(provider: Provider | undefined, metadata: Record<string, unknown>): string | undefined {
+/** The kind whose keyed list holds objects of `kind` (a module's versions), and that list. */
+function parentOf(kind: string): { provider: Provider; key: string } | undefined {
+  for (const provider of providerMap.values()) {
+    const child = provider.children?.find((c) => c.provider.kind === kind);
+    if (child) return { provider, key: child.key };
+  }
+  return undefined;
+}
+
+/**
+ * The example's address, as plan's for a declared object: from its metadata, or for a child from
+ * its parent's address and its key (src/reconcile/children.ts). It gives the scope
+ * `match.scopes` sees and `live.metadata`.
+ */
+function addressOf(
+  kind: string,
+  provider: Provider | undefined,
+  parent: { provider: Provider; key: string } | undefined,
+  metadata: Record<string, unknown>,
+  spec: Record<string, unknown> | undefined,
+): Address | undefined {
   try {
-    return provider?.address(metadata as Metadata).scope;
+    if (!parent) return provider?.address(metadata as Metadata);
+    const key = spec?.[parent.key];
+    return childAddress(parent.provider.address(metadata as Metadata), kind, String(key ?? ''));
   } catch {
     return undefined; // metadata too partial to name an object by: it is in no scope
   }

@@ -341,4 +341,33 @@ describe('converge policy test', () => {
     expect(refused.stderr).toContain('m/release-host.test.yaml:11:43: case 3: `object.metadata` is a map');
     expect(refused.stdout).not.toContain('policy test case(s) passed');
   });
+
+  it("gives live what plan gives it, the object's address without its labels: a passing test is the rule plan enforces", async () => {
+    const labelled = `kind: ToolVersion\nmetadata: {name: 1.0.0, labels: {team: a}}\nspec: {url: "https://releases.example.com/t.zip", sha: "${SHA}"}\n`;
+    await put('tools.yaml', labelled);
+    await seedApply(target, ['m']);
+    await put('policy.yaml', policy('live-labels', 'ToolVersion', 'live == null || has(live.metadata.labels)', 'deny'));
+    await put(
+      'live-labels.test.yaml',
+      'cases:\n  - name: labelled\n    object: {kind: ToolVersion, metadata: {name: 1.0.0, labels: {team: a}}, spec: {}}\n' +
+        '    live: {spec: {}}\n    expect: deny\n',
+    );
+    const tested = await target.run(['policy', 'test', 'm']);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+    expect(tested.stdout).toContain('ok   m/live-labels.test.yaml:2: live-labels: labelled (deny)');
+    const planned = await target.run(['plan', 'm']);
+    expect(planned.code).toBe(1);
+    expect(planned.stdout).toContain('denied by policy live-labels: ToolVersion/1.0.0 (m/tools.yaml:1:1)');
+
+    await put(
+      'live-labels.test.yaml',
+      'cases:\n  - object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {}}\n' +
+        '    live: {metadata: {name: 1.0.0, labels: {team: a}}, spec: {}}\n    expect: allow\n',
+    );
+    const refused = await target.run(['policy', 'test', 'm']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "m/live-labels.test.yaml:3:12: case 1: `live` has no metadata of its own: it is the object's address",
+    );
+  });
 });

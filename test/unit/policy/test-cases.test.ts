@@ -35,6 +35,10 @@ describe('policy test cases', () => {
     ['live: 5', 't.test.yaml:4:11: case 1: `live` is a map, {spec}, or null for no live object'],
     ['live: {spec: [1, 2]}', 't.test.yaml:4:18: case 1: `live.spec` is a map'],
     [
+      'live: {metadata: {name: x}, spec: {}}',
+      "t.test.yaml:4:12: case 1: `live` has no metadata of its own: it is the object's address, `name` and `scope`, as in a plan",
+    ],
+    [
       'chnage: {action: delete}',
       't.test.yaml:4:5: case 1: `chnage` is not read by a test case; did you mean "change"?',
     ],
