@@ -8,6 +8,7 @@ import { ConvergeError, formatPosition } from '../errors.ts';
 import type { Colors } from '../ui/colors.ts';
 import { escapeMarkdownHtml, mdCode } from '../ui/markdown.ts';
 import type { Output } from '../ui/output.ts';
+import { terminalLine } from '../ui/terminal-text.ts';
 import type { Evaluation, PolicyResult } from './evaluate.ts';
 
 export interface PolicySummary {
@@ -33,10 +34,15 @@ export function summarizePolicies({ evaluated, results }: Evaluation): PolicySum
   };
 }
 
-/** `deny ssh-ttl-cap: SSH certificates live at most 24h: SSHRole/ssh/web (base/ssh.yaml:3:1)` */
+/**
+ * `denied by policy ssh-ttl-cap: SSHRole/ssh/web (base/ssh.yaml:3:1): SSH certificates live at most 24h`.
+ * The object may be a live one no manifest names (a prune), its name written by whoever made it:
+ * its control characters are shown, never run, as in every other text report.
+ */
 export function violationLine(r: PolicyResult): string {
   const where = r.source ? ` (${formatPosition(r.source)})` : '';
-  return `${r.outcome === 'deny' ? 'denied by' : 'warning from'} policy ${r.policy}: ${r.object}${where}: ${r.message}`;
+  const verdict = r.outcome === 'deny' ? 'denied by' : 'warning from';
+  return terminalLine(`${verdict} policy ${r.policy}: ${r.object}${where}: ${r.message}`);
 }
 
 /** The count line every report ends its policy part with. */

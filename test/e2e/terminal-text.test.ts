@@ -96,6 +96,26 @@ describe('server text on a terminal', () => {
     expect(drift.stdout).toContain(`? SSHRole/ssh/role-${SHOWN}`);
   });
 
+  it("a policy's result names a live object to prune with its control characters shown", async () => {
+    const manifests = join(scratch, 'pruned');
+    await cp(SSH_ROLES, join(manifests, 'ssh-roles.yaml'));
+    await cp(VARIABLES, join(manifests, 'variables.yaml'));
+    await writeFile(
+      join(manifests, 'policy.yaml'),
+      'kind: Policy\nmetadata: {name: no-ssh-deletes}\nspec:\n  match: {kinds: [SSHRole]}\n' +
+        '  rule: "change.action != \'delete\'"\n  message: SSH roles are not deleted from CI\n',
+    );
+    // its own configuration: the other tests here run without an ownership scope
+    const config = join(scratch, 'prune.config.yaml');
+    await writeFile(config, 'ownership:\n  - {kind: SSHRole, scope: ssh, name: "role-*"}\n');
+    const plan = await run(['plan', manifests, '--prune', '-c', config]);
+    expect(plan.code, plan.stderr).toBe(1);
+    expectSafe(plan);
+    expect(plan.stdout).toContain(
+      `denied by policy no-ssh-deletes: SSHRole/ssh/role-${SHOWN}: SSH roles are not deleted from CI`,
+    );
+  });
+
   it('test run shows the log and the test file names with their control characters shown', async () => {
     await post(
       '/api/v2/organizations/example-org/registry-modules',
