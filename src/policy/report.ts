@@ -73,20 +73,46 @@ export function policyJson(s: PolicySummary) {
   };
 }
 
+export interface PolicyMarkdownOptions {
+  /**
+   * Violations listed in the table, denials first; the rest are counted under it. A report that
+   * shrinks to fit a comment (src/ui/markdown.ts, fitToLimit) shrinks this with its other
+   * sections, so that hundreds of warnings do not leave no room for the objects.
+   */
+  rows?: number;
+  heading?: string;
+}
+
 /** A Markdown section: a table of the violations, or one line saying all passed. */
-export function policyMarkdown(s: PolicySummary, heading = '###'): string[] {
+export function policyMarkdown(s: PolicySummary, options: PolicyMarkdownOptions = {}): string[] {
+  const { rows = Number.POSITIVE_INFINITY, heading = '###' } = options;
   if (s.evaluated === 0) return [];
   const lines = [`${heading} Policies`, '', policyCountLine(s)];
-  if (s.violations.length === 0) return lines;
-  lines.push('', '| Result | Policy | Object | Manifest | Message |', '|---|---|---|---|---|');
-  for (const r of s.violations) {
-    const where = r.source ? mdCode(formatPosition(r.source)) : '';
-    const result = r.outcome === 'deny' ? '❌ denied' : '⚠️ warning';
-    lines.push(
-      `| ${result} | ${mdCode(r.policy)} | ${mdCode(r.object)} | ${where} | ${escapeMarkdownHtml(r.message)} |`,
-    );
+  const shown = s.violations.slice(0, rows);
+  if (shown.length > 0) {
+    lines.push('', '| Result | Policy | Object | Manifest | Message |', '|---|---|---|---|---|');
+    for (const r of shown) lines.push(violationRow(r));
   }
+  const rest = s.violations.slice(shown.length);
+  if (rest.length > 0) lines.push('', notListed(rest, shown.length > 0));
   return lines;
+}
+
+function violationRow(r: PolicyResult): string {
+  const where = r.source ? mdCode(formatPosition(r.source)) : '';
+  const result = r.outcome === 'deny' ? '❌ denied' : '⚠️ warning';
+  return `| ${result} | ${mdCode(r.policy)} | ${mdCode(r.object)} | ${where} | ${escapeMarkdownHtml(r.message)} |`;
+}
+
+/** `_and 2 more denial(s) and 350 more warning(s) not listed here; ..._` */
+function notListed(rest: readonly PolicyResult[], after: boolean): string {
+  const denied = rest.filter((r) => r.outcome === 'deny').length;
+  const more = after ? 'more ' : '';
+  const counts = [
+    ...(denied > 0 ? [`${denied} ${more}denial(s)`] : []),
+    ...(rest.length > denied ? [`${rest.length - denied} ${more}warning(s)`] : []),
+  ];
+  return `_${after ? 'and ' : ''}${counts.join(' and ')} not listed here; the JSON report (\`--format json\`) lists every one._`;
 }
 
 /** The text lines (in yellow), then the denial error when a policy denied: `validate` and `apply` as text. */

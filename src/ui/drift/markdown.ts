@@ -38,6 +38,8 @@ export interface MarkdownOptions {
   valueChars?: number;
   /** Diff lines per multi-line value before "and N more". */
   diffLines?: number;
+  /** Rows of the policy results' table, denials first, before "and N more". */
+  policyRows?: number;
 }
 
 interface Caps {
@@ -46,6 +48,7 @@ interface Caps {
   unmanaged: number;
   valueChars: number;
   diffLines: number;
+  policyRows: number;
 }
 
 const DEFAULTS = {
@@ -55,6 +58,7 @@ const DEFAULTS = {
   unmanagedPerKind: 100,
   valueChars: 80,
   diffLines: 200,
+  policyRows: 100,
 };
 
 export function formatDriftMarkdown(report: DriftReport, options: MarkdownOptions = {}): string {
@@ -65,14 +69,15 @@ export function formatDriftMarkdown(report: DriftReport, options: MarkdownOption
     unmanaged: o.unmanagedPerKind,
     valueChars: o.valueChars,
     diffLines: o.diffLines,
+    policyRows: o.policyRows,
   };
   const steps: Caps[] = [first];
-  for (const [objects, fields, unmanaged, diffLines] of [
-    [20, 20, 50, 40],
-    [10, 10, 20, 20],
-    [5, 5, 10, 10],
-    [1, 5, 5, 10],
-    [0, 0, 0, 0],
+  for (const [objects, fields, unmanaged, diffLines, policyRows] of [
+    [20, 20, 50, 40, 50],
+    [10, 10, 20, 20, 20],
+    [5, 5, 10, 10, 10],
+    [1, 5, 5, 10, 5],
+    [0, 0, 0, 0, 0],
   ] as const) {
     steps.push({
       objects: Math.min(objects, first.objects),
@@ -80,6 +85,7 @@ export function formatDriftMarkdown(report: DriftReport, options: MarkdownOption
       unmanaged: Math.min(unmanaged, first.unmanaged),
       valueChars: Math.min(60, first.valueChars),
       diffLines: Math.min(diffLines, first.diffLines),
+      policyRows: Math.min(policyRows, first.policyRows),
     });
   }
   // only a summary table of thousands of kinds is still too long at the last step: it is cut at a line end
@@ -106,7 +112,8 @@ function render(report: DriftReport, caps: Caps): string {
     '',
   );
   if (report.kinds.length > 0) out.push(...kindTable(report.kinds, c), '');
-  if (report.policies && report.policies.evaluated > 0) out.push(...policyMarkdown(report.policies), '');
+  if (report.policies && report.policies.evaluated > 0)
+    out.push(...policyMarkdown(report.policies, { rows: caps.policyRows }), '');
 
   const drifted = driftedObjects(report);
   if (drifted.length > 0) {

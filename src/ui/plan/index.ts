@@ -24,9 +24,10 @@ const RENDERERS: Record<PlanFormat, (input: PlanRenderInput) => string | Promise
     return `${[...formatPlan(plan, colors), ...policyLines].join('\n')}\n`;
   },
   markdown: async ({ plan, policies }) => {
-    const section = policies ? policyMarkdown(policies) : [];
     const { formatPlanMarkdown } = await import('./markdown.ts');
-    return formatPlanMarkdown(plan, { sections: section.length > 0 ? [section] : [] });
+    // as many of the violations as the plan's detail leaves room for
+    const section = (rows: number) => (policies ? policyMarkdown(policies, { rows }) : []);
+    return formatPlanMarkdown(plan, { sections: policies && policies.evaluated > 0 ? [section] : [] });
   },
   json: ({ plan, meta, policies }) => formatPlanJson(plan, meta, policies),
 };

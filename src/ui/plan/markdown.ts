@@ -32,9 +32,13 @@ export interface PlanMarkdownOptions {
    * Sections shown after the changes and before the notes, in this order (the
    * policy results: src/policy/report.ts, policyMarkdown): Markdown lines with
    * their own `###` heading, as is; the caller escapes what it did not write itself.
+   * A section that may be long is a function of the rows it may list, which shrink
+   * with the plan's detail: 400 policy warnings must not crowd out the changes.
    */
-  sections?: readonly (readonly string[])[];
+  sections?: readonly Section[];
 }
+
+export type Section = readonly string[] | ((rows: number) => readonly string[]);
 
 /** How much of the plan a rendering shows; the first that fits is used. */
 interface Detail {
@@ -47,14 +51,16 @@ interface Detail {
   listed: number;
   notes: number;
   unmanaged: number;
+  /** Rows of a section that may be long (the policy results' table). */
+  rows: number;
 }
 
 const LEVELS: readonly Detail[] = [
-  { detailed: 500, fields: 50, diffLines: 200, valueChars: 120, listed: 2000, notes: 200, unmanaged: 500 },
-  { detailed: 100, fields: 20, diffLines: 40, valueChars: 80, listed: 1000, notes: 50, unmanaged: 100 },
-  { detailed: 20, fields: 5, diffLines: 10, valueChars: 60, listed: 500, notes: 20, unmanaged: 20 },
-  { detailed: 0, fields: 0, diffLines: 0, valueChars: 0, listed: 200, notes: 5, unmanaged: 5 },
-  { detailed: 0, fields: 0, diffLines: 0, valueChars: 0, listed: 0, notes: 0, unmanaged: 0 },
+  { detailed: 500, fields: 50, diffLines: 200, valueChars: 120, listed: 2000, notes: 200, unmanaged: 500, rows: 200 },
+  { detailed: 100, fields: 20, diffLines: 40, valueChars: 80, listed: 1000, notes: 50, unmanaged: 100, rows: 50 },
+  { detailed: 20, fields: 5, diffLines: 10, valueChars: 60, listed: 500, notes: 20, unmanaged: 20, rows: 20 },
+  { detailed: 0, fields: 0, diffLines: 0, valueChars: 0, listed: 200, notes: 5, unmanaged: 5, rows: 5 },
+  { detailed: 0, fields: 0, diffLines: 0, valueChars: 0, listed: 0, notes: 0, unmanaged: 0, rows: 0 },
 ];
 
 /** Deletes and replacements lose live state: they come first, marked. */
@@ -80,7 +86,7 @@ const SHORTENED =
   "_This plan was shortened to fit GitHub's comment limit (65,536 characters): " +
   'run `converge plan --format json`, or open the saved plan, for every object and field._';
 
-function render(plan: Plan, sections: readonly (readonly string[])[], detail: Detail, shortened: boolean): string {
+function render(plan: Plan, sections: readonly Section[], detail: Detail, shortened: boolean): string {
   const changes = ORDER.flatMap((action) => plan.actions.filter((a) => a.action === action));
   const destructive = changes.filter((a) => DESTRUCTIVE.has(a.action));
   const out = [`## Plan: ${planSummary(plan)}`, ''];
@@ -96,7 +102,7 @@ function render(plan: Plan, sections: readonly (readonly string[])[], detail: De
   }
   out.push(...changeSections(changes, detail));
   out.push(...defaultLegendMarkdown(changes));
-  for (const section of sections) out.push(...section, '');
+  for (const section of sections) out.push(...(typeof section === 'function' ? section(detail.rows) : section), '');
   out.push(...notesSection(plan, detail), ...unmanagedSection(plan, detail));
   return `${out.join('\n').trimEnd()}\n`;
 }

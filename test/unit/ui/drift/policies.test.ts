@@ -7,6 +7,8 @@ import { formatDriftJson } from '../../../../src/ui/drift/json.ts';
 import { formatDriftJunit } from '../../../../src/ui/drift/junit.ts';
 import { formatDriftMarkdown } from '../../../../src/ui/drift/markdown.ts';
 import { formatDriftText } from '../../../../src/ui/drift/text.ts';
+import { GITHUB_COMMENT_LIMIT } from '../../../../src/ui/markdown.ts';
+import { renderPlan } from '../../../../src/ui/plan/index.ts';
 import { action, plan, report } from './builders.ts';
 
 const source = { file: 'base/tools.yaml', line: 5, col: 1 };
@@ -65,5 +67,44 @@ describe('policy results in drift reports', () => {
     expect(xml).toContain(
       '<system-out>warning: ToolVersion/1.0.1 (base/tools.yaml:5): beta-channel | says &lt;no&gt;</system-out>',
     );
+  });
+});
+
+describe('hundreds of policy warnings in a Markdown report', () => {
+  // 400 warnings of a long message: a table of them alone is over the comment's limit
+  const message = `tool versions come from the release host: ${'a long explanation of why, '.repeat(6)}`;
+  const tools = Array.from({ length: 400 }, (_, i) => `1.0.${i}`);
+  const many = summarizePolicies({
+    evaluated: 401,
+    results: [
+      { ...result('release-host', 'ToolVersion/9.9.9', 'deny'), message },
+      ...tools.map((name) => ({ ...result('beta-channel', `ToolVersion/${name}`, 'warn'), message })),
+    ],
+  });
+  const changes = plan(
+    tools
+      .slice(0, 30)
+      .map((name) => action('ToolVersion', name, 'create', [{ path: 'url', after: `https://x/${name}` }])),
+  );
+  const shownObjects = (md: string) => md.split('\n').filter((line) => line.startsWith('<details><summary>')).length;
+
+  it('drift: the objects are still shown, the table capped, its denial first, the rest counted', () => {
+    const md = formatDriftMarkdown(report(changes, { policies: many }));
+    expect(md.length).toBeLessThanOrEqual(60_000);
+    expect(shownObjects(md)).toBeGreaterThanOrEqual(20);
+    const rows = md.split('\n').filter((line) => line.startsWith('| ❌') || line.startsWith('| ⚠️'));
+    expect(rows.length).toBeLessThan(401);
+    expect(rows[0]).toContain('ToolVersion/9.9.9');
+    expect(md).toContain(`_and ${401 - rows.length} more warning(s) not listed here;`);
+    expect(md).toContain('Policies: 401 check(s), 1 denied, 400 warning(s).');
+  });
+
+  it('plan: the changes keep their sections, the table capped', async () => {
+    const meta = { generatedAt: '2026-03-01T12:00:00.000Z', converge: '0.1.0' };
+    const colors = colorsFor(process.stdout, false);
+    const md = await renderPlan('markdown', { plan: changes, meta, colors, policies: many });
+    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(shownObjects(md)).toBe(30);
+    expect(md).toMatch(/_and \d+ more warning\(s\) not listed here;/);
   });
 });
