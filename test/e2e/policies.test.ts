@@ -61,7 +61,8 @@ describe('policies in validate, plan and apply', () => {
 
     const json = await target.run(['plan', 'm', '--json']);
     expect(json.code).toBe(1);
-    const { policies } = JSON.parse(json.stdout);
+    const { policies, valid } = JSON.parse(json.stdout);
+    expect(valid).toBe(false);
     expect(policies).toMatchObject({ evaluated: 2, denied: 1, warned: 0 });
     expect(policies.violations[0]).toMatchObject({
       policy: 'release-host',

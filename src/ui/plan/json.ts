@@ -28,6 +28,8 @@ export function formatPlanJson(plan: Plan, meta: PlanReportMeta, policies?: Poli
     generatedAt: meta.generatedAt,
     converge: meta.converge,
     changes: hasChanges(plan),
+    // what a CI job asks first, as in `validate --json`: false when a policy denies, and apply would refuse
+    valid: (policies?.denied ?? 0) === 0,
     // every action counted, zeros included, so `.counts.delete` is a number
     counts: Object.fromEntries(ACTIONS.map((a) => [a, plan.counts[a] ?? 0])),
     ...(policies && { policies: policyJson(policies) }),
