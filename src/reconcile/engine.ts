@@ -7,6 +7,7 @@ import PQueue from 'p-queue';
 import type { ApiClients } from '../api/types.ts';
 import { addressKey, type ListUnit, unitKey } from './address.ts';
 import { expandChildren } from './children.ts';
+import { declaredOf } from './declared.ts';
 import type { EventStream } from './events.ts';
 import { groupByKind } from './group-by-kind.ts';
 import type { OwnershipRule } from './ownership.ts';
@@ -42,7 +43,8 @@ export interface PlanRun {
 }
 
 export async function planRun(input: PlanRunInput): Promise<PlanRun> {
-  const expanded = selectedObjects(input.desired, input.selection, input.providers);
+  const all = expandChildren(input.desired, input.providers);
+  const expanded = selectedObjects(all, input.selection);
   const contextOf = runContexts(input);
   const selected = await Promise.all(
     expanded.map((d) => {
@@ -72,6 +74,8 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const inTarget = liveInSelection(input.selection);
   const { plan, problems } = buildPlan(snapshots, {
     ...options,
+    // every declared object, not only the selected ones: a target never prunes what another references
+    declared: declaredOf(all, (d) => input.providers.get(d.kind)?.references?.(d) ?? []),
     exists: (kind, key) => live.get(kind)?.has(key) ?? false,
     ...(inTarget && { inTarget }),
     planned: early.planned,
@@ -90,12 +94,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
  * its own address too (`--target RegistryModuleVersion/example-org/network/aws/1.0.0`), as plans
  * print it.
  */
-function selectedObjects(
-  desired: readonly DesiredObject[],
-  selection: Selection,
-  providers: ReadonlyMap<string, Provider>,
-): DesiredObject[] {
-  const all = expandChildren(desired, providers);
+function selectedObjects(all: readonly DesiredObject[], selection: Selection): readonly DesiredObject[] {
   if (selection.targets.length === 0 && Object.keys(selection.selectors).length === 0) return all;
   const parents = new Set(all.filter((d) => !d.parent && isSelected(selection, d)).map((d) => addressKey(d.address)));
   return all.filter((d) =>

@@ -5,6 +5,7 @@
 
 import { type Address, addressKey, compareAddresses, parentOf } from './address.ts';
 import { compare } from './comparison.ts';
+import { type Declared, declaredOf } from './declared.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import { type Capabilities, canReplace, capabilities, type Provider } from './provider.ts';
@@ -38,6 +39,11 @@ export interface PlanOptions {
   secrets: SecretPolicy;
   /** With --target, live objects outside the target are neither reported nor pruned. */
   inTarget?: (address: Address) => boolean;
+  /**
+   * Every declared object, also those --target leaves out: --prune never deletes what one of them
+   * references. From the snapshots' desired objects when absent.
+   */
+  declared?: Declared;
   /** Whether a live object of a kind exists (read for references too); by the snapshots' live objects when absent. */
   exists?: (kind: string, key: string) => boolean;
   /**
@@ -68,6 +74,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   const forward: PlannedAction[] = [];
   const deletes: PlannedAction[] = [];
   const unmanaged: UnmanagedObject[] = [];
+  const { referrers } = options.declared ?? declaredIn(sorted);
 
   for (const snapshot of sorted) {
     const { provider } = snapshot;
@@ -87,12 +94,15 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     for (const [key, live] of undeclared.sort(([, a], [, b]) => compareAddresses(a.address, b.address))) {
       if (provider.cardinality === 'one') continue;
       if (options.inTarget && !options.inTarget(live.address)) continue;
-      const prunable = can.delete === 'prunable' && isOwned(options.ownership, live.address);
-      if (options.prune && prunable) {
+      const owned = can.delete === 'prunable' && isOwned(options.ownership, live.address);
+      // an object a declared one references is never pruned: not prunable, and refused under --prune
+      const needed = owned ? (referrers.get(key) ?? []) : [];
+      const prunable = owned && needed.length === 0;
+      if (options.prune && needed.length > 0)
+        problems.push(...needed.map((referrer) => prunedReference(referrer, key)));
+      else if (options.prune && prunable)
         deletes.push(deleteAction(key, live, 'pruned: in an ownership scope and in no manifest'));
-      } else {
-        unmanaged.push({ key, kind: live.kind, address: live.address, prunable });
-      }
+      else unmanaged.push({ key, kind: live.kind, address: live.address, prunable });
     }
   }
 
@@ -313,6 +323,33 @@ function deleteAction(key: string, live: LiveObject, reason: string): PlannedAct
     dependsOn: [],
     ref: live.ref,
     reason,
+  };
+}
+
+/** The declared objects in play and what they reference, when the caller does not know every declared object. */
+function declaredIn(snapshots: readonly KindSnapshot[]): Declared {
+  const providers = new Map(snapshots.map((s) => [s.provider.kind, s.provider]));
+  return declaredOf(
+    snapshots.flatMap((s) => s.desired),
+    (object) => providers.get(object.kind)?.references?.(object) ?? [],
+  );
+}
+
+/**
+ * An object --prune would delete while a declared one references it: the plan is refused, as for
+ * a reference to an object declared `ensure: absent`, rather than pruning it (the referencing
+ * object would be changed behind the user's back, or refused by the API) or quietly keeping it
+ * (the ownership rule says the scope holds only declared objects): the manifests contradict
+ * themselves, and only the user knows which side is right.
+ */
+function prunedReference(referrer: DesiredObject, key: string): PlanProblem {
+  const referrerKey = addressKey(referrer.address);
+  return {
+    key: referrerKey,
+    source: referrer.source,
+    message:
+      `${referrerKey} references ${key}, which --prune would delete (it is in an ownership scope and in no manifest): ` +
+      `declare ${key} to keep it, or change ${referrerKey} so that it no longer references it to let --prune delete it`,
   };
 }
 

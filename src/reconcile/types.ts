@@ -162,7 +162,10 @@ export interface UnmanagedObject {
   key: string;
   kind: string;
   address: Address;
-  /** True when the ownership scopes cover it, so `--prune` would delete it. */
+  /**
+   * True when `--prune` would delete it: the ownership scopes cover it, and no declared object
+   * references it (then `--prune` refuses the plan instead).
+   */
   prunable: boolean;
 }
 

@@ -68,6 +68,38 @@ describe('SSH kinds through the CLI', () => {
     expect(JSON.parse((await secretsGet('/ssh/config/zeroaddress')).text).data.roles).toEqual(['web']);
   });
 
+  it('refuses to prune a role the zero-address list names, with or without --target, and changes nothing', async () => {
+    const otp = (name: string) => OTP_ROLE.replace('{name: web}', `{name: ${name}}`);
+    const zero = 'kind: SSHZeroAddress\nmetadata: {mount: ssh}\nspec: {roles: [legacy-otp, web]}\n';
+    await seedApply(target, [await manifest('seed.yaml', `${otp('legacy-otp')}---\n${OTP_ROLE}---\n${zero}`)]);
+    await manifest('converge.config.yaml', 'ownership:\n  - {kind: SSHRole, scope: ssh}\n');
+    // legacy-otp is live and named by the list, but no manifest declares it
+    const file = await manifest('declared.yaml', `${OTP_ROLE}---\n${zero}`);
+    const refusal =
+      'declared.yaml:5:1: SSHZeroAddress/ssh references SSHRole/ssh/legacy-otp, which --prune would delete ' +
+      '(it is in an ownership scope and in no manifest): declare SSHRole/ssh/legacy-otp to keep it, or change ' +
+      'SSHZeroAddress/ssh so that it no longer references it to let --prune delete it';
+    target.emulator.resetStats();
+    for (const args of [
+      ['plan', file, '--prune'],
+      ['apply', file, '--prune', '--auto-approve', '--no-progress'],
+      ['plan', file, '--prune', '-t', 'SSHRole/ssh/legacy-otp'],
+      ['apply', file, '--prune', '-t', 'SSHRole/ssh/legacy-otp', '--auto-approve', '--no-progress'],
+    ]) {
+      const result = await target.run(args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr).toContain(refusal);
+      expect(result.stdout).not.toContain('delete SSHRole/ssh/legacy-otp');
+    }
+    expect(Object.keys(target.emulator.stats().byRoute).every((route) => route.startsWith('GET'))).toBe(true);
+    expect((await secretsGet('/ssh/roles/legacy-otp')).status).toBe(200);
+    expect(JSON.parse((await secretsGet('/ssh/config/zeroaddress')).text).data.roles).toEqual(['legacy-otp', 'web']);
+    // without --prune the live role is a reference like any other: nothing to do, and not prunable
+    const plain = await target.run(['plan', file, '--detailed-exitcode']);
+    expect(plain.code, plain.stdout + plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('  ? SSHRole/ssh/legacy-otp\n');
+  });
+
   it('marks a CA replacement as destructive, and applies it only with --allow-replace', async () => {
     const generated = await manifest('ca.yaml', ca('{key_type: ed25519}'));
     await seedApply(target, [generated]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressKey } from '../../../src/reconcile/address.ts';
+import { declaredOf } from '../../../src/reconcile/declared.ts';
 import { buildPlan, type KindSnapshot, type PlanOptions } from '../../../src/reconcile/plan.ts';
 import type { LiveObject } from '../../../src/reconcile/types.ts';
 import { desired, live, memoryProvider } from './builders.ts';
@@ -83,6 +84,83 @@ describe('buildPlan', () => {
       ['Version/kept/1.0.0', 'delete'],
       ['Module/gone', 'delete'],
     ]);
+  });
+
+  describe('--prune and references', () => {
+    // a list that names roles (an SSH zero-address list): the API refuses it without them
+    const roles = memoryProvider('Role');
+    const lists = memoryProvider('List', {
+      references: (d) => (d.spec.roles as string[]).map((name) => ({ kind: 'Role', name })),
+    });
+    const list = desired('List', 'zero', { roles: ['legacy', 'web'] }, { source: { file: 'z.yaml', line: 3, col: 1 } });
+    const owned = { ...options, prune: true, ownership: [{ kind: 'Role' }] };
+    const refused = {
+      key: 'List/zero',
+      source: { file: 'z.yaml', line: 3, col: 1 },
+      message:
+        'List/zero references Role/legacy, which --prune would delete (it is in an ownership scope and in no manifest): ' +
+        'declare Role/legacy to keep it, or change List/zero so that it no longer references it to let --prune delete it',
+    };
+
+    it('refuses to prune a live object a declared one references, naming both, and deletes nothing for it', () => {
+      const { plan, problems } = buildPlan(
+        [
+          {
+            provider: roles,
+            desired: [desired('Role', 'web', {})],
+            live: liveMap(live('Role', 'legacy', {}), live('Role', 'web', { enabled: true }), live('Role', 'old', {})),
+          },
+          { provider: lists, desired: [list], live: liveMap(live('List', 'zero', { roles: ['legacy', 'web'] })) },
+        ],
+        owned,
+      );
+      expect(problems).toEqual([refused]);
+      // what no declared object references is still pruned
+      expect(plan.actions.filter((a) => a.action === 'delete').map((a) => a.key)).toEqual(['Role/old']);
+    });
+
+    it('refuses it too when --target leaves the referencing object out of the plan', () => {
+      const { plan, problems } = buildPlan(
+        [{ provider: roles, desired: [], live: liveMap(live('Role', 'legacy', {})) }],
+        {
+          ...owned,
+          inTarget: (address) => address.name === 'legacy',
+          declared: declaredOf([list], (d) => lists.references?.(d) ?? []),
+        },
+      );
+      expect(problems).toEqual([refused]);
+      expect(plan.actions).toEqual([]);
+    });
+
+    it('lists it as not prunable without --prune', () => {
+      const { plan, problems } = buildPlan(
+        [
+          { provider: roles, desired: [], live: liveMap(live('Role', 'legacy', {}), live('Role', 'old', {})) },
+          { provider: lists, desired: [list], live: liveMap(live('List', 'zero', { roles: ['legacy', 'web'] })) },
+        ],
+        { ...owned, prune: false, exists: () => true },
+      );
+      expect(problems).toEqual([]);
+      expect(plan.unmanaged.map((u) => [u.key, u.prunable])).toEqual([
+        ['Role/legacy', false],
+        ['Role/old', true],
+      ]);
+    });
+
+    it('prunes an object only a list declared absent references', () => {
+      const { plan, problems } = buildPlan(
+        [
+          { provider: roles, desired: [], live: liveMap(live('Role', 'legacy', {})) },
+          { provider: lists, desired: [{ ...list, ensure: 'absent' }], live: liveMap() },
+        ],
+        owned,
+      );
+      expect(problems).toEqual([]);
+      expect(plan.actions.map((a) => [a.key, a.action])).toEqual([
+        ['List/zero', 'noop'],
+        ['Role/legacy', 'delete'],
+      ]);
+    });
   });
 
   it('never prunes a kind whose objects can only be deleted by ensure: absent', () => {
