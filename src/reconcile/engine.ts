@@ -5,7 +5,7 @@
  */
 import PQueue from 'p-queue';
 import type { ApiClients } from '../api/types.ts';
-import { addressKey, type ListUnit, unitKey } from './address.ts';
+import { type Address, addressKey, kindOfKey, type ListUnit, parentOf, unitKey } from './address.ts';
 import { expandChildren } from './children.ts';
 import { declaredOf } from './declared.ts';
 import type { EventStream } from './events.ts';
@@ -137,9 +137,11 @@ function addTargetReads(
 
 /**
  * Objects that declared ones reference (the roles an SSH zero-address list
- * names) must exist: the list units they live in are read too, names only,
- * even where nothing of their kind is declared. Returns, per kind, the units
- * read only for that, whose other objects are not part of the plan.
+ * names), and the parent of a child list's item (a version's module, which
+ * --target may leave out), must exist: the list units they live in are read
+ * too, names only, even where nothing of their kind is declared. Returns, per
+ * kind, the units read only for that, whose other objects are not part of the
+ * plan.
  */
 function addReferenceReads(
   requests: ReadRequest[],
@@ -149,7 +151,7 @@ function addReferenceReads(
   const extra = new Map<string, Set<string>>();
   for (const desired of selected) {
     if (desired.ensure !== 'present') continue;
-    for (const ref of providers.get(desired.kind)?.references?.(desired) ?? []) {
+    for (const ref of neededBy(desired, providers)) {
       const provider = providers.get(ref.kind);
       if (!provider) continue;
       const unit = listUnitOf(provider, ref);
@@ -165,6 +167,13 @@ function addReferenceReads(
     }
   }
   return extra;
+}
+
+/** The objects that must exist for a declared one to be written: what it references, and its parent. */
+function neededBy(desired: DesiredObject, providers: ReadonlyMap<string, Provider>): Address[] {
+  const refs = providers.get(desired.kind)?.references?.(desired) ?? [];
+  if (desired.parent === undefined) return refs;
+  return [...refs, parentOf(desired.address, kindOfKey(desired.parent))];
 }
 
 /** The live objects of a kind outside the units read only to check references. */

@@ -3,7 +3,7 @@
  * each pair into one planned action. Pure: no I/O, plain data in and out.
  */
 
-import { type Address, addressKey, compareAddresses, parentOf } from './address.ts';
+import { type Address, addressKey, compareAddresses, kindOfKey, parentOf } from './address.ts';
 import { compare } from './comparison.ts';
 import { type Declared, declaredOf } from './declared.ts';
 import { orderKinds } from './order.ts';
@@ -41,7 +41,8 @@ export interface PlanOptions {
   inTarget?: (address: Address) => boolean;
   /**
    * Every declared object, also those --target leaves out: --prune never deletes what one of them
-   * references. From the snapshots' desired objects when absent.
+   * references, and an object a selected one needs that the target leaves out is named as such.
+   * From the snapshots' desired objects when absent.
    */
   declared?: Declared;
   /** Whether a live object of a kind exists (read for references too); by the snapshots' live objects when absent. */
@@ -74,7 +75,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   const forward: PlannedAction[] = [];
   const deletes: PlannedAction[] = [];
   const unmanaged: UnmanagedObject[] = [];
-  const { referrers } = options.declared ?? declaredIn(sorted);
+  const allDeclared = options.declared ?? declaredIn(sorted);
 
   for (const snapshot of sorted) {
     const { provider } = snapshot;
@@ -96,7 +97,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
       if (options.inTarget && !options.inTarget(live.address)) continue;
       const owned = can.delete === 'prunable' && isOwned(options.ownership, live.address);
       // an object a declared one references is never pruned: not prunable, and refused under --prune
-      const needed = owned ? (referrers.get(key) ?? []) : [];
+      const needed = owned ? (allDeclared.referrers.get(key) ?? []) : [];
       const prunable = owned && needed.length === 0;
       if (options.prune && needed.length > 0)
         problems.push(...needed.map((referrer) => prunedReference(referrer, key)));
@@ -106,7 +107,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     }
   }
 
-  problems.push(...referenceProblems(sorted, options));
+  problems.push(...referenceProblems(sorted, allDeclared, options));
   const kept = withoutCascaded(deletes, sorted);
   linkDependencies(sorted, forward, kept);
   kept.reverse(); // deletes run in reverse kind order
@@ -353,32 +354,56 @@ function prunedReference(referrer: DesiredObject, key: string): PlanProblem {
   };
 }
 
-/** A declared object that references one neither declared nor live cannot be applied: the API would refuse it. */
-function referenceProblems(snapshots: readonly KindSnapshot[], options: PlanOptions): PlanProblem[] {
-  const declared = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d.ensure] as const)));
+/**
+ * A declared object that references one that will not be there when it is written cannot be
+ * applied: the API would refuse it. Nor can an item of a child list (a module's version) whose
+ * parent is neither live nor in the plan: --target may select the item alone.
+ */
+function referenceProblems(
+  snapshots: readonly KindSnapshot[],
+  declared: Declared,
+  options: PlanOptions,
+): PlanProblem[] {
+  const inPlay = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d.ensure] as const)));
   const exists =
     options.exists ??
     ((kind: string, key: string) => snapshots.some((s) => s.provider.kind === kind && s.live.has(key)));
+  const missing = (key: string) => whyMissing(key, inPlay, declared, exists);
   const problems: PlanProblem[] = [];
   for (const { provider, desired } of snapshots) {
-    if (!provider.references) continue;
     for (const object of desired) {
       if (object.ensure !== 'present') continue;
-      for (const ref of provider.references(object)) {
-        const refKey = addressKey(ref);
-        const state = declared.get(refKey);
-        if (state === 'present' || (state === undefined && exists(ref.kind, refKey))) continue;
-        const why =
-          state === 'absent' ? 'which the manifests delete (ensure: absent)' : 'which is neither declared nor live';
-        problems.push({
-          key: addressKey(object.address),
-          source: object.source,
-          message: `references ${refKey}, ${why}`,
-        });
+      const problem = (message: string) =>
+        problems.push({ key: addressKey(object.address), source: object.source, message });
+      for (const refKey of (provider.references?.(object) ?? []).map(addressKey)) {
+        const why = missing(refKey);
+        if (why) problem(`references ${refKey}, ${why}`);
       }
+      const why = object.parent === undefined ? undefined : missing(object.parent);
+      if (why) problem(`belongs to ${object.parent}, ${why}`);
     }
   }
   return problems;
+}
+
+/** Why the object a selected one needs will not be there when the plan runs; undefined when it will. */
+function whyMissing(
+  key: string,
+  inPlay: ReadonlyMap<string, DesiredObject['ensure']>,
+  declared: Declared,
+  exists: (kind: string, key: string) => boolean,
+): string | undefined {
+  const state = inPlay.get(key);
+  if (state === 'present' || (state === undefined && exists(kindOfKey(key), key))) return undefined;
+  switch (state ?? declared.ensure.get(key)) {
+    case 'absent':
+      return 'which the manifests delete (ensure: absent)';
+    case 'present':
+      // declared, but --target (or --selector) left it out: it is not created before this one
+      return `which is not live and not selected: target it too (-t ${key})`;
+    default:
+      return 'which is neither declared nor live';
+  }
 }
 
 /**

@@ -84,15 +84,31 @@ describe('registry kinds through the CLI', () => {
 
   it('targets a version by the address plans print, without the others', async () => {
     const file = await write(['1.0.0, source: network', '1.1.0, source: network']);
+    // a new version of a module that is not live, targeted alone: nothing could create the module first
+    target.emulator.resetStats();
+    for (const command of [['plan'], ['apply', '--auto-approve']]) {
+      const refused = await target.run([...command, file, '-t', 'RegistryModuleVersion/example-org/network/aws/1.1.0']);
+      expect(refused.code, command.join(' ')).toBe(1);
+      expect(refused.stderr).toContain(
+        'modules.yaml:7:7: belongs to RegistryModule/example-org/network/aws, which is not live and not selected: ' +
+          'target it too (-t RegistryModule/example-org/network/aws)',
+      );
+    }
+    expect(Object.keys(target.emulator.stats().byRoute).every((route) => route.startsWith('GET'))).toBe(true);
+    // the module's own target brings its versions with it
+    const whole = await target.run(['plan', file, '--target', 'RegistryModule/example-org/network/aws']);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.0.0');
+    expect(whole.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.1.0');
+
+    // once the module is live, its new version is planned alone
+    await seedApply(target, [await write(['1.0.0, source: network'])]);
+    await write(['1.0.0, source: network', '1.1.0, source: network']);
     const planned = await target.run(['plan', file, '--target', 'RegistryModuleVersion/example-org/network/aws/1.1.0']);
     expect(planned.code, planned.stderr).toBe(0);
     expect(planned.stderr).not.toContain('matches no object');
     expect(planned.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.1.0');
     expect(planned.stdout).not.toContain('RegistryModuleVersion/example-org/network/aws/1.0.0');
-    // the module's own target brings its versions with it
-    const whole = await target.run(['plan', file, '--target', 'RegistryModule/example-org/network/aws']);
-    expect(whole.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.0.0');
-    expect(whole.stdout).toContain('+ create RegistryModuleVersion/example-org/network/aws/1.1.0');
   });
 
   it('a changed source is said with its remedy until the manifest acknowledges it; the original archive clears it', async () => {

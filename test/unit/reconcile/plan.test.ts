@@ -163,6 +163,50 @@ describe('buildPlan', () => {
     });
   });
 
+  describe('what a selected object needs, outside --target', () => {
+    const versions = memoryProvider('Version', { dependsOn: ['Module'], update: undefined });
+    const version = desired('Version', 'm/1.0.0', { version: '1.0.0' }, { parent: 'Module/m' });
+    const module = desired('Module', 'm', {});
+
+    it("refuses an item of a child list whose parent is neither live nor selected, naming the parent's target", () => {
+      const { problems } = buildPlan([{ provider: versions, desired: [version], live: liveMap() }], {
+        ...options,
+        declared: declaredOf([module, version], () => []),
+      });
+      expect(problems).toEqual([
+        {
+          key: 'Version/m/1.0.0',
+          source: version.source,
+          message: 'belongs to Module/m, which is not live and not selected: target it too (-t Module/m)',
+        },
+      ]);
+    });
+
+    it('plans the item alone when its parent is live', () => {
+      const { plan, problems } = buildPlan([{ provider: versions, desired: [version], live: liveMap() }], {
+        ...options,
+        declared: declaredOf([module, version], () => []),
+        exists: (kind, key) => kind === 'Module' && key === 'Module/m',
+      });
+      expect(problems).toEqual([]);
+      expect(plan.actions.map((a) => [a.key, a.action])).toEqual([['Version/m/1.0.0', 'create']]);
+    });
+
+    it('says a referenced object is declared but not selected, rather than neither declared nor live', () => {
+      const variables = memoryProvider('Variable', {
+        references: (d) => [{ kind: 'Module', name: String(d.spec.module) }],
+      });
+      const variable = desired('Variable', 'v', { module: 'm' });
+      const { problems } = buildPlan([{ provider: variables, desired: [variable], live: liveMap() }], {
+        ...options,
+        declared: declaredOf([module, variable], (d) => variables.references?.(d) ?? []),
+      });
+      expect(problems.map((p) => p.message)).toEqual([
+        'references Module/m, which is not live and not selected: target it too (-t Module/m)',
+      ]);
+    });
+  });
+
   it('never prunes a kind whose objects can only be deleted by ensure: absent', () => {
     const provider = memoryProvider('AdminUser', { deletePolicy: 'absent-only' });
     const { plan } = buildPlan([{ provider, desired: [], live: liveMap(live('AdminUser', 'bob', {})) }], {

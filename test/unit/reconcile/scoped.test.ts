@@ -11,11 +11,15 @@ import { planRun } from '../../../src/reconcile/engine.ts';
 import { EventStream } from '../../../src/reconcile/events.ts';
 import type { OwnershipRule } from '../../../src/reconcile/ownership.ts';
 import type { Provider } from '../../../src/reconcile/provider.ts';
-import { EVERYTHING } from '../../../src/reconcile/selection.ts';
+import { EVERYTHING, type Selection } from '../../../src/reconcile/selection.ts';
 import type { Address, DesiredObject } from '../../../src/reconcile/types.ts';
 import { run as connections, declared, lostAnswer, put, type ScopedMemory, scopedMemory } from './scoped-builders.ts';
 
-async function plan(providers: Provider[], desired: DesiredObject[], options: { prune?: OwnershipRule[] } = {}) {
+async function plan(
+  providers: Provider[],
+  desired: DesiredObject[],
+  options: { prune?: OwnershipRule[]; selection?: Selection } = {},
+) {
   return planRun({
     desired,
     providers: new Map(
@@ -27,7 +31,7 @@ async function plan(providers: Provider[], desired: DesiredObject[], options: { 
     prune: options.prune !== undefined,
     ownership: options.prune ?? [],
     secrets: { lookup: undefined, resend: false },
-    selection: EVERYTHING,
+    selection: options.selection ?? EVERYTHING,
   });
 }
 
@@ -301,6 +305,24 @@ describe('keyed child lists', () => {
 
     const pruned = await plan([modules], desired, { prune: [{ kind: 'ModuleVersion', scope: 'corp' }] });
     expect(actions(pruned)).toContainEqual(['ModuleVersion/corp/network/aws/0.9.0', 'delete']);
+  });
+
+  it('a targeted item whose parent is not live is a problem naming its target; once the parent is live, it plans alone', async () => {
+    const { modules, versions } = setup();
+    const desired = [module({ versions: [{ version: '1.0.0' }] })];
+    const selection = { targets: [{ kind: 'ModuleVersion', scope: 'corp', name: 'network/aws/1.0.0' }], selectors: {} };
+    const refused = await plan([modules], desired, { selection });
+    expect(refused.problems.map((p) => p.message)).toEqual([
+      'belongs to Module/corp/network/aws, which is not live and not selected: target it too (-t Module/corp/network/aws)',
+    ]);
+    // the parent's unit is read for that, though no parent is selected
+    expect(modules.calls).toEqual(['list:corp']);
+
+    put(modules, { kind: 'Module', scope: 'corp', name: 'network/aws' }, {});
+    const planned = await plan([modules], desired, { selection });
+    expect(planned.problems).toEqual([]);
+    expect(actions(planned)).toEqual([['ModuleVersion/corp/network/aws/1.0.0', 'create']]);
+    expect(versions.calls).toEqual(['list:corp/network/aws', 'list:corp/network/aws']);
   });
 
   it('deleting the parent does not plan its items one by one', async () => {
