@@ -3,7 +3,7 @@
  * and never again, a local change reported instead of re-uploaded, an
  * upload the registry cannot read failing that version alone with its
  * reason, undeclared versions left alone unless pruned (and never the
- * module's last: the registry would delete the declared module with it),
+ * module's last: the registry would delete the module with it, declared or not),
  * and a sensitive test variable that appears in no output.
  */
 import { cp, mkdir, writeFile } from 'node:fs/promises';
@@ -250,5 +250,21 @@ describe('registry kinds through the CLI', () => {
       /not deleted: 1\.[01]\.0 is the only version of network\/aws, and deleting a module's last version deletes the module/,
     );
     expect(pruned.stdout + pruned.stderr).toContain('`ensure: absent`');
+  });
+
+  it('never prunes the last version of a module no manifest declares, and does not say one does', async () => {
+    const file = await twoVersionsOwned(['RegistryModuleVersion']);
+    // network in no manifest, its module not owned: only its versions are pruned, never its last
+    await writeFile(
+      file,
+      'kind: RegistryModule\nmetadata: {organization: example-org, name: storage, provider: aws}\nspec: {versions: [{version: 1.0.0, source: network}]}\n',
+    );
+    const pruned = await target.run(['apply', file, '--prune', '--auto-approve', '--no-progress']);
+    expect(pruned.code).toBe(1);
+    expect(await statuses()).toHaveLength(1);
+    const output = pruned.stdout + pruned.stderr;
+    expect(output).toMatch(/not deleted: 1\.[01]\.0 is the only version of network\/aws/);
+    expect(output).toContain('or --prune with an ownership rule for RegistryModule and no manifest declaring it');
+    expect(output).not.toContain('manifest declares');
   });
 });

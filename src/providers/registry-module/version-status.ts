@@ -68,9 +68,10 @@ export async function versionEntry(
  * Deletes a version that no manifest keeps, alone in its module (the engine's
  * one-at-a-time work, with the repairs of ./publish.ts): the delete cascade
  * makes a module's versions depend on each other, as deleting a module's last
- * version deletes the module, which its manifest declares (pruning its
- * versions never removes it). So it counts the module's versions afresh, and
- * no two deletes or repairs count on the same version to remain.
+ * version deletes the module, which deleting a version never does (declared or
+ * not, a module goes only by its own delete). So it counts the module's
+ * versions afresh, and no two deletes or repairs count on the same version to
+ * remain.
  */
 export function pruneVersion(ctx: ProviderContext, address: Address, ref: string): Promise<void> {
   return inModule(ctx, address, async () => {
@@ -81,15 +82,21 @@ export function pruneVersion(ctx: ProviderContext, address: Address, ref: string
   });
 }
 
-/** Refusing to prune a module's last version: the registry would delete the declared module with it. */
+/**
+ * Refusing to delete a module's last version: the registry would delete the module with it. The
+ * module may be declared (a replacement of its only version, a prune beside it) or not (a prune
+ * where ownership covers versions but not modules): the words hold for both, and name both ways
+ * to delete a module, since the delete has no manifest to ask.
+ */
 function lastVersion(address: Address): ConvergeError {
   const { name, provider } = moduleParts(moduleOf(address));
   const version = versionOf(address);
   return new ConvergeError(
     'GUARD_REFUSED',
-    `not deleted: ${version} is the only version of ${name}/${provider}, and deleting a module's last version deletes the module, which the manifest declares; declare a version to keep, or delete the module with \`ensure: absent\``,
+    `not deleted: ${version} is the only version of ${name}/${provider}, and deleting a module's last version deletes the module too, which deleting a version never does; ` +
+      `keep the module by declaring another version of it, or delete the module itself: \`ensure: absent\`, or --prune with an ownership rule for RegistryModule and no manifest declaring it`,
     {
-      hint: 'declare a version to keep (it is published before any is deleted), or delete the module itself with `ensure: absent`',
+      hint: 'declare another version to keep (it is published before any is deleted), or delete the module itself (`ensure: absent`, or --prune where an ownership rule covers RegistryModule and no manifest declares it)',
     },
   );
 }

@@ -201,6 +201,29 @@ describe('a version whose create is cut short', () => {
   });
 });
 
+describe("a module's last version", () => {
+  it('is never deleted, in words true whether or not a manifest declares the module', async () => {
+    const client = new FakeClient().on('GET', `${MODULES}/private/acme/network/aws`, () => ({
+      body: { data: moduleResource('network', [{ version: '1.0.0', status: 'ok' }]) },
+    }));
+    const live = {
+      kind: 'RegistryModuleVersion',
+      address: { kind: 'RegistryModuleVersion', scope: 'acme', name: 'network/aws/1.0.0' },
+      ref: '1.0.0',
+    };
+    const refused = registryModuleVersion.delete!(ctxOf(client), live);
+    await expect(refused).rejects.toMatchObject({
+      code: 'GUARD_REFUSED',
+      message:
+        "not deleted: 1.0.0 is the only version of network/aws, and deleting a module's last version deletes the module too, which deleting a version never does; " +
+        'keep the module by declaring another version of it, or delete the module itself: `ensure: absent`, or --prune with an ownership rule for RegistryModule and no manifest declaring it',
+    });
+    // a delete sees no manifest: it must not say one declares the module
+    await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining('manifest declares') });
+    expect(client.lines).toEqual([`GET ${MODULES}/private/acme/network/aws`]);
+  });
+});
+
 describe('a declared version that exists without content', () => {
   const notes = (fields: Fields) => registryModuleVersion.liveNotes?.({ version: '1.0.0' }, fields);
 
