@@ -25,7 +25,8 @@ import type { FingerprintLookup } from './secrets.ts';
 import type { Json } from './types.ts';
 
 interface StoreFile {
-  version: 2;
+  /** 3: each hash is bound to its entry's name (version 2 hashed the value alone). */
+  version: 3;
   salt: string;
   /** Per namespace, an HMAC of a fixed text with its key: tells whether the token changed. */
   keyChecks: Record<string, string>;
@@ -112,13 +113,20 @@ export class FingerprintStore {
   ): Promise<FingerprintStore> {
     let file: StoreFile | undefined;
     let upgraded = false;
+    let formerEntries: string[] = [];
     try {
       const parsed = JSON.parse(await readFile(path, 'utf8')) as Omit<Partial<StoreFile>, 'version'> & {
         version?: number;
       };
-      if (parsed.version === 1) upgraded = true;
-      else if (
-        parsed.version !== 2 ||
+      if (parsed.version === 1 || parsed.version === 2) {
+        upgraded = true;
+        // version 2 hashed a value alone, so two entries of one secret were equal in the file: its
+        // hashes cannot be compared now, but its entries still say which fields held secrets
+        if (parsed.version === 2 && typeof parsed.entries === 'object' && parsed.entries !== null) {
+          formerEntries = Object.keys(parsed.entries);
+        }
+      } else if (
+        parsed.version !== 3 ||
         typeof parsed.salt !== 'string' ||
         typeof parsed.entries !== 'object' ||
         typeof parsed.keyChecks !== 'object'
@@ -134,9 +142,10 @@ export class FingerprintStore {
         );
       }
     }
-    file ??= { version: 2, salt: randomBytes(32).toString('base64'), keyChecks: {}, entries: {} };
+    file ??= { version: 3, salt: randomBytes(32).toString('base64'), keyChecks: {}, entries: {} };
     const store = new FingerprintStore(path, file, namespaces, namespaceOf, upgraded);
     if (upgraded) store.#dirty = true;
+    for (const entry of formerEntries) store.#dropped.add(entry);
     return store;
   }
 
@@ -167,7 +176,7 @@ export class FingerprintStore {
     const at = this.#entryKey(objectKey, field);
     const recorded = at && this.#file.entries[at.entry];
     if (!at || recorded === undefined) return 'unknown';
-    return recorded === hash(at.key, value) ? 'same' : 'changed';
+    return recorded === hash(at.key, at.entry, value) ? 'same' : 'changed';
   };
 
   /**
@@ -183,7 +192,7 @@ export class FingerprintStore {
   record(objectKey: string, field: string, value: Json): void {
     const at = this.#entryKey(objectKey, field);
     if (!at) return;
-    this.#file.entries[at.entry] = hash(at.key, value);
+    this.#file.entries[at.entry] = hash(at.key, at.entry, value);
     this.#dirty = true;
   }
 
@@ -211,6 +220,10 @@ export class FingerprintStore {
   }
 }
 
-function hash(key: Buffer, value: Json): string {
-  return keyedHash(key, JSON.stringify(value));
+/**
+ * The entry's name is hashed with its value: two fields holding one secret (an SMS token that is
+ * also the SMTP password) have different hashes, so the file does not tell that they are equal.
+ */
+function hash(key: Buffer, entry: string, value: Json): string {
+  return keyedHash(key, JSON.stringify([entry, value]));
 }

@@ -96,7 +96,29 @@ describe('the fingerprint store', () => {
     expect(store.unknownReason).toBe('the fingerprint store was written by an older converge');
     expect(store.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
     await store.save();
-    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ version: 2, entries: {} });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ version: 3, entries: {} });
+  });
+
+  it('reads a version 2 store as not comparable, still knowing which fields held secrets', async () => {
+    const entry = `${platform.name}|SMTPSettings#password`;
+    await writeFile(path, JSON.stringify({ version: 2, salt: 's', keyChecks: {}, entries: { [entry]: 'ab' } }));
+    const store = await open([platform]);
+    expect(store.unknownReason).toBe('the fingerprint store was written by an older converge');
+    expect(store.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
+    expect(store.has('SMTPSettings', 'password')).toBe(true);
+    expect(store.has('SMTPSettings', 'host')).toBe(false);
+  });
+
+  it('does not show that two fields hold one secret: each hash is bound to its field', async () => {
+    const store = await open([platform]);
+    store.record('SMTPSettings', 'password', 'one-secret');
+    store.record('SMSSettings', 'auth-token', 'one-secret');
+    await store.save();
+    const { entries } = JSON.parse(await readFile(path, 'utf8')) as { entries: Record<string, string> };
+    const hashes = Object.values(entries);
+    expect(hashes).toHaveLength(2);
+    expect(new Set(hashes).size).toBe(2);
+    expect(store.lookup('SMSSettings', 'auth-token', 'one-secret')).toBe('same');
   });
 
   it('knows which fields held secrets, and forgets an object with its entries', async () => {
