@@ -39,6 +39,27 @@ describe('redact', () => {
     expect(redact('bind failed for hunter22@ldap, retrying hunter22')).toBe('bind failed for ***@ldap, retrying ***');
   });
 
+  it('masks the parts of a secret list of URLs a server names alone: each URL, its host, host:port and user info', () => {
+    registerSecret(
+      'ldap://first-dc-p1.invalid, ldaps://Second-DC-p1.invalid:636/ou=x,ldap://bind%40corp-p1:pa%3Ass-p1@[fd00:abcd::17]',
+    );
+    const echoed =
+      'no LDAP server could be reached (ldap://first-dc-p1.invalid: getaddrinfo ENOTFOUND first-dc-p1.invalid; ' +
+      'ldaps://Second-DC-p1.invalid:636/ou=x: connect to second-dc-p1.invalid:636 failed; ' +
+      'bind as bind@corp-p1 with pa:ss-p1 to fd00:abcd::17 failed)';
+    expect(redact(echoed)).toBe(
+      'no LDAP server could be reached (***: getaddrinfo ENOTFOUND ***; ***: connect to *** failed; bind as *** with *** to *** failed)',
+    );
+  });
+
+  it('masks a short part of a URL list only where it stands quoted, and cuts no other secret into parts', () => {
+    registerSecret('ldap://dc7,ldap://long-host-p2.invalid');
+    expect(redact('host dc7 is down; "dc7" refused')).toBe('host dc7 is down; "***" refused');
+    // a value with commas and no URL is one secret, not a list of words
+    registerSecret('alpha,bravo-charlie-p2');
+    expect(redact('alpha and bravo-charlie-p2')).toBe('alpha and bravo-charlie-p2');
+  });
+
   it('masks the token a client was created with', async () => {
     const { createHttpClient } = await import('../../../src/api/client.ts');
     const client = createHttpClient({
