@@ -1,10 +1,10 @@
 /**
  * The secrets of the loaded manifests, for the redactor (src/api/redact.ts):
  * every write-only value and every value secret by where it came from joins
- * it before anything can print it, not the plain values beside one; and a
- * warning for each write-only value too short to be masked in free text
- * (docs/security.md, "Redaction"), at the value's `file:line:col` and never
- * with the value.
+ * it before anything can print it, as written and as sent (normalized), not
+ * the plain values beside one; and a warning for each write-only value too
+ * short to be masked in free text (docs/security.md, "Redaction"), at the
+ * value's `file:line:col` and never with the value.
  */
 import { REDACT_ANYWHERE, registerSecret } from '../api/redact.ts';
 import { formatPosition } from '../errors.ts';
@@ -13,22 +13,33 @@ import type { VariableLookup } from '../manifest/variables.ts';
 import { providerMap } from '../providers/index.ts';
 import { addressKey } from '../reconcile/address.ts';
 import { getPath, isWithin } from '../reconcile/field-paths.ts';
-import type { DesiredObject } from '../reconcile/types.ts';
+import type { DesiredObject, Fields, Json } from '../reconcile/types.ts';
 
 /**
  * Write-only values, the values at secret paths (`${env:}`, a sensitive `${var:}`, `sensitive:`),
  * and every sensitive variable's value (used or not), join the redactor before anything can print
- * them.
+ * them: as written, and as sent.
  */
 export function registerDesiredSecrets(desired: readonly DesiredObject[], variables: VariableLookup): void {
   for (const variable of variables.values()) if (variable.sensitive) registerValue(variable.value);
   for (const d of desired) {
-    for (const path of writeOnly(d)) registerValue(getPath(d.spec, path));
-    for (const field of d.secretFields) {
-      const secret = (d.secretPaths ?? []).filter((path) => isWithin(path, field));
-      registerSecretsIn(d.spec[field], field, secret);
-    }
+    const paths = writeOnly(d);
+    const secrets = secretParts(d);
+    for (const path of paths) registerValue(getPath(d.spec, path));
+    for (const value of Object.values(secrets)) registerValue(value);
+    registerSent(d, paths, secrets);
   }
+}
+
+/** The secret part of each secret field that holds one (secretPart). */
+function secretParts(d: DesiredObject): Fields {
+  const parts: Fields = {};
+  for (const field of d.secretFields) {
+    const secret = (d.secretPaths ?? []).filter((path) => isWithin(path, field));
+    const part = secretPart(d.spec[field], field, secret);
+    if (part !== undefined) parts[field] = part;
+  }
+  return parts;
 }
 
 /**
@@ -36,14 +47,42 @@ export function registerDesiredSecrets(desired: readonly DesiredObject[], variab
  * A list that holds a sensitive item and plain ones (`allowed_users: [ubuntu, ${var:user}]`) is
  * hidden whole where it stands, by its place (plans, reports, saved plans); its plain items are
  * no secrets, and registered they would be masked wherever else they are written (another role's
- * `default_user: ubuntu` as `"***"`). A field whose secret paths are not known is registered whole.
+ * `default_user: ubuntu` as `"***"`). A field whose secret paths are not known is secret whole.
  */
-function registerSecretsIn(value: unknown, path: string, secret: readonly string[]): void {
-  if (secret.length === 0 || secret.some((at) => isWithin(path, at))) registerValue(value);
-  else if (value && typeof value === 'object') {
-    // a list's items by index, as paths name them (`allowed_users.1`)
-    for (const [key, item] of Object.entries(value)) registerSecretsIn(item, joinPath(path, key), secret);
+function secretPart(value: Json | undefined, path: string, secret: readonly string[]): Json | undefined {
+  if (secret.length === 0 || secret.some((at) => isWithin(path, at))) return value;
+  if (value === null || typeof value !== 'object' || !secret.some((at) => isWithin(at, path))) return undefined;
+  // a list's items by index, as paths name them (`allowed_users.1`)
+  const parts = Object.entries(value).flatMap(([key, item]): Array<[string, Json]> => {
+    const part = secretPart(item, joinPath(path, key), secret);
+    return part === undefined ? [] : [[key, part]];
+  });
+  return Array.isArray(value) ? parts.map(([, part]) => part) : Object.fromEntries(parts);
+}
+
+/**
+ * The secrets as the kind sends them, normalized (a DN as `cn=x,ou=y`, a URL list without spaces)
+ * and in their wire form: a server echoes what it was sent (`could not find the account
+ * "cn=x,ou=y"`), not what the manifest wrote. Each secret field is normalized with its secret part
+ * alone, as a normalizer that sorts a list would put a plain item where the secret was. A secret
+ * empty as written is left out: what it normalizes to is a default (`algorithm_signer: ""` is
+ * `default`), no secret.
+ */
+function registerSent(d: DesiredObject, paths: readonly string[], secrets: Fields): void {
+  const provider = providerMap.get(d.kind);
+  if (!provider || (paths.length === 0 && Object.keys(secrets).length === 0)) return;
+  const spec = { ...d.spec, ...secrets };
+  const canonical = provider.canonicalDesired(spec);
+  for (const sent of [canonical, provider.wire?.(canonical, spec) ?? canonical]) {
+    for (const path of paths) if (!isEmpty(getPath(d.spec, path))) registerValue(getPath(sent, path));
+    for (const [field, written] of Object.entries(secrets)) if (!isEmpty(written)) registerValue(sent[field]);
   }
+}
+
+/** No value at all: none, an empty string, or a list or map of nothing but those. */
+function isEmpty(value: Json | undefined): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  return typeof value === 'object' && Object.values(value).every(isEmpty);
 }
 
 /** `file:line:col: warning: …` for each write-only value shorter than the redactor masks anywhere. */

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are manifest placeholders, not templates
 /**
  * A server echoes a secret in forms other than the one written: a part of it on its own (one URL
- * of an LDAP URL list, or its host, in `no LDAP server could be reached`). The redactor masks those
+ * of an LDAP URL list, or its host, in `no LDAP server could be reached`), or the form converge
+ * sent it in (a DN normalized: `could not find the account "cn=…"`). The redactor masks those
  * forms too (docs/security.md, "Redaction"); here, as the CLI prints them.
  */
 import { writeFile } from 'node:fs/promises';
@@ -37,5 +38,24 @@ describe('the parts of a secret LDAP URL list', () => {
     // the server's answer is shown, with every server it tried masked
     expect(applied.stdout).toContain('no LDAP server could be reached (***: ');
     for (const fragment of fragments) expect(printed(applied)).not.toContain(fragment);
+  });
+});
+
+describe('a secret sent normalized', () => {
+  it('a DN is masked in the spelling converge sends, which the engine echoes', async () => {
+    const role = [
+      'kind: LDAPStaticRole',
+      'metadata: {mount: ldap, name: ghost}',
+      'sensitive: [dn, username]',
+      'spec:',
+      '  username: GhostSecretUser',
+      '  dn: "CN=GhostSecretUser, OU=Service,DC=example,DC=org"',
+      '  rotation_period: 1h',
+    ].join('\n');
+    await writeFile(join(target.scratch, 'ghost.yaml'), `${LDAP_CONFIG}---\n${role}\n`);
+    const applied = await target.run(['apply', 'ghost.yaml', '--auto-approve', '--no-progress']);
+    expect(applied.code).not.toBe(0);
+    expect(applied.stdout).toContain('could not find the account "***"');
+    expect(printed(applied).toLowerCase()).not.toContain('ghostsecretuser');
   });
 });

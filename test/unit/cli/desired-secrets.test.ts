@@ -1,7 +1,7 @@
 /**
  * Which values of the manifests join the redactor, and which secrets validate
- * warns about (src/cli/desired-secrets.ts): secret values, not the plain
- * items beside one in a list; write-only values shorter than the redactor
+ * warns about (src/cli/desired-secrets.ts): secret values, as written and as
+ * sent, not the plain items beside one in a list; write-only values shorter than the redactor
  * masks anywhere, at their place, never with the value; longer ones, and
  * interpolated values that are not write-only, are not warned about.
  */
@@ -65,6 +65,36 @@ describe('registering the secrets of the manifests', () => {
     for (const value of ['whole-a-q2', 'whole-b-q2', 'unknown-a-q2', 'sens-ttl-q2', 'smtp-password-q2']) {
       expect(quoted(value), value).toBe('"***"');
     }
+  });
+
+  it('registers a secret as it is sent, normalized: the engine echoes a DN in its own spelling', () => {
+    const dn = 'CN=Ghost-Unit-Q4, OU=Service,DC=example,DC=org';
+    const role = desired(
+      'LDAPStaticRole',
+      'ghost',
+      { username: 'Ghost-Unit-Q4', dn, rotation_period: '1h' },
+      { secretFields: ['dn', 'username'], secretPaths: ['dn', 'username'] },
+    );
+    registerDesiredSecrets([role], new Map());
+    expect(redact('could not find the account "cn=ghost-unit-q4,ou=service,dc=example,dc=org"')).toBe(
+      'could not find the account "***"',
+    );
+  });
+
+  it('normalizes the secret items of a list alone, and no secret empty as written (its default is no secret)', () => {
+    const role = desired(
+      'SSHRole',
+      'r5',
+      // sorted as sent, the plain item would stand where the secret was written
+      { key_type: 'ca', allowed_users: [' sens-user-q5 ', 'aaa-plain-q5'], algorithm_signer: '' },
+      { secretFields: ['allowed_users', 'algorithm_signer'], secretPaths: ['allowed_users.0', 'algorithm_signer'] },
+    );
+    registerDesiredSecrets([role], new Map());
+    // trimmed, as it is sent
+    expect(quoted('sens-user-q5')).toBe('"***"');
+    expect(quoted('aaa-plain-q5')).toBe('"aaa-plain-q5"');
+    // `algorithm_signer: ""` is sent as `default`, which every other role may say
+    expect(quoted('default')).toBe('"default"');
   });
 
   it("registers every sensitive variable's value, used or not, and no plain variable's", () => {
