@@ -158,7 +158,7 @@ export function planObject(
 
   const comparison = compare(provider, desired, (compared) => secretFields(key, desired, compared, options));
   const { fields: desiredFields, writeOnly, compared } = comparison;
-  const kindNotes = provider.notes?.(desired.spec) ?? [];
+  const kindNotes = provider.notes?.(desired.spec, desired.secretFields) ?? [];
   if (!live) {
     if (!can.create) {
       return {
@@ -193,7 +193,9 @@ export function planObject(
     const notes = [...kindNotes, ...(provider.liveNotes?.(desired.spec, live.fields) ?? [])];
     return withNotes({ ...base, action: 'noop', changes: [], ref: live.ref }, [
       ...notes,
-      ...differences(changes, secrets.send, (fields) => provider.changedSinceSent?.(desired.spec, fields)),
+      ...differences(changes, secrets.send, (fields) =>
+        provider.changedSinceSent?.(desired.spec, fields, desired.secretFields),
+      ),
     ]);
   }
   // a replacement creates the object anew, so every write-only field goes with it;

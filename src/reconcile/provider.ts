@@ -204,15 +204,19 @@ export interface Provider {
   heldSecrets?(live: Fields): ReadonlyMap<string, string>;
   /** Plan notes that need the live object too (an account that is checked out cannot leave its set). */
   liveNotes?(spec: Fields, live: Fields): string[];
-  /** Plan notes about a desired spec that are not changes (a field that does not apply to the key type). */
-  notes?(spec: Fields): string[];
+  /**
+   * Plan notes about a desired spec that are not changes (a field that does not apply to the key
+   * type). `secretFields` are the spec's fields whose values are secret (DesiredObject.secretFields):
+   * a note names such a field, never quotes its value.
+   */
+  notes?(spec: Fields, secretFields: readonly string[]): string[];
   /**
    * What a plan says of write-only fields that changed since converge sent them on an object that is
    * never written again (a module version's content): the kind's own words and remedy, or nothing
    * when the manifest acknowledges the change. Absent: the engine's note (`changed since converge
-   * sent it, and this object is never written again`).
+   * sent it, and this object is never written again`). `secretFields` as for `notes`.
    */
-  changedSinceSent?(spec: Fields, fields: readonly string[]): string[];
+  changedSinceSent?(spec: Fields, fields: readonly string[], secretFields: readonly string[]): string[];
 
   /** Canonical spec of a desired object: defaults applied, values normalized. Pure. */
   canonicalDesired(spec: Fields): Fields;

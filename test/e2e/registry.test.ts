@@ -163,6 +163,44 @@ describe('registry kinds through the CLI', () => {
     expect((await statuses()).map((s) => s.version)).toEqual(['1.0.0']);
   }, 60_000);
 
+  it('says a source from the environment by its field in every note and refusal: too short to be masked, it is never quoted', async () => {
+    keepFingerprints(target);
+    // three characters: the redactor masks so short a secret only where it stands quoted
+    const env = { MOD_SRC: 'nw7' };
+    await cp(join(target.scratch, 'network'), join(target.scratch, 'nw7'), { recursive: true });
+    const secretSource = (versions: string[]) =>
+      write(versions.map((v) => `${v}, source: "\${env:MOD_SRC}"`)).then(() => 'modules.yaml');
+    await seedApply(target, [await secretSource(['1.0.0'])], { env });
+    await writeFile(join(target.scratch, 'nw7', 'main.tf'), '\n# a local change\n', { flag: 'a' });
+    const wrong = `sha256:${'0'.repeat(64)}`;
+    await secretSource(['1.0.0', `2.0.0, digest: "${wrong}"`]);
+
+    // commands that change nothing, side by side
+    const [planned, json, drift] = await Promise.all([
+      target.run(['plan', 'modules.yaml', '--out', 'plan.json'], env),
+      target.run(['plan', 'modules.yaml', '--json'], env),
+      target.run(['drift', 'modules.yaml', '--format', 'markdown'], env),
+    ]);
+    expect(planned.stdout).toMatch(
+      /1\.0\.0: the content of the source \(a secret value\) \(sha256:[0-9a-f]{64}\) is not what/,
+    );
+    expect(planned.stdout).toMatch(
+      /2\.0\.0: the content of the source \(a secret value\) \(sha256:[0-9a-f]{64}\) is not the acknowledged/,
+    );
+    expect(json.stdout).toContain('the content of the source (a secret value)');
+    expect(drift.stdout).toContain('the content of the source (a secret value)');
+    // the content changed again since the saved plan: said by its field
+    await writeFile(join(target.scratch, 'nw7', 'main.tf'), '\n# another one\n', { flag: 'a' });
+    const stale = await target.run(['apply', 'plan.json'], env);
+    expect(stale.stderr).toContain('digest: the content of the source (a secret value) changed since the plan');
+    // and the version whose content is not the one it acknowledges is refused by it too
+    const refused = await target.run(['apply', 'modules.yaml', '--auto-approve', '--no-progress'], env);
+    expect(refused.stdout).toContain('2.0.0: the content of the source (a secret value) (sha256:');
+    for (const result of [planned, json, drift, stale, refused]) {
+      expect(result.stdout + result.stderr).not.toContain('nw7');
+    }
+  }, 90_000);
+
   it('refuses a digest that is not sha256 at validate, with its position', async () => {
     const file = await write(['1.0.0, source: network, digest: "md5:abc"']);
     const result = await target.run(['validate', file]);

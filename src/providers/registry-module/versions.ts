@@ -23,7 +23,7 @@ import { contentProblem } from '../../registry/module-source.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { flag } from '../shared/rules.ts';
-import { ACKNOWLEDGED, acknowledgedNotes, changedContentNotes, requireAcknowledged } from './acknowledged.ts';
+import { ACKNOWLEDGED, acknowledgedNotes, changedContentNotes, requireAcknowledged, whereOf } from './acknowledged.ts';
 import { organizationModules } from './api.ts';
 import { downloadVersion } from './download.ts';
 import { listedModule, moduleOf, moduleParts, VERSION_IDENTITY, versionOf } from './names.ts';
@@ -114,8 +114,7 @@ export const registryModuleVersion = defineProvider(
     async prepare(ctx, desired) {
       const content = await packed(ctx, desired);
       // the digest stands for the content: a saved plan names where it was read when it changes
-      const from = String(desired.spec.source ?? desired.spec.archive);
-      const fileSources = { ...desired.fileSources, 'spec.digest': from };
+      const fileSources = { ...desired.fileSources, 'spec.digest': whereOf(desired.spec, desired.secretFields) };
       // the manifest's `digest` acknowledges a content (./acknowledged.ts); the spec's is the content's
       const { digest: acknowledged, ...spec } = desired.spec;
       return {
@@ -127,7 +126,7 @@ export const registryModuleVersion = defineProvider(
     },
 
     async create(ctx, desired) {
-      requireAcknowledged(versionOf(desired.address), desired.spec);
+      requireAcknowledged(versionOf(desired.address), desired.spec, desired.secretFields);
       await publishVersion(ctx, desired.address, plannedPack(desired) ?? (await packed(ctx, desired)));
       return undefined;
     },

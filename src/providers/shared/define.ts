@@ -52,7 +52,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     unrestorable: (live) => unreadable(forms.configurationWriteOnly(live.fields ?? {})),
     ...own,
     // the table's notes (a field that does not apply), then the kind's own
-    notes: own.notes ? (spec) => [...forms.notes(spec), ...(own.notes?.(spec) ?? [])] : forms.notes,
+    notes: own.notes ? (spec, secret) => [...forms.notes(spec), ...(own.notes?.(spec, secret) ?? [])] : forms.notes,
     // a secrets engine's reserved mount and the table's rules first (a secret written as a literal,
     // an empty secret), then the kind's own
     check: (object, all) => [

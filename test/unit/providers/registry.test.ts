@@ -11,7 +11,7 @@ import { NetworkError } from '../../../src/api/errors.ts';
 import { moduleTestVariable } from '../../../src/providers/module-test-variable/index.ts';
 import { registryModule } from '../../../src/providers/registry-module/index.ts';
 import { moduleAddress, moduleParts } from '../../../src/providers/registry-module/names.ts';
-import { isPublished, registryModuleVersion } from '../../../src/providers/registry-module/versions.ts';
+import { isPublished, registryModuleVersion, VERSION_KIND } from '../../../src/providers/registry-module/versions.ts';
 import type { ProviderContext } from '../../../src/reconcile/provider.ts';
 import type { Fields } from '../../../src/reconcile/types.ts';
 import { tempDirSync } from '../../helpers/temp-dir.ts';
@@ -253,6 +253,36 @@ describe('a declared version that exists without content', () => {
     // never in a manifest: a declared version is always meant to be published
     expect(registryModuleVersion.canonicalDesired({ version: '1.0.0', source: 'mods/a' }).published).toBe(true);
     expect(registryModuleVersion.immutable).toContain('published');
+  });
+});
+
+describe("a version's content said in notes and refusals", () => {
+  const digest = `sha256:${'0'.repeat(64)}`;
+  // as `prepare` leaves it: the content's digest, and the one the manifest acknowledges
+  const spec = (acknowledged?: string): Fields => ({
+    version: '1.0.0',
+    source: 'nw7',
+    digest: 'a'.repeat(64),
+    ...(acknowledged && { acknowledged }),
+  });
+
+  it('names a source that is a secret by its field, never by its value (too short for the redactor)', () => {
+    const secret = ['version', 'source'];
+    const said = [
+      ...(registryModuleVersion.notes?.(spec(digest), secret) ?? []),
+      ...(registryModuleVersion.changedSinceSent?.(spec(), ['digest'], secret) ?? []),
+    ];
+    expect(said).toHaveLength(2);
+    for (const note of said) expect(note).toMatch(/^the content of the source \(a secret value\) \(sha256:a{64}\)/);
+    const version = desired(VERSION_KIND, '1.0.0', spec(digest), { secretFields: secret });
+    const create = registryModuleVersion.create!(ctxOf(new FakeClient()), version, version.spec);
+    return expect(create).rejects.toThrow(/^1\.0\.0: the content of the source \(a secret value\) \(sha256:/);
+  });
+
+  it('names a source written in the manifest as written', () => {
+    expect(registryModuleVersion.changedSinceSent?.(spec(), ['digest'], [])).toEqual([
+      expect.stringMatching(/^the content of nw7 \(sha256:a{64}\) is not what converge published/),
+    ]);
   });
 });
 

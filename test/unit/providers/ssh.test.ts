@@ -123,7 +123,7 @@ describe('SSHRole canonical forms', () => {
       allow_user_certificates: true,
     };
     expect(sshRole.canonicalDesired(spec)).not.toHaveProperty('ttl');
-    expect(sshRole.notes?.(spec)).toEqual([
+    expect(sshRole.notes?.(spec, [])).toEqual([
       'ttl does not apply to this object and is not compared (the API does not keep it)',
       'allow_user_certificates does not apply to this object and is not compared (the API does not keep it)',
     ]);
@@ -239,7 +239,7 @@ describe('SSHCertificateAuthority', () => {
     ]);
     // given keys are compared by the key itself; a key type written beside them is a note
     expect(noChanges(ca, { private_key: 'k', public_key: key }, { public_key: key })).toEqual([]);
-    expect(sshCertificateAuthority.notes?.({ private_key: 'k', public_key: key, key_type: 'rsa' })).toEqual([
+    expect(sshCertificateAuthority.notes?.({ private_key: 'k', public_key: key, key_type: 'rsa' }, [])).toEqual([
       'key_type does not apply to this object and is not compared (the API does not keep it)',
     ]);
   });
