@@ -268,12 +268,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 /**
+ * What a header value cannot hold (RFC 9110, as undici checks it before a
+ * request): a control character but tab, DEL, and anything beyond Latin-1.
+ */
+const NOT_IN_HEADER = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
  * A token or header name that HTTP cannot carry is a configuration mistake,
  * said in one line (undici would throw a stack trace on the first request).
+ * The message never shows the token, nor which character it holds.
  */
 function checkToken(auth: Auth): void {
-  const problem = /[\r\n\0]/.test(auth.token)
-    ? 'the token holds a line break or a NUL'
+  const problem = NOT_IN_HEADER.test(auth.token)
+    ? 'the token holds a character an HTTP header cannot carry (a line break or another control character, or one beyond Latin-1)'
     : auth.header !== undefined && !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(auth.header)
       ? `"${auth.header}" is not a header name`
       : undefined;

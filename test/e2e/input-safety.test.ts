@@ -78,6 +78,19 @@ describe('the environment and flags', () => {
     expectRefused(await run(['plan', 'm'], extra), message);
   });
 
+  it.each([
+    ['a control character', 'Bad\x01Tok-canary-q9'],
+    ['DEL', 'Bad\x7fTok-canary-q9'],
+    ['a character beyond Latin-1', 'Bad\u20acTok-canary-q9'],
+  ])('a token holding %s is refused with one line and its code, never shown', async (_, token) => {
+    const result = await run(['plan', 'm'], { CONVERGE_PLATFORM_TOKEN: token });
+    expectRefused(
+      result,
+      'error [CONFIG_INVALID]: cannot authenticate to the platform API: the token holds a character an HTTP header cannot carry',
+    );
+    expect(result.stdout + result.stderr).not.toContain('Tok-canary-q9');
+  });
+
   it('a token with a trailing line end still works', async () => {
     const result = await run(['plan', 'm'], { CONVERGE_PLATFORM_TOKEN: `${emulator.tokens.admin}\n` });
     expect(result.code).toBe(0);

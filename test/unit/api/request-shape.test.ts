@@ -7,6 +7,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../../../src/api/client.ts';
 import type { HttpClient } from '../../../src/api/types.ts';
+import { ConvergeError } from '../../../src/errors.ts';
 
 const ORIGIN = 'http://platform.test:8080';
 const TOKEN = 'tok-shape-test-77c1';
@@ -110,14 +111,32 @@ describe('request shape', () => {
     expect(seen[0]?.headers.get('authorization')).toBeNull();
   });
 
-  it('refuses a token with a line break, or a header name HTTP cannot carry, in one line', () => {
+  it('refuses a token or a header name HTTP cannot carry, in one line without the token', () => {
+    // a line break, any other control character, DEL, and a character beyond Latin-1: undici refuses each
+    const tokens = ['abc\ndef', 'Bad\x01Tok-q8', 'Bad\x7fTok-q8', 'Bad\u20acTok-q8'];
     for (const auth of [
-      { api: 'platform' as const, token: 'abc\ndef' },
+      ...tokens.map((token) => ({ api: 'platform' as const, token })),
       { api: 'secrets' as const, token: 'abc', header: 'X Token' },
     ]) {
-      expect(() => createHttpClient({ baseUrl: ORIGIN, auth })).toThrow(
-        /cannot authenticate to the (platform|secrets) API/,
-      );
+      let refusal: unknown;
+      try {
+        createHttpClient({ baseUrl: ORIGIN, auth });
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(ConvergeError);
+      expect((refusal as ConvergeError).code).toBe('CONFIG_INVALID');
+      expect((refusal as ConvergeError).message).toMatch(/^cannot authenticate to the (platform|secrets) API: /);
+      expect((refusal as ConvergeError).message).not.toContain('Tok-q8');
+    }
+  });
+
+  it('takes a token HTTP can carry: a tab inside, and Latin-1 letters', async () => {
+    for (const token of ['tab\tinside', 'caf\u00e9-token']) {
+      const seen = capture('GET', 204, '');
+      clients.push(createHttpClient({ baseUrl: ORIGIN, auth: { api: 'secrets', token } }));
+      await clients.at(-1)!.request({ method: 'GET', path: '/v1/sys/health' });
+      expect(seen[0]?.headers.get('x-service-token')).toBe(token);
     }
   });
 
