@@ -72,8 +72,15 @@ function registerSent(d: DesiredObject, paths: readonly string[], secrets: Field
   const provider = providerMap.get(d.kind);
   if (!provider || (paths.length === 0 && Object.keys(secrets).length === 0)) return;
   const spec = { ...d.spec, ...secrets };
-  const canonical = provider.canonicalDesired(spec);
-  for (const sent of [canonical, provider.wire?.(canonical, spec) ?? canonical]) {
+  let forms: Fields[];
+  try {
+    const canonical = provider.canonicalDesired(spec);
+    forms = [canonical, provider.wire?.(canonical, spec) ?? canonical];
+  } catch {
+    // a spec the kind cannot normalize is the plan's to report; nothing is sent of it
+    return;
+  }
+  for (const sent of forms) {
     for (const path of paths) if (!isEmpty(getPath(d.spec, path))) registerValue(getPath(sent, path));
     for (const [field, written] of Object.entries(secrets)) if (!isEmpty(written)) registerValue(sent[field]);
   }
