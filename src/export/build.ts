@@ -13,6 +13,10 @@
  *   Only a secret the live object has or its kind requires (the field table's
  *   `exportedWhen`, src/providers/shared/fields.ts): a placeholder for a
  *   disabled feature's credentials would ask for a value nobody holds;
+ * - a readable field the fingerprint store knows held a secret when converge
+ *   last applied it (`url: ${env:LDAP_URL}`) is written as placeholders too,
+ *   one per value inside it, never its live value: a value that was secret
+ *   stays secret, also in files meant to be committed (docs/security.md);
  * - a child list's items (a module's versions) are listed in their parent's
  *   manifest, each naming the file its content was downloaded into (the
  *   bytes that were uploaded, so its digest compares equal), relative to the
@@ -28,7 +32,6 @@ import { posix } from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import type { SchemaSet } from '../manifest/schemas.ts';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
-import { setPath } from '../reconcile/field-paths.ts';
 import { capabilities, type ExportItem, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { checkManifest, type ManifestProblem, ruleProblems } from './manifest-check.ts';
@@ -78,6 +81,12 @@ export interface ExportOptions {
   schemaRef(kind: string, file: string): string;
   /** The kinds' schemas, which every manifest must pass (`validate`'s); without them none is checked. */
   schemas?: SchemaSet;
+  /**
+   * Whether a readable field of an object held a secret when converge last applied it: the
+   * fingerprint store's `has`. Such a field is written as placeholders, never as its live value;
+   * without a store (none given), every readable field is written as read.
+   */
+  wasSecret?(objectKey: string, field: string): boolean;
 }
 
 export interface ExportedFile {
@@ -92,8 +101,16 @@ export interface PlaceholderEntry {
   name: string;
   /** `SMTPSettings`, `ToolVersion/1.2.0`. */
   object: string;
+  /** The spec path it stands at: a write-only field, or one value inside a field that held a secret (`allowed_users.0`). */
   field: string;
   file: string;
+  /** It stands for a readable value the fingerprint store knows was a secret, not a write-only one. */
+  wasSecret?: true;
+}
+
+/** A placeholder as written: its entry, and the steps to its place in the spec (a key may hold a dot). */
+interface Written extends PlaceholderEntry {
+  steps: readonly string[];
 }
 
 /** A live object export leaves out (`Skipping <object>: <why>.`). */
@@ -131,7 +148,7 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
     const fileNames = new Set<string>();
     const byPath = new Map<string, string[]>();
     const split = options.split && provider.cardinality !== 'one';
-    for (const { live, key: object, manifest, secrets, items } of prepared[i] ?? []) {
+    for (const { live, key: object, manifest, secrets, held, unmanaged, items } of prepared[i] ?? []) {
       const problems = refused.get(object);
       if (problems) {
         const why = `its manifest would not validate: ${problems.map((p) => p.message).join('; ')}`;
@@ -145,15 +162,10 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
       const path = split
         ? `${kebab}/${objectFileName([scope, name].filter(Boolean).join('-'), fileNames)}`
         : `${kebab}.yaml`;
-      const entries = secrets.map((field) => ({
-        name: placeholderName({ kind: provider.kind, scope: scope ?? '', name, field }, names),
-        object,
-        field,
-        file: path,
-      }));
-      placeholders.push(...entries);
+      const entries = placeholderEntries(provider.kind, live, { secrets, held }, { object, file: path }, names);
+      placeholders.push(...entries.map(({ steps: _, ...entry }) => entry));
       written.push(...items);
-      const yaml = documentYaml(manifest, entries);
+      const yaml = documentYaml(manifest, entries, unmanaged);
       const documents = byPath.get(path);
       if (documents) documents.push(yaml);
       else byPath.set(path, [yaml]);
@@ -174,6 +186,30 @@ export function buildExport(inputs: readonly ExportInput[], options: ExportOptio
   };
 }
 
+/**
+ * An object's placeholders, named in the order written: its write-only fields, then each value
+ * inside the fields that held secrets (`SSH_ROLE_SSH_WEB_ALLOWED_USERS_0`).
+ */
+function placeholderEntries(
+  kind: string,
+  live: LiveObject,
+  { secrets, held }: Pick<Prepared, 'secrets' | 'held'>,
+  at: { object: string; file: string },
+  names: Set<string>,
+): Written[] {
+  const { scope, name } = live.address;
+  const entry = (steps: readonly string[]) => {
+    const field = steps.join('.');
+    return { name: placeholderName({ kind, scope: scope ?? '', name, field }, names), ...at, field, steps };
+  };
+  return [
+    ...secrets.map((field) => entry(field.split('.'))),
+    ...held.flatMap(({ field, leaves }) =>
+      leaves.map((steps) => ({ ...entry([field, ...steps]), wasSecret: true as const })),
+    ),
+  ];
+}
+
 /** One live object made a manifest, before it is checked and named. */
 interface Prepared {
   provider: ExportProvider;
@@ -183,7 +219,17 @@ interface Prepared {
   manifest: ManifestDocument;
   /** The write-only fields written as placeholders. */
   secrets: readonly string[];
+  /** The readable fields that held a secret, written as placeholders: each with the steps to every value inside it. */
+  held: readonly HeldSecret[];
+  /** The readable fields that held a secret, left out with placeholders off: listed under `ignore`, so not managed. */
+  unmanaged: readonly string[];
   items: readonly ExportedChild[];
+}
+
+/** A readable top-level field that held a secret, and the steps to each scalar inside it (`[]` for a scalar itself). */
+interface HeldSecret {
+  field: string;
+  leaves: readonly (readonly string[])[];
 }
 
 /** A kind's live objects as manifests, in address order. */
@@ -202,10 +248,50 @@ function prepare({ provider, objects, children }: ExportInput, options: ExportOp
       const exported = provider.exportedWriteOnly(live.fields ?? {});
       const secrets = options.placeholders === false ? exported.filter(isRequired) : exported;
       const items = children?.get(key) ?? [];
+      const own = provider.toManifest(live);
+      const wasSecret = heldSecrets(provider, key, own, exported, options.wasSecret);
+      const held = options.placeholders === false ? wasSecret.filter((h) => isRequired(h.field)) : wasSecret;
+      const unmanaged = wasSecret.filter((h) => !held.includes(h)).map((h) => h.field);
+      // a field left unmanaged is left out: `ignore` keeps the plan from taking it back to its default
+      const spec = unmanaged.length > 0 ? withoutFields(own.spec, unmanaged) : own.spec;
       // the directory is all a child's relative file needs, so the manifest is checked before it is named
-      const manifest = withChildren(provider.toManifest(live), items, dir);
-      return { provider, live, key, manifest, secrets, items };
+      const manifest = withChildren({ ...own, spec }, items, dir);
+      return { provider, live, key, manifest, secrets, held, unmanaged, items };
     });
+}
+
+/**
+ * The readable fields of an object's manifest that the fingerprint store knows held a secret when
+ * converge last applied them. The store knows fields, not what inside them came from `${env:}`,
+ * so every scalar inside such a field is one; a field with none (an empty list) shows nothing. A
+ * child list (a module's versions) is export's own to write, and a write-only field is one already.
+ */
+function heldSecrets(
+  provider: ExportProvider,
+  key: string,
+  manifest: ManifestDocument,
+  writeOnly: readonly string[],
+  wasSecret: ExportOptions['wasSecret'],
+): HeldSecret[] {
+  if (!wasSecret) return [];
+  const childLists = new Set((provider.children ?? []).map((c) => c.field));
+  return Object.entries(manifest.spec).flatMap(([field, value]) => {
+    if (childLists.has(field) || writeOnly.includes(field) || !wasSecret(key, field)) return [];
+    const leaves = scalarSteps(value);
+    return leaves.length > 0 ? [{ field, leaves }] : [];
+  });
+}
+
+/** The steps to every scalar in a value, a list's items by index; `[[]]` for a scalar, none for null. */
+function scalarSteps(value: Json): string[][] {
+  if (value === null) return [];
+  if (typeof value !== 'object') return [[]];
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  return entries.flatMap(([step, item]) => scalarSteps(item).map((steps) => [step, ...steps]));
+}
+
+function withoutFields(spec: Fields, fields: readonly string[]): Fields {
+  return Object.fromEntries(Object.entries(spec).filter(([field]) => !fields.includes(field)));
 }
 
 /**
@@ -216,7 +302,16 @@ function prepare({ provider, objects, children }: ExportInput, options: ExportOp
 function refusedObjects(prepared: readonly Prepared[], schemas: SchemaSet | undefined): Map<string, ManifestProblem[]> {
   const refused = new Map<string, ManifestProblem[]>();
   if (!schemas) return refused;
-  const checked = prepared.map((p) => ({ ...p, ...checkManifest(schemas, p.provider, p.manifest, p.secrets) }));
+  const checked = prepared.map((p) => ({
+    ...p,
+    ...checkManifest(
+      schemas,
+      p.provider,
+      p.manifest,
+      p.secrets,
+      p.held.map((h) => h.field),
+    ),
+  }));
   const all = checked.flatMap((c) => (c.object ? [c.object] : []));
   for (const { provider, key, secrets, object, problems: schemaProblems } of checked) {
     const problems = object ? ruleProblems(provider, object, all, secrets) : schemaProblems;
@@ -237,22 +332,38 @@ function withChildren(manifest: ManifestDocument, children: readonly ExportedChi
   return { ...manifest, spec };
 }
 
-function documentYaml(manifest: ManifestDocument, secrets: readonly PlaceholderEntry[]): string {
+function documentYaml(manifest: ManifestDocument, secrets: readonly Written[], unmanaged: readonly string[]): string {
   const spec: Fields = escapeTemplates(manifest.spec) as Fields;
-  for (const s of secrets) setPath(spec, s.field, placeholder(s.name));
+  for (const s of secrets) setAt(spec, s.steps, placeholder(s.name));
   const body: Record<string, unknown> = { kind: manifest.kind };
   if (Object.keys(manifest.metadata).length > 0) body.metadata = escapeTemplates(manifest.metadata as Json);
+  if (unmanaged.length > 0) body.ignore = [...unmanaged];
   body.spec = spec;
   const doc = new Document(body);
   const specNode = doc.get('spec', true);
   if (isMap(specNode)) {
     for (const s of secrets) {
-      // a write-only row may be nested (`a.b`): its node is found by its path's steps
-      const value = specNode.getIn(s.field.split('.'), true);
-      if (isScalar(value)) value.comment = ` write-only: set ${s.name} (see ${ENV_EXAMPLE})`;
+      // a write-only row may be nested (`a.b`), a secret in a list: its node is found by its steps
+      const value = specNode.getIn(s.steps, true);
+      const why = s.wasSecret ? 'secret when converge applied it' : 'write-only';
+      if (isScalar(value)) value.comment = ` ${why}: set ${s.name} (see ${ENV_EXAMPLE})`;
     }
   }
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * Sets a value at its steps, making the maps on the way (a nested write-only row) and going into
+ * lists by index (a secret inside a list); steps rather than a dotted path, as a key may hold a dot.
+ */
+function setAt(fields: Fields, steps: readonly string[], value: Json): void {
+  let node: Record<string, Json> = fields;
+  for (const step of steps.slice(0, -1)) {
+    const next = node[step];
+    if (next !== null && typeof next === 'object') node = next as Record<string, Json>;
+    else node = node[step] = {};
+  }
+  node[steps[steps.length - 1] as string] = value;
 }
 
 /** `${` in a live value is literal text: written `$${` so that loading keeps it. */
@@ -274,9 +385,10 @@ function envExample(placeholders: readonly PlaceholderEntry[]): string {
   const lines = [
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax, shown to users
     '# Values for the ${env:...} placeholders in the manifests written by `converge export`.',
-    '# Write-only fields (passwords, tokens, keys) cannot be read back from the API, so export',
-    '# cannot fill them in. Set each variable before `converge plan` or `converge apply`, from',
-    '# your CI secret store; never commit the real values.',
+    '# Write-only fields (passwords, tokens, keys) cannot be read back from the API, and values',
+    '# that were secret when converge applied them are not written out, so export cannot fill',
+    '# them in. Set each variable before `converge plan` or `converge apply`, from your CI secret',
+    '# store; never commit the real values.',
   ];
   for (const p of placeholders) lines.push('', `# ${p.object} spec.${p.field} (${p.file})`, `${p.name}=`);
   return `${lines.join('\n')}\n`;

@@ -43,35 +43,40 @@ export interface CheckedManifest {
  * What `validate` would refuse in a manifest export is about to write, by its kind's schema, each
  * placeholder (a write-only field's spec path) standing for a value of the user's. Never a value
  * of a placeholder's field: those paths are secret to the messages, as to `validate`'s.
+ *
+ * `secret`: top-level fields whose live values were secrets, which export writes as placeholders
+ * the user fills with those values again. They are checked as those values (what `validate` will
+ * see), but the messages say nothing of them, as for a value made with `${env:}`.
  */
 export function checkManifest(
   schemas: SchemaSet,
   provider: CheckedProvider,
   manifest: ManifestDocument,
   placeholders: readonly string[] = [],
+  secret: readonly string[] = [],
 ): CheckedManifest {
   // a copy: the validator fills metadata defaults (a `mount`) into what it checks
   const document = structuredClone({ kind: manifest.kind, metadata: manifest.metadata, spec: manifest.spec });
   for (const field of placeholders) setPath(document.spec, field, PLACEHOLDER);
   const made = madePaths(placeholders);
-  const { validated, problems } = validateDocument(schemas.validator(provider.kind), document, made, made);
+  const hidden = new Set([...made, ...madePaths(secret)]);
+  const { validated, problems } = validateDocument(schemas.validator(provider.kind), document, hidden, made);
   const metadata = (validated.metadata ?? {}) as Metadata;
   const schemaProblems = problems.filter((p) => !made.has(p.path)).map(({ path, message }) => ({ path, message }));
   // the kind's rules read a document its schema takes: the loader runs them only then
   if (schemaProblems.length > 0)
     return { problems: [...schemaProblems, ...reservedMountProblems(provider.api, metadata)] };
-  const secret = placeholders.length > 0 && {
-    secretPaths: [...placeholders],
-    interpolatedPaths: [...placeholders],
-  };
+  const interpolated = [...placeholders, ...secret];
+  const paths = interpolated.length > 0 && { secretPaths: interpolated, interpolatedPaths: interpolated };
   const object: DesiredObject = {
     kind: provider.kind,
     address: provider.address(metadata),
     metadata,
     ensure: 'present',
     spec: document.spec as Fields,
-    secretFields: [...new Set(placeholders.map((path) => path.split('.')[0] as string))].sort(),
-    ...secret,
+    // the kinds' rules name a value in these fields as `a secret value` (src/providers/shared/check-values.ts)
+    secretFields: [...new Set(interpolated.map((path) => path.split('.')[0] as string))].sort(),
+    ...paths,
     source: { file: '', line: 1, col: 1 },
     positions: {},
   };

@@ -63,8 +63,14 @@ export function summaryLines({ dir, counts, result, skippedObjects, envExample }
     lines.push(`  ${kind}: ${said.join(', ')}`);
   }
   if (result.placeholders.length > 0) {
+    const secret = result.placeholders.filter((p) => p.wasSecret).length;
+    const writeOnly = result.placeholders.length - secret;
+    const what = [
+      ...(writeOnly > 0 ? [`${writeOnly} write-only field(s)`] : []),
+      ...(secret > 0 ? [`${secret} value(s) that were secret when converge applied them`] : []),
+    ];
     lines.push(
-      `${result.placeholders.length} write-only field(s) written as \${env:NAME} placeholders; ` +
+      `${what.join(' and ')} written as \${env:NAME} placeholders; ` +
         `set the variables listed in ${envExample} before plan or apply.`,
     );
   }

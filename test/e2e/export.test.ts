@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMORY_DIRECTORY_URL } from '../../src/emulator/secrets/seed.ts';
 import type { RunningEmulator } from '../../src/emulator/server.ts';
 import { providers } from '../../src/providers/index.ts';
 import { seedApply } from '../helpers/cli-seed.ts';
@@ -27,6 +28,13 @@ const EXPORTED_BY_DEFAULT = KINDS.filter((k) => !IN_ORGANIZATIONS.includes(k));
 /** A module's versions: exported with their module, not a kind of their own. */
 const VERSIONS = 'RegistryModuleVersion';
 
+/**
+ * The readable values the examples take from `${env:}` (examples/base/ldap/config.yaml's `url`), by
+ * the variable export writes for each: the fingerprint store knows they were secrets, so export
+ * writes a placeholder, which a round trip fills with the same value again.
+ */
+const HELD: Record<string, string> = { LDAP_CONFIG_LDAP_URL: MEMORY_DIRECTORY_URL };
+
 let target: CliTarget;
 let emulator: RunningEmulator;
 let scratch: string;
@@ -35,12 +43,15 @@ const run: CliTarget['run'] = (args, extra) => target.run(args, extra);
 
 const files = filesBelow;
 
-/** A value for every variable `.env.example` lists. */
+/**
+ * A value for every variable `.env.example` lists: any value for a write-only field (not compared
+ * without a store), the value it stands for where a readable field held a secret (compared).
+ */
 async function placeholderEnv(dir: string): Promise<Record<string, string>> {
   // no write-only field exported, no .env.example
   const text = await readFile(join(dir, '.env.example'), 'utf8').catch(() => '');
   const names = [...text.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => m[1]!);
-  return Object.fromEntries(names.map((n) => [n, `value-for-${n.toLowerCase()}`]));
+  return Object.fromEntries(names.map((n) => [n, HELD[n] ?? `value-for-${n.toLowerCase()}`]));
 }
 
 /** plan --json of a directory: exit code and every action. */
@@ -119,7 +130,9 @@ describe('converge export', () => {
     expect(stdout).toContain(
       'Exported 24 object(s) of 16 kind(s) to exported in 17 file(s) (16 manifest(s), .env.example).',
     );
-    expect(stdout).toContain('write-only field(s) written as ${env:NAME} placeholders');
+    expect(stdout).toContain(
+      '2 write-only field(s) and 1 value(s) that were secret when converge applied them written as ${env:NAME} placeholders',
+    );
   });
 
   it('writes write-only fields as placeholders that .env.example lists, never a secret value', async () => {
@@ -224,6 +237,61 @@ describe('converge export', () => {
     const forced = await run(['export', '--out', out, '--kind', 'ToolVersion', '--force']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(await readFile(file, 'utf8')).toContain('kind: ToolVersion');
+  });
+});
+
+describe('a value that was secret stays secret (docs/security.md)', () => {
+  // examples/base/ldap/config.yaml applies `url: ${env:LDAP_URL}`: the seed's store holds an entry for it
+  const url = MEMORY_DIRECTORY_URL;
+  /** The round trip's variables: each set to what it stands for, as the store compares the password too. */
+  const given = () => ({ LDAP_CONFIG_LDAP_URL: url, LDAP_CONFIG_LDAP_BINDPASS: target.env.LDAP_BINDPASS! });
+
+  /** plan --json of a directory with the target's store: exit code and its actions. */
+  async function storedPlan(dir: string, env: Record<string, string>) {
+    const plan = await run(['plan', dir, '--json', '--detailed-exitcode'], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).not.toContain(url);
+    return JSON.parse(plan.stdout).plan.actions as Array<{ key: string; action: string }>;
+  }
+
+  it('writes a readable field the fingerprint store knows held a secret as a placeholder, and round-trips', async () => {
+    const dir = join(scratch, 'held');
+    const result = await run(['export', '--out', dir, '--kind', 'LDAPConfig']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain(url);
+    const config = await readFile(join(dir, 'ldap-config.yaml'), 'utf8');
+    expect(config).toMatch(
+      /^ {2}url: \$\{env:LDAP_CONFIG_LDAP_URL\} # secret when converge applied it: set LDAP_CONFIG_LDAP_URL/m,
+    );
+    for (const file of await files(dir)) expect(await readFile(join(dir, file), 'utf8')).not.toContain(url);
+    expect(await readFile(join(dir, '.env.example'), 'utf8')).toContain(
+      '# LDAPConfig/ldap spec.url (ldap-config.yaml)\nLDAP_CONFIG_LDAP_URL=\n',
+    );
+    const valid = await run(['validate', dir], given());
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(await storedPlan(dir, given())).toEqual([
+      expect.objectContaining({ key: 'LDAPConfig/ldap', action: 'noop' }),
+    ]);
+  });
+
+  it('writes the field as read without a fingerprint store', async () => {
+    const dir = join(scratch, 'held-no-store');
+    const result = await run(['export', '--out', dir, '--kind', 'LDAPConfig'], NO_FINGERPRINTS);
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(join(dir, 'ldap-config.yaml'), 'utf8')).toContain(`url: ${url}`);
+  });
+
+  it('--no-placeholders leaves it out under ignore (not managed), and the export plans clean', async () => {
+    const dir = join(scratch, 'held-bare');
+    const result = await run(['export', '--out', dir, '--kind', 'LDAPConfig', '--no-placeholders']);
+    expect(result.code, result.stderr).toBe(0);
+    const config = await readFile(join(dir, 'ldap-config.yaml'), 'utf8');
+    expect(config).toMatch(/^ignore:\n {2}- url\nspec:\n/m);
+    expect(config).not.toContain(url);
+    const { LDAP_CONFIG_LDAP_BINDPASS } = given();
+    expect(await storedPlan(dir, { LDAP_CONFIG_LDAP_BINDPASS })).toEqual([
+      expect.objectContaining({ key: 'LDAPConfig/ldap', action: 'noop' }),
+    ]);
   });
 });
 
@@ -348,6 +416,8 @@ describe('converge export options', () => {
     expect([...example.matchAll(/^([A-Z0-9_]+)=$/gm)].map((m) => m[1])).toEqual([
       'SMTP_SETTINGS_PASSWORD',
       'LDAP_CONFIG_LDAP_BINDPASS',
+      // not write-only, but applied from ${env:LDAP_URL} (a value that was secret stays secret, below)
+      'LDAP_CONFIG_LDAP_URL',
     ]);
   });
 
@@ -387,7 +457,8 @@ describe('converge export options', () => {
 
   it('refuses an empty secret from ${env:} at validate, with file:line:col and no request', async () => {
     const out = join(scratch, 'exported');
-    const empty = Object.fromEntries(Object.keys(await placeholderEnv(out)).map((n) => [n, '']));
+    // each write-only field's variable sourced as `NAME=`; a readable field's is given (its own schema refuses '')
+    const empty = { ...Object.fromEntries(Object.keys(await placeholderEnv(out)).map((n) => [n, ''])), ...HELD };
     const before = emulator.stats().total;
     for (const command of ['validate', 'plan']) {
       const result = await run([command, out], empty);

@@ -26,7 +26,10 @@ export function registerExport(program: Command): void {
       [],
     )
     .option('--split', 'one file per object (<out>/<kind>/<scope>-<name>.yaml, below) instead of one per kind', false)
-    .option('--no-placeholders', 'leave write-only fields out (not managed) instead of writing placeholders')
+    .option(
+      '--no-placeholders',
+      'leave write-only fields and fields that held secrets out (not managed) instead of writing placeholders',
+    )
     .option('-f, --force', 'overwrite files that already exist', false)
     .option('--json', 'print what was written as a converge-export JSON document (progress stays on stderr)', false)
     .option(
@@ -40,7 +43,9 @@ export function registerExport(program: Command): void {
       'after',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the manifests' placeholder syntax, shown to users
       '\nWrite-only fields (passwords, keys) cannot be read back: they are written as ${env:NAME}\n' +
-        'placeholders, and <out>/.env.example lists every NAME. Needs a connection, no manifests.\n' +
+        'placeholders, and <out>/.env.example lists every NAME. So are the values of fields the\n' +
+        'fingerprint store knows held secrets when converge applied them. Needs a connection, no\n' +
+        'manifests.\n' +
         "--split names a file by the object's scope and name: ssh-role/ssh-engineers.yaml,\n" +
         'tool-version/1.9.8.yaml (no scope), ssh-certificate-authority/ssh.yaml (one per scope),\n' +
         'registry-module/example-org-network_aws.yaml (characters other than letters, digits, ., _\n' +

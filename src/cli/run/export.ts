@@ -30,7 +30,7 @@ import { runContexts } from '../../reconcile/services.ts';
 import { colorsFor } from '../../ui/colors.ts';
 import { processOutput } from '../../ui/output.ts';
 import { plainReporter } from '../../ui/plain-reporter.ts';
-import { closeClients, concurrencyOf, connect } from '../clients.ts';
+import { closeClients, concurrencyOf, connect, openFingerprints } from '../clients.ts';
 import { resolveKind } from '../kind-name.ts';
 import { EXIT_OK } from '../run-main.ts';
 import { loadCommandConfig } from '../session.ts';
@@ -89,6 +89,8 @@ export async function runExport(flags: ExportFlags): Promise<number> {
   const outDir = resolve(flags.out);
   checkWritable(flags.out, '--out', 'directory');
   const schemaRef = schemaReference(flags.schemaRef, outDir);
+  // which readable fields held secrets when converge applied them: export writes none of them out
+  const fingerprints = config.fingerprints ? await openFingerprints(config.fingerprints, config) : undefined;
 
   const events = new EventStream();
   events.on(plainReporter(output, colorsFor(process.stderr, flags.color)));
@@ -124,6 +126,7 @@ export async function runExport(flags: ExportFlags): Promise<number> {
       schemaRef,
       required: requiredSpecFields,
       schemas,
+      ...(fingerprints && { wasSecret: (key: string, field: string) => fingerprints.has(key, field) }),
     });
     for (const left of result.skipped) skip(left);
     const at = (path: string) => join(outDir, ...path.split('/'));

@@ -376,3 +376,157 @@ describe('an object whose manifest validate would refuse', () => {
     expect(result.children).toHaveLength(2);
   });
 });
+
+describe('a readable field that held a secret when converge applied it', () => {
+  const LDAP_URL = 'ldap://corp-dc01-secrethost.invalid';
+  const USERS = ['svc-deploy-7741', 'svc-backup-7742'];
+  const EXTENSION = 'login@github.com'; // a key with a dot: the placeholder is found by steps, not a dotted path
+  const live = (address: Address, fields: Fields): LiveObject => ({
+    kind: address.kind,
+    address,
+    ref: addressKey(address),
+    fields,
+  });
+  const config = live(
+    { kind: 'LDAPConfig', scope: 'ldap', name: '' },
+    { binddn: 'cn=admin,dc=example,dc=org', url: LDAP_URL, userdn: 'ou=people,dc=example,dc=org' },
+  );
+  const role = live(
+    { kind: 'SSHRole', scope: 'ssh', name: 'web' },
+    {
+      key_type: 'ca',
+      allow_user_certificates: true,
+      allowed_users: USERS.join(','),
+      default_extensions: { [EXTENSION]: 'octocat-7743' },
+    },
+  );
+  const inputs = (): ExportInput[] => [
+    { provider: providerFor('LDAPConfig') as ExportProvider, objects: [config] },
+    { provider: providerFor('SSHRole') as ExportProvider, objects: [role] },
+  ];
+  // what the fingerprint store knows: the fields whose values came from `${env:}`
+  const recorded = new Set([
+    'LDAPConfig/ldap#url',
+    'SSHRole/ssh/web#allowed_users',
+    'SSHRole/ssh/web#default_extensions',
+  ]);
+  const wasSecret = (key: string, field: string) => recorded.has(`${key}#${field}`);
+  const secrets = [LDAP_URL, ...USERS, 'octocat-7743'];
+  const text = (result: ReturnType<typeof buildExport>) =>
+    [...result.files.map((f) => f.content), result.envExample ?? ''].join('\n');
+
+  it('is written as ${env:NAME} placeholders, one per value inside it, and listed in .env.example', async () => {
+    const result = buildExport(inputs(), { split: false, schemaRef, schemas: await schemaSet(), wasSecret });
+    expect(result.skipped).toEqual([]);
+    for (const secret of secrets) expect(text(result)).not.toContain(secret);
+    const ldap = result.files.find((f) => f.kind === 'LDAPConfig')!.content;
+    expect(ldap).toContain(
+      'url: ${env:LDAP_CONFIG_LDAP_URL} # secret when converge applied it: set LDAP_CONFIG_LDAP_URL (see .env.example)',
+    );
+    expect(ldap).toContain('userdn: ou=people,dc=example,dc=org'); // a field that was no secret is as read
+    expect(result.placeholders).toContainEqual({
+      name: 'LDAP_CONFIG_LDAP_URL',
+      object: 'LDAPConfig/ldap',
+      field: 'url',
+      file: 'ldap-config.yaml',
+      wasSecret: true,
+    });
+    expect(result.placeholders.map((p) => p.field)).toEqual([
+      'bindpass',
+      'url',
+      'allowed_users.0',
+      'allowed_users.1',
+      `default_extensions.${EXTENSION}`,
+    ]);
+    expect(result.envExample).toContain('# LDAPConfig/ldap spec.url (ldap-config.yaml)\nLDAP_CONFIG_LDAP_URL=\n');
+    const ssh = result.files.find((f) => f.kind === 'SSHRole')!.content;
+    expect(ssh).toContain('- ${env:SSH_ROLE_SSH_WEB_ALLOWED_USERS_0} # secret when converge applied it');
+    expect(ssh).toContain(`${EXTENSION}: \${env:SSH_ROLE_SSH_WEB_DEFAULT_EXTENSIONS_LOGIN_GITHUB_COM}`);
+  });
+
+  it('loads, with each variable set to the value it stands for, equal to the live object', async () => {
+    const result = buildExport(inputs(), { split: false, schemaRef, schemas: await schemaSet(), wasSecret });
+    const dir = await mkdtemp(join(tmpdir(), 'converge-export-held-'));
+    try {
+      for (const f of result.files) await writeFile(join(dir, f.path), f.content);
+      const values: Record<string, string> = {
+        LDAP_CONFIG_LDAP_URL: LDAP_URL,
+        SSH_ROLE_SSH_WEB_ALLOWED_USERS_0: USERS[0]!,
+        SSH_ROLE_SSH_WEB_ALLOWED_USERS_1: USERS[1]!,
+        SSH_ROLE_SSH_WEB_DEFAULT_EXTENSIONS_LOGIN_GITHUB_COM: 'octocat-7743',
+      };
+      const env = { ...values, LDAP_CONFIG_LDAP_BINDPASS: 'bind-password-1' };
+      expect(Object.keys(values).sort()).toEqual(
+        result.placeholders
+          .filter((p) => p.wasSecret)
+          .map((p) => p.name)
+          .sort(),
+      );
+      const desired = await loadManifests([dir], catalog, { env, cwd: dir });
+      const compared: string[] = [];
+      for (const d of desired) {
+        const provider = providerFor(d.kind)!;
+        const source = [config, role].find((o) => o.kind === d.kind)!;
+        const loaded = provider.canonicalDesired(d.spec);
+        const read = provider.canonicalLive(source.fields ?? {});
+        // from `${env:}`, so secret again (plans hide them, apply records them), and equal to what was read
+        for (const field of new Set(
+          result.placeholders
+            .filter((p) => p.wasSecret && p.object === addressKey(d.address))
+            .map((p) => p.field.split('.')[0]!),
+        )) {
+          expect(read[field]).toBeDefined();
+          expect(d.secretFields).toContain(field);
+          expect(loaded[field]).toEqual(read[field]);
+          compared.push(field);
+        }
+      }
+      expect(compared.sort()).toEqual(['allowed_users', 'default_extensions', 'url']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is written as read without a fingerprint store', () => {
+    const result = buildExport(inputs(), { split: false, schemaRef });
+    expect(result.files.find((f) => f.kind === 'LDAPConfig')!.content).toContain(`url: ${LDAP_URL}`);
+    expect(result.placeholders.map((p) => p.name)).toEqual(['LDAP_CONFIG_LDAP_BINDPASS']);
+  });
+
+  it('with placeholders off, is left out and ignored (not managed), unless the kind requires it', async () => {
+    // binddn too held a secret, and LDAPConfig's schema requires it: it stays a placeholder, as bindpass does
+    const held = new Set([...recorded, 'LDAPConfig/ldap#binddn']);
+    const result = buildExport(inputs(), {
+      split: false,
+      placeholders: false,
+      schemaRef,
+      schemas: await schemaSet(),
+      required: (kind) => (kind === 'LDAPConfig' ? ['binddn', 'bindpass'] : []),
+      wasSecret: (key, field) => held.has(`${key}#${field}`),
+    });
+    for (const secret of secrets) expect(text(result)).not.toContain(secret);
+    const ldap = result.files.find((f) => f.kind === 'LDAPConfig')!.content;
+    expect(ldap).toMatch(/^ignore:\n {2}- url\nspec:\n/m);
+    expect(ldap).toContain('binddn: ${env:LDAP_CONFIG_LDAP_BINDDN} # secret when converge applied it');
+    const ssh = result.files.find((f) => f.kind === 'SSHRole')!.content;
+    expect(ssh).toMatch(/^ignore:\n {2}- allowed_users\n {2}- default_extensions\n/m);
+    expect(result.placeholders.map((p) => p.name)).toEqual(['LDAP_CONFIG_LDAP_BINDPASS', 'LDAP_CONFIG_LDAP_BINDDN']);
+  });
+
+  it('is checked as its live value, and an object validate would refuse says why without it', async () => {
+    const bad = live(
+      { kind: 'LDAPConfig', scope: 'ldap', name: '' },
+      { binddn: 'cn=admin', url: 'http://x-secret-7744' },
+    );
+    const result = buildExport([{ provider: providerFor('LDAPConfig') as ExportProvider, objects: [bad] }], {
+      split: false,
+      schemaRef,
+      schemas: await schemaSet(),
+      wasSecret,
+    });
+    expect(result.skipped).toEqual([
+      { object: 'LDAPConfig/ldap', kind: 'LDAPConfig', why: expect.stringContaining('spec.url') },
+    ]);
+    expect(JSON.stringify(result)).not.toContain('x-secret-7744');
+  });
+});

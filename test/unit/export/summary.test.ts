@@ -93,6 +93,31 @@ describe('what export says it wrote', () => {
     ]);
   });
 
+  it('counts the values that were secret apart from the write-only fields among the placeholders', () => {
+    const smtp = buildExport(
+      [
+        {
+          provider: providerFor('SMTPSettings') as ExportProvider,
+          objects: [
+            { ...live({ kind: 'SMTPSettings', name: '' }), fields: { enabled: true, auth: 'login', host: 'h' } },
+          ],
+        },
+      ],
+      { split: false, schemaRef: (kind) => kind, wasSecret: (_key, field) => field === 'host' },
+    );
+    const lines = summaryLines({
+      dir: 'out',
+      counts: [{ kind: 'SMTPSettings', objects: 1 }],
+      result: smtp,
+      skippedObjects: [],
+      envExample: 'out/.env.example',
+    });
+    expect(lines.at(-1)).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder syntax, as the summary says it
+      '1 write-only field(s) and 1 value(s) that were secret when converge applied them written as ${env:NAME} placeholders; set the variables listed in out/.env.example before plan or apply.',
+    );
+  });
+
   it('--json lists each archive with the object it holds, and counts the versions as a kind', () => {
     const doc = JSON.parse(exportDocument({ out: '/x', counts, result, skipped: [], skippedObjects, converge: '0' }));
     expect(doc.files.map((f: { path: string }) => f.path)).toEqual(['registry-module.yaml']);
