@@ -21,6 +21,9 @@ import { all, parseXml } from '../unit/ui/drift/xml.ts';
 const MODULE_DIR = fileURLToPath(new URL('../../examples/modules/network/', import.meta.url));
 const PASSING = 'example-org/network/aws';
 const FAILING = 'example-org/network/azurerm';
+/** Its cidr_block is a sensitive test variable, whose value makes an assert of `defaults` fail. */
+const SENSITIVE = 'example-org/network/google';
+const SECRET = 'TestVarSecret_888zz';
 
 let target: CliTarget;
 
@@ -40,14 +43,18 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
 }
 
-async function createModule(provider: string, variables: Record<string, string>): Promise<void> {
+async function createModule(
+  provider: string,
+  variables: Record<string, string>,
+  sensitive: readonly string[] = [],
+): Promise<void> {
   const created = await api('POST', '/api/v2/organizations/example-org/registry-modules', {
     data: { type: 'registry-modules', attributes: { name: 'network', provider, 'registry-name': 'private' } },
   });
   expect(created.status, JSON.stringify(created.json)).toBe(201);
   for (const [key, value] of Object.entries(variables)) {
     const variable = await api('POST', `${testsPath(provider)}/vars`, {
-      data: { type: 'vars', attributes: { key, value, category: 'env' } },
+      data: { type: 'vars', attributes: { key, value, category: 'env', sensitive: sensitive.includes(key) } },
     });
     expect(variable.status, JSON.stringify(variable.json)).toBe(201);
   }
@@ -93,6 +100,9 @@ beforeAll(async () => {
   await createModule('aws', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'true' });
   // the same tests, with a module variable that makes an assert of `defaults` fail
   await createModule('azurerm', { TF_VAR_cidr_block: '10.0.0.0/16', TF_VAR_enable_dns_hostnames: 'false' });
+  await createModule('google', { TF_VAR_cidr_block: SECRET, TF_VAR_enable_dns_hostnames: 'true' }, [
+    'TF_VAR_cidr_block',
+  ]);
 });
 afterAll(() => target?.close());
 afterEach(release);
@@ -358,6 +368,33 @@ describe('converge test run', () => {
     }
     const top = await target.run(['--help']);
     expect(top.stdout).toMatch(/\n {2}test\s/);
+  });
+});
+
+describe('a sensitive test variable', () => {
+  const detail = 'Test assertion failed (var.cidr_block == "10.0.0.0/16": (sensitive value) == "10.0.0.0/16")';
+  /** The failures of a JUnit report, their messages and texts decoded. */
+  const junitFailures = (xml: string) =>
+    all(parseXml(xml), 'failure')
+      .map((f) => `${f.attributes.message}\n${f.text}`)
+      .join('\n');
+
+  it.each([
+    ['text', [], (stdout: string) => stdout],
+    ['junit', ['--format', 'junit'], junitFailures],
+    ['json', ['--json'], (stdout: string) => JSON.parse(stdout).log as string],
+  ])('is shown as (sensitive value) in a failed assert, never its value: %s', async (_, args, report) => {
+    const result = await testRun([SENSITIVE, ...args]);
+    expect(result.code).toBe(1);
+    expect(result.stdout + result.stderr).not.toContain(SECRET);
+    expect(report(result.stdout)).toContain(detail);
+  });
+
+  it('--verbose lists it among the variables as (sensitive value)', async () => {
+    const result = await testRun([SENSITIVE, '--verbose']);
+    expect(result.stdout).toContain(detail);
+    expect(result.stdout).toContain('cidr_block = (sensitive value) (TF_VAR_cidr_block)');
+    expect(result.stdout).not.toContain(SECRET);
   });
 });
 

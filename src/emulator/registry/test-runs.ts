@@ -87,7 +87,7 @@ export async function startRun(ctx: EmulatorContext, slice: RegistrySlice, input
   // the module's defaults first: its test variables override them
   const declared = slice.data.variables
     .filter((v) => v.moduleId === input.moduleId)
-    .map((v) => ({ key: v.key, value: v.value, category: v.category }));
+    .map((v) => ({ key: v.key, value: v.value, category: v.category, sensitive: v.sensitive }));
   const moduleVariables = [...(cv?.defaults ?? []).filter((d) => !declared.some((v) => v.key === d.key)), ...declared];
   // a configuration that could not be read gives no outcome: the run ends `errored`
   if (cv?.error !== undefined) {

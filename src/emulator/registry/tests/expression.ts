@@ -10,6 +10,11 @@
  *
  * Every `var.<name>` in the expression is looked up, even inside parts that
  * cannot be evaluated, so a variable with no value always errors the run.
+ *
+ * A value read from a sensitive variable is sensitive, and so is every value
+ * computed from one (`var.secret == "x"`, `length(var.secret)`, a template),
+ * as Terraform marks them: wherever a message would show it, it says
+ * `(sensitive value)` instead.
  */
 
 import { EvaluationError } from './errors.ts';
@@ -23,9 +28,10 @@ import {
 } from './hcl-values.ts';
 import { type Reason, reason, reasonForReference } from './reasons.ts';
 import { lookup, type Scope } from './scope.ts';
-import { lengthOf, renderValue, toBool, toNumber, toTemplateText, type Value, valuesEqual } from './values.ts';
+import { lengthOf, shownValue, toBool, toNumber, toTemplateText, type Value, valuesEqual } from './values.ts';
 
-export type Outcome = { known: true; value: Value } | { known: false; reasons: Reason[] };
+export type Outcome = { known: true; value: Value; sensitive?: true } | { known: false; reasons: Reason[] };
+type Known = Extract<Outcome, { known: true }>;
 
 /** A `var.<name>` in the expression text (byte offsets) and its value as a literal, for failure messages. */
 export interface Substitution {
@@ -40,7 +46,10 @@ export interface Evaluation {
   substitutions: Substitution[];
 }
 
-const known = (value: Value): Outcome => ({ known: true, value });
+const known = (value: Value, sensitive = false): Known =>
+  sensitive ? { known: true, value, sensitive } : { known: true, value };
+/** Whether any of the outcomes is sensitive: what is computed from them is. */
+const anySensitive = (outcomes: readonly Outcome[]): boolean => outcomes.some((o) => o.known && o.sensitive);
 const unknown = (...reasons: Reason[]): Outcome => ({ known: false, reasons });
 
 const OPERATOR_SYMBOLS: Record<string, string> = {
@@ -97,13 +106,18 @@ function template(parts: ExpressionType[], evaluation: Evaluation): Outcome {
   const outcomes = parts.map((part) => evaluate(part, evaluation));
   const reasons = unknownReasons(outcomes);
   if (reasons.length > 0) return unknown(...reasons);
-  return known(outcomes.map((o) => toTemplateText((o as { value: Value }).value)).join(''));
+  const text = (outcomes as Known[]).map((o) => toTemplateText(o.value, o.sensitive)).join('');
+  return known(text, anySensitive(outcomes));
 }
 
 function tuple(items: ExpressionType[], evaluation: Evaluation): Outcome {
   const outcomes = items.map((item) => evaluate(item, evaluation));
   const reasons = unknownReasons(outcomes);
-  return reasons.length > 0 ? unknown(...reasons) : known(outcomes.map((o) => (o as { value: Value }).value));
+  if (reasons.length > 0) return unknown(...reasons);
+  return known(
+    (outcomes as Known[]).map((o) => o.value),
+    anySensitive(outcomes),
+  );
 }
 
 function traversal(node: ExpressionType, evaluation: Evaluation): Outcome {
@@ -115,12 +129,13 @@ function traversal(node: ExpressionType, evaluation: Evaluation): Outcome {
   const binding = lookup(evaluation.scope, name.segment);
   if (deeper.length > 0) return unknown(reasonForReference('var', meta.fullAccessor));
   if (binding.kind === 'unknown') return unknown(binding.reason);
+  const sensitive = binding.sensitive === true;
   evaluation.substitutions.push({
     start: node.range.start.byte,
     end: node.range.end.byte,
-    text: renderValue(binding.value),
+    text: shownValue(binding.value, sensitive),
   });
-  return known(binding.value);
+  return known(binding.value, sensitive);
 }
 
 function functionCall(node: FunctionCallExpression, evaluation: Evaluation): Outcome {
@@ -135,7 +150,9 @@ function functionCall(node: FunctionCallExpression, evaluation: Evaluation): Out
     throw new EvaluationError(`Invalid function call: length() takes 1 argument, got ${node.children.length}`);
   }
   const argument = evaluate(node.children[0]!, evaluation);
-  return argument.known ? known(lengthOf(argument.value)) : argument;
+  if (!argument.known) return argument;
+  const sensitive = argument.sensitive === true;
+  return known(lengthOf(argument.value, sensitive), sensitive);
 }
 
 function unaryOperation(node: ExpressionType, evaluation: Evaluation): Outcome {
@@ -144,7 +161,10 @@ function unaryOperation(node: ExpressionType, evaluation: Evaluation): Outcome {
   if (!operand || (operator !== 'logicalNot' && operator !== 'negate')) return unsupported(node, evaluation);
   const value = evaluate(operand, evaluation);
   if (!value.known) return value;
-  return operator === 'logicalNot' ? known(!toBool(value.value, '!')) : known(-toNumber(value.value, 'unary -'));
+  const sensitive = value.sensitive === true;
+  return operator === 'logicalNot'
+    ? known(!toBool(value.value, '!', sensitive), sensitive)
+    : known(-toNumber(value.value, 'unary -', sensitive), sensitive);
 }
 
 function binaryOperation(node: ExpressionType, evaluation: Evaluation): Outcome {
@@ -161,26 +181,30 @@ function binaryOperation(node: ExpressionType, evaluation: Evaluation): Outcome 
   }
   const compare = COMPARISONS[operator];
   if (!compare) return unknown(reason(`uses the ${symbol} operator`));
-  return known(compare(left.value, right.value, symbol));
+  return known(compare(left, right, symbol), anySensitive([left, right]));
 }
 
-const COMPARISONS: Record<string, (left: Value, right: Value, symbol: string) => boolean> = {
-  equal: (l, r) => valuesEqual(l, r),
-  notEqual: (l, r) => !valuesEqual(l, r),
-  lessThan: (l, r, s) => toNumber(l, s) < toNumber(r, s),
-  lessThanOrEqual: (l, r, s) => toNumber(l, s) <= toNumber(r, s),
-  greaterThan: (l, r, s) => toNumber(l, s) > toNumber(r, s),
-  greaterThanOrEqual: (l, r, s) => toNumber(l, s) >= toNumber(r, s),
+/** A number operand of a comparison, its value told only when it is not sensitive. */
+const number = (operand: Known, symbol: string) => toNumber(operand.value, symbol, operand.sensitive);
+
+const COMPARISONS: Record<string, (left: Known, right: Known, symbol: string) => boolean> = {
+  equal: (l, r) => valuesEqual(l.value, r.value),
+  notEqual: (l, r) => !valuesEqual(l.value, r.value),
+  lessThan: (l, r, s) => number(l, s) < number(r, s),
+  lessThanOrEqual: (l, r, s) => number(l, s) <= number(r, s),
+  greaterThan: (l, r, s) => number(l, s) > number(r, s),
+  greaterThanOrEqual: (l, r, s) => number(l, s) >= number(r, s),
 };
 
 function logical(operator: 'logicalAnd' | 'logicalOr', left: Outcome, right: Outcome): Outcome {
   const symbol = operator === 'logicalAnd' ? '&&' : '||';
-  const l = left.known ? toBool(left.value, symbol) : undefined;
-  const r = right.known ? toBool(right.value, symbol) : undefined;
+  const l = left.known ? toBool(left.value, symbol, left.sensitive) : undefined;
+  const r = right.known ? toBool(right.value, symbol, right.sensitive) : undefined;
+  const sensitive = anySensitive([left, right]);
   // The value that decides the result on its own: false for &&, true for ||.
   const decisive = operator === 'logicalOr';
-  if (l === decisive || r === decisive) return known(decisive);
-  if (l !== undefined && r !== undefined) return known(!decisive);
+  if (l === decisive || r === decisive) return known(decisive, sensitive);
+  if (l !== undefined && r !== undefined) return known(!decisive, sensitive);
   return unknown(...unknownReasons([left, right]));
 }
 
@@ -222,6 +246,7 @@ export async function evaluateHclJson(json: unknown, scope: Scope): Promise<Outc
   for (const [key, value] of entries) outcomes.push([key, await evaluateHclJson(value, scope)]);
   const reasons = unknownReasons(outcomes.map(([, o]) => o));
   if (reasons.length > 0) return unknown(...reasons);
-  const values = outcomes.map(([key, o]) => [key, (o as { value: Value }).value] as const);
-  return known(Array.isArray(json) ? values.map(([, v]) => v) : Object.fromEntries(values));
+  const values = outcomes.map(([key, o]) => [key, (o as Known).value] as const);
+  const sensitive = anySensitive(outcomes.map(([, o]) => o));
+  return known(Array.isArray(json) ? values.map(([, v]) => v) : Object.fromEntries(values), sensitive);
 }

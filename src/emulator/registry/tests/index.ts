@@ -28,6 +28,9 @@
  *
  * testStatus is `pass` only when no run failed or errored and every selected
  * file could be read.
+ *
+ * The log never shows a sensitive test variable's value, nor one computed from
+ * it: `(sensitive value)` stands in its place, as in Terraform's messages.
  */
 
 import { TestFileError } from './errors.ts';
@@ -36,7 +39,7 @@ import { decideRun } from './run-decision.ts';
 import type { Scope } from './scope.ts';
 import { isSelected, isTestFile, normalizePath } from './select-files.ts';
 import { parseTestFile, runNamesInSource } from './test-file.ts';
-import { inputScope, withVariablesBlock } from './variables.ts';
+import { inputScope, type ModuleVariable, withVariablesBlock } from './variables.ts';
 
 export interface TestFile {
   path: string;
@@ -49,7 +52,7 @@ export interface RunInput {
   testDirectory: string;
   /** File paths; empty: all. */
   filters: string[];
-  moduleVariables: Array<{ key: string; value: string; category: string }>;
+  moduleVariables: ModuleVariable[];
   runVariables: Array<{ key: string; value: string }>;
   verbose: boolean;
 }

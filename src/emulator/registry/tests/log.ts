@@ -9,7 +9,7 @@
 
 import type { Reason } from './reasons.ts';
 import type { AssertVerdict, RunDecision } from './run-decision.ts';
-import { renderValue } from './values.ts';
+import { shownValue } from './values.ts';
 
 export type RunReport = RunDecision | { name: string; status: 'skip' | 'error' };
 
@@ -95,7 +95,8 @@ function verboseLines(run: RunDecision): string[] {
   const variables = [...run.scope.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, binding]) => {
-      if (binding.kind === 'value') return `${name} = ${renderValue(binding.value)} (${binding.source})`;
+      if (binding.kind === 'value')
+        return `${name} = ${shownValue(binding.value, binding.sensitive)} (${binding.source})`;
       if (binding.kind === 'unknown')
         return `${name} = (an expression the emulator cannot evaluate) (${binding.source})`;
       return `${name} = (invalid: ${binding.error.message}) (${binding.source})`;

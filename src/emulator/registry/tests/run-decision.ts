@@ -8,6 +8,10 @@
  *   Terraform would reject (wrong operand types, a non-bool result), errors the run;
  * - status: `error` if anything errored, else `fail` if an assert is false, else `pass`.
  * `command = plan` and `command = apply` runs are decided the same way.
+ * A value from a sensitive variable is never written into a verdict: the failed
+ * assert's detail and an error say `(sensitive value)` in its place, and an
+ * error_message that reads one is shown as written, not interpolated (Terraform
+ * will not display such a message either).
  */
 
 import { EvaluationError, InvalidVariableError, MissingVariableError } from './errors.ts';
@@ -16,7 +20,7 @@ import { expressionOf, hasInterpolation, literalText } from './hcl-values.ts';
 import { type Reason, reason } from './reasons.ts';
 import type { Scope } from './scope.ts';
 import type { AssertBlock, RunBlock } from './test-file.ts';
-import { renderValue, type Value } from './values.ts';
+import { renderValue, shownValue, type Value } from './values.ts';
 import { withVariablesBlock } from './variables.ts';
 
 export type AssertVerdict = { number: number; condition: string } & (
@@ -87,7 +91,7 @@ async function judgeAssert(number: number, assert: AssertBlock, scope: Scope): P
   if (!outcome.known) return { number, condition: text, result: 'assumed', reasons: outcome.reasons };
   const value = outcome.value;
   if (value !== true && value !== false && value !== 'true' && value !== 'false') {
-    const message = `Invalid condition result (${text}): the condition must be a bool, got ${renderValue(value)}`;
+    const message = `Invalid condition result (${text}): the condition must be a bool, got ${shownValue(value, outcome.sensitive)}`;
     return { number, condition: text, result: 'error', message };
   }
   if (value === true || value === 'true') return { number, condition: text, result: 'passed' };
@@ -115,13 +119,13 @@ function substitute(text: string, substitutions: Substitution[]): string {
   return parts.join('');
 }
 
-/** The assert's error_message, interpolated when the emulator can; as written otherwise. */
+/** The assert's error_message, interpolated when the emulator can and it reads no sensitive value; as written otherwise. */
 async function errorMessageText(assert: AssertBlock, scope: Scope): Promise<string> {
   const message = assert.errorMessage;
   if (typeof message !== 'string') return message === undefined ? '' : renderValue(message as Value);
   try {
     const outcome = await evaluateHclJson(message, scope);
-    if (outcome.known && typeof outcome.value === 'string') return outcome.value;
+    if (outcome.known && !outcome.sensitive && typeof outcome.value === 'string') return outcome.value;
   } catch {
     // An error_message that cannot be interpolated is shown as written.
   }

@@ -3,6 +3,8 @@
  * binding is `unknown` when its value is an expression the emulator cannot
  * evaluate (e.g. `run.setup.vpc_id`): asserts reading it are assumed to pass.
  * It is `invalid` when the value given cannot be used: reading it errors the run.
+ * A value is `sensitive` when it comes from a sensitive module test variable, or
+ * from an expression that read one: the log shows `(sensitive value)` in its place.
  */
 
 import { type InvalidVariableError, MissingVariableError } from './errors.ts';
@@ -10,7 +12,7 @@ import type { Reason } from './reasons.ts';
 import type { Value } from './values.ts';
 
 export type Binding =
-  | { kind: 'value'; value: Value; source: string }
+  | { kind: 'value'; value: Value; source: string; sensitive?: true }
   | { kind: 'unknown'; reason: Reason; source: string }
   | { kind: 'invalid'; error: InvalidVariableError; source: string };
 

@@ -20,6 +20,14 @@ export function isObject(value: Value): value is { [key: string]: Value } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** How Terraform shows a value that comes from a sensitive variable, in place of the value. */
+export const SENSITIVE_VALUE = '(sensitive value)';
+
+/** A value as a log shows it: written as a literal, or `(sensitive value)` when it is sensitive. */
+export function shownValue(value: Value, sensitive = false): string {
+  return sensitive ? SENSITIVE_VALUE : renderValue(value);
+}
+
 /** The value written as a configuration-language literal, for logs: `"a"`, `3`, `["a", "b"]`, `{a = 1}`. */
 export function renderValue(value: Value): string {
   if (value === null) return 'null';
@@ -46,23 +54,24 @@ function stringAsNumber(text: string): number | undefined {
   return Number(trimmed);
 }
 
-export function toNumber(value: Value, context: string): number {
+/** What an error says it got: the type, and the value unless it is sensitive. */
+function got(value: Value, sensitive: boolean): string {
+  return `${typeName(value)} ${shownValue(value, sensitive)}`;
+}
+
+export function toNumber(value: Value, context: string, sensitive = false): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
     const number = stringAsNumber(value);
     if (number !== undefined) return number;
   }
-  throw new EvaluationError(
-    `Invalid operand for ${context}: a number is required, got ${typeName(value)} ${renderValue(value)}`,
-  );
+  throw new EvaluationError(`Invalid operand for ${context}: a number is required, got ${got(value, sensitive)}`);
 }
 
-export function toBool(value: Value, context: string): boolean {
+export function toBool(value: Value, context: string, sensitive = false): boolean {
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === 'false') return value === 'true';
-  throw new EvaluationError(
-    `Invalid operand for ${context}: a bool is required, got ${typeName(value)} ${renderValue(value)}`,
-  );
+  throw new EvaluationError(`Invalid operand for ${context}: a bool is required, got ${got(value, sensitive)}`);
 }
 
 /** `==` as Terraform computes it, plus the string-to-declared-type conversion explained above. */
@@ -94,20 +103,20 @@ function sameAfterConversion(text: string, other: number | boolean): boolean {
 }
 
 /** `length()`: characters of a string, elements of a list, attributes of an object. */
-export function lengthOf(value: Value): number {
+export function lengthOf(value: Value, sensitive = false): number {
   if (typeof value === 'string') return [...value].length;
   if (isList(value)) return value.length;
   if (isObject(value)) return Object.keys(value).length;
   throw new EvaluationError(
-    `Invalid function argument for length(): a string, list or object is required, got ${typeName(value)} ${renderValue(value)}`,
+    `Invalid function argument for length(): a string, list or object is required, got ${got(value, sensitive)}`,
   );
 }
 
 /** How a template (`"a-${var.x}"`) turns an interpolated value into text. */
-export function toTemplateText(value: Value): string {
+export function toTemplateText(value: Value, sensitive = false): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   throw new EvaluationError(
-    `Invalid template interpolation value: cannot include ${typeName(value)} ${renderValue(value)} in a string`,
+    `Invalid template interpolation value: cannot include ${got(value, sensitive)} in a string`,
   );
 }

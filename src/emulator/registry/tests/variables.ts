@@ -12,6 +12,8 @@
  *    those of 1-3.
  * A value that cannot be used becomes an `invalid` binding and only errors the
  * runs that read it (a later source may override it first).
+ * A sensitive module test variable's value is sensitive, and so is a block
+ * variable's value computed from one: the log never shows them (scope.ts).
  */
 
 import { InvalidVariableError } from './errors.ts';
@@ -19,40 +21,57 @@ import { evaluateHclJson } from './expression.ts';
 import { containsExpression, parseLiteralText } from './hcl-values.ts';
 import { reason } from './reasons.ts';
 import type { Binding, Scope } from './scope.ts';
+import { SENSITIVE_VALUE } from './values.ts';
 
 const ENV_PREFIX = 'TF_VAR_';
 
+/** A module test variable, as the emulator keeps it. */
+export interface ModuleVariable {
+  key: string;
+  value: string;
+  category: string;
+  /** Written once, never shown again: nor is its value in a test run's log. */
+  sensitive?: boolean;
+}
+
 /** Sources 1 and 2. */
 export async function inputScope(
-  moduleVariables: ReadonlyArray<{ key: string; value: string; category: string }>,
+  moduleVariables: ReadonlyArray<ModuleVariable>,
   runVariables: ReadonlyArray<{ key: string; value: string }>,
 ): Promise<Map<string, Binding>> {
   const scope = new Map<string, Binding>();
-  for (const { key, value, category } of moduleVariables) {
+  for (const { key, value, category, sensitive = false } of moduleVariables) {
     if (category !== 'env' || !key.startsWith(ENV_PREFIX) || key.length === ENV_PREFIX.length) continue;
     const name = key.slice(ENV_PREFIX.length);
     const complex = /^\s*[[{]/.test(value);
-    scope.set(name, complex ? await literalBinding(name, value, key) : { kind: 'value', value, source: key });
+    scope.set(
+      name,
+      complex
+        ? await literalBinding(name, value, key, sensitive)
+        : { kind: 'value', value, source: key, ...(sensitive && { sensitive }) },
+    );
   }
   for (const { key, value } of runVariables) {
-    if (key !== '') scope.set(key, await literalBinding(key, value, 'test run variables'));
+    if (key !== '') scope.set(key, await literalBinding(key, value, 'test run variables', false));
   }
   return scope;
 }
 
-async function literalBinding(name: string, text: string, source: string): Promise<Binding> {
+async function literalBinding(name: string, text: string, source: string, sensitive: boolean): Promise<Binding> {
   const invalid = (why: string): Binding => ({ kind: 'invalid', error: new InvalidVariableError(name, why), source });
+  // the parser's own words may quote the text: a sensitive value gets neither
+  const value = sensitive ? SENSITIVE_VALUE : JSON.stringify(text);
   let json: unknown;
   try {
     json = await parseLiteralText(text);
   } catch (error) {
-    return invalid(`value ${JSON.stringify(text)} is not a valid literal (${(error as Error).message})`);
+    return invalid(`value ${value} is not a valid literal${sensitive ? '' : ` (${(error as Error).message})`}`);
   }
-  if (containsExpression(json)) return invalid(`value ${JSON.stringify(text)} is an expression, not a literal`);
+  if (containsExpression(json)) return invalid(`value ${value} is an expression, not a literal`);
   const outcome = await evaluateHclJson(json, new Map());
   return outcome.known
-    ? { kind: 'value', value: outcome.value, source }
-    : invalid(`value ${JSON.stringify(text)} is not a literal`);
+    ? { kind: 'value', value: outcome.value, source, ...(sensitive && { sensitive }) }
+    : invalid(`value ${value} is not a literal`);
 }
 
 /** Sources 3 and 4: a `variables` block layered over `base`; its expressions read `base`. */
@@ -68,7 +87,7 @@ export async function withVariablesBlock(
       scope.set(
         name,
         outcome.known
-          ? { kind: 'value', value: outcome.value, source }
+          ? { kind: 'value', value: outcome.value, source, ...(outcome.sensitive && { sensitive: true as const }) }
           : {
               kind: 'unknown',
               reason: reason(`reads var.${name}, set from an expression the emulator cannot evaluate`),
