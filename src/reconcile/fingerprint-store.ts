@@ -30,8 +30,17 @@ interface StoreFile {
   salt: string;
   /** Per namespace, an HMAC of a fixed text with its key: tells whether the token changed. */
   keyChecks: Record<string, string>;
+  /** A hash per secret field; INCOMPARABLE where the field held a secret whose hash cannot be compared. */
   entries: Record<string, string>;
 }
+
+/**
+ * The entry of a field that held a secret whose hash was made under another token or by an older
+ * store: no hash equals it, so its value is sent once more, and it still says the field is secret
+ * (`has`), run after run until the field is recorded again: an apply that does not send it (a
+ * `--target` elsewhere) must not forget it, or export and plans would show its value.
+ */
+const INCOMPARABLE = '';
 
 /** One API's server and token, as the store namespaces and keys its entries. */
 export interface StoreNamespace {
@@ -61,8 +70,6 @@ export class FingerprintStore {
   /** Namespace of an object key (from its kind's API), undefined for kinds of no configured API. */
   readonly #namespaceOf: (objectKey: string) => string | undefined;
   readonly #reasons: string[] = [];
-  /** Entries dropped because their token changed: their fields were secrets all the same (`has`). */
-  readonly #dropped = new Set<string>();
   #dirty = false;
 
   private constructor(
@@ -87,7 +94,7 @@ export class FingerprintStore {
     return this.#reasons.length > 0 ? this.#reasons.join('; ') : undefined;
   }
 
-  /** The namespace's key, derived on first use; entries under a changed token are dropped then. */
+  /** The namespace's key, derived on first use; entries under a changed token become incomparable then. */
   #key(name: string): Buffer | undefined {
     const known = this.#keys.get(name);
     const token = this.#tokens.get(name);
@@ -113,7 +120,7 @@ export class FingerprintStore {
   ): Promise<FingerprintStore> {
     let file: StoreFile | undefined;
     let upgraded = false;
-    let formerEntries: string[] = [];
+    let former: Record<string, string> = {};
     try {
       const parsed = JSON.parse(await readFile(path, 'utf8')) as Omit<Partial<StoreFile>, 'version'> & {
         version?: number;
@@ -123,7 +130,7 @@ export class FingerprintStore {
         // version 2 hashed a value alone, so two entries of one secret were equal in the file: its
         // hashes cannot be compared now, but its entries still say which fields held secrets
         if (parsed.version === 2 && typeof parsed.entries === 'object' && parsed.entries !== null) {
-          formerEntries = Object.keys(parsed.entries);
+          former = Object.fromEntries(Object.keys(parsed.entries).map((entry) => [entry, INCOMPARABLE]));
         }
       } else if (
         parsed.version !== 3 ||
@@ -142,10 +149,9 @@ export class FingerprintStore {
         );
       }
     }
-    file ??= { version: 3, salt: randomBytes(32).toString('base64'), keyChecks: {}, entries: {} };
+    file ??= { version: 3, salt: randomBytes(32).toString('base64'), keyChecks: {}, entries: former };
     const store = new FingerprintStore(path, file, namespaces, namespaceOf, upgraded);
     if (upgraded) store.#dirty = true;
-    for (const entry of formerEntries) store.#dropped.add(entry);
     return store;
   }
 
@@ -163,19 +169,17 @@ export class FingerprintStore {
     return at && key && { entry: at.name, key };
   }
 
+  /** Entries hashed under another token can never match: incomparable, still secret (`has`). */
   #dropNamespace(name: string): void {
     for (const entry of Object.keys(this.#file.entries)) {
-      if (entry.startsWith(`${name}|`)) {
-        delete this.#file.entries[entry];
-        this.#dropped.add(entry);
-      }
+      if (entry.startsWith(`${name}|`)) this.#file.entries[entry] = INCOMPARABLE;
     }
   }
 
   readonly lookup: FingerprintLookup = (objectKey, field, value) => {
     const at = this.#entryKey(objectKey, field);
     const recorded = at && this.#file.entries[at.entry];
-    if (!at || recorded === undefined) return 'unknown';
+    if (!at || recorded === undefined || recorded === INCOMPARABLE) return 'unknown';
     return recorded === hash(at.key, at.entry, value) ? 'same' : 'changed';
   };
 
@@ -186,7 +190,7 @@ export class FingerprintStore {
    */
   has(objectKey: string, field: string): boolean {
     const entry = this.#entry(objectKey, field)?.name;
-    return entry !== undefined && (this.#file.entries[entry] !== undefined || this.#dropped.has(entry));
+    return entry !== undefined && this.#file.entries[entry] !== undefined;
   }
 
   record(objectKey: string, field: string, value: Json): void {
@@ -206,7 +210,6 @@ export class FingerprintStore {
         this.#dirty = true;
       }
     }
-    for (const key of this.#dropped) if (key.startsWith(prefix)) this.#dropped.delete(key);
   }
 
   /** Atomic write: a crash never leaves a half-written store. */

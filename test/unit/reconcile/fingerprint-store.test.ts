@@ -62,7 +62,7 @@ describe('the fingerprint store', () => {
     expect(Object.values(entries)).not.toEqual(Object.values(otherEntries));
   });
 
-  it('says when a changed token makes the entries of its API not comparable, and drops them', async () => {
+  it('says when a changed token makes the entries of its API not comparable, still secret run after run', async () => {
     const first = await open([platform, secrets]);
     first.record('SMTPSettings', 'password', 'hunter2');
     first.record('LDAPConfig/ldap', 'bindpass', 'b1nd');
@@ -76,6 +76,12 @@ describe('the fingerprint store', () => {
     expect(rotated.unknownReason).toBe(`the token for ${platform.name} changed`);
     expect(rotated.lookup('LDAPConfig/ldap', 'bindpass', 'b1nd')).toBe('same');
     expect(rotated.has('SMTPSettings', 'password')).toBe(true);
+    // and in the runs after, until the field is recorded again: an apply elsewhere must not forget it
+    rotated.record('LDAPConfig/ldap', 'bindpass', 'b1nd');
+    await rotated.save();
+    const later = await open([{ ...platform, token: 'tok-p2' }, secrets]);
+    expect(later.has('SMTPSettings', 'password')).toBe(true);
+    expect(later.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
   });
 
   it("derives an API's key only when a secret of that API is compared or recorded", async () => {
@@ -107,6 +113,13 @@ describe('the fingerprint store', () => {
     expect(store.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
     expect(store.has('SMTPSettings', 'password')).toBe(true);
     expect(store.has('SMTPSettings', 'host')).toBe(false);
+    // saved by a run that sends another secret only (a --target elsewhere), it still knows
+    store.record('SMSSettings', 'auth-token', 't0ken');
+    await store.save();
+    const later = await open([platform]);
+    expect(later.has('SMTPSettings', 'password')).toBe(true);
+    expect(later.lookup('SMTPSettings', 'password', 'hunter2')).toBe('unknown');
+    expect(later.lookup('SMSSettings', 'auth-token', 't0ken')).toBe('same');
   });
 
   it('does not show that two fields hold one secret: each hash is bound to its field', async () => {
