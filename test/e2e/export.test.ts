@@ -272,6 +272,17 @@ describe('a value that was secret stays secret (docs/security.md)', () => {
     expect(await storedPlan(dir, given())).toEqual([
       expect.objectContaining({ key: 'LDAPConfig/ldap', action: 'noop' }),
     ]);
+    // --json says which placeholder stands for a value that was secret, in a document its schema takes
+    const json = await run(['export', '--out', join(scratch, 'held-json'), '--kind', 'LDAPConfig', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    const validate = await documentValidator('converge-export');
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    expect(doc.placeholders).toContainEqual(
+      expect.objectContaining({ name: 'LDAP_CONFIG_LDAP_URL', field: 'url', wasSecret: true }),
+    );
+    expect(doc.placeholders.find((p: { field: string }) => p.field === 'bindpass')).not.toHaveProperty('wasSecret');
+    expect(json.stdout).not.toContain(url);
   });
 
   it('writes the field as read without a fingerprint store', async () => {
