@@ -104,7 +104,7 @@ function checkSigner(
 ) {
   const signer = object.spec.algorithm_signer;
   if (signer === undefined || signer === '' || signer === 'default') return;
-  const ca = all.find((o) => o.kind === 'SSHCertificateAuthority' && o.address.scope === object.address.scope);
+  const ca = caOf(all, object.address.scope);
   const caType = ca && caKeyAlgorithm(ca.spec);
   if (caType && caType !== 'rsa') {
     at(
@@ -112,6 +112,24 @@ function checkSigner(
       `${values.quoted('algorithm_signer', signer)} is an RSA signature, but the CA of mount "${object.address.scope}" has a ${caType} key; use "default"`,
     );
   }
+}
+
+/**
+ * The CA of each mount among `all`, found once per set: validate (and export) check every role
+ * against the same set, and a search of the set per role is quadratic at 10,000 roles.
+ */
+const casOfSet = new WeakMap<readonly DesiredObject[], Map<string | undefined, DesiredObject>>();
+
+function caOf(all: readonly DesiredObject[], mount: string | undefined): DesiredObject | undefined {
+  let cas = casOfSet.get(all);
+  if (!cas) {
+    cas = new Map();
+    // the first of a mount, as a search from the start would find it
+    for (const o of all)
+      if (o.kind === 'SSHCertificateAuthority' && !cas.has(o.address.scope)) cas.set(o.address.scope, o);
+    casOfSet.set(all, cas);
+  }
+  return cas.get(mount);
 }
 
 /** rsa, ec or ed25519, from a CA's declared key type or public key. */
