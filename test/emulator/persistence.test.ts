@@ -51,6 +51,8 @@ describe('state file', () => {
     expect(enabled.status).toBe(200);
     // the rotation survived: there is an old key to trim
     expect((await second.call('POST', '/api/v2/admin/oidc-settings/actions/trim-key')).status).toBe(204);
+    // closed, its debounced write is done: it cannot land in the directory while it is removed
+    await second.emulator.close();
   });
 
   it('writes the file at start, atomically, as JSON with the tokens', async () => {
