@@ -12,15 +12,21 @@ import type { Provider } from './provider.ts';
 import { type LiveAfterFailure, replaceSafety } from './replace.ts';
 import type { DesiredObject, LiveObject } from './types.ts';
 
-/** A replacement that did not complete; `live` says what is at the address now. */
+/**
+ * A replacement that did not complete; `live` says what is at the address now. When that is not
+ * known (an answer lost, the read-back failed too), its outcome is unknown, as a create's or a
+ * delete's would be (src/api/errors.ts, `isUnknownOutcome`): counted and shown as such, not as failed.
+ */
 export class ReplaceError extends ConvergeError {
   readonly live: LiveAfterFailure;
   readonly status: number | undefined;
+  readonly outcome: 'unknown' | undefined;
 
   constructor(message: string, live: LiveAfterFailure, cause: unknown) {
     super('REPLACE_FAILED', message, { cause });
     this.name = 'ReplaceError';
     this.live = live;
+    this.outcome = live === 'unknown' ? 'unknown' : undefined;
     const status = (cause as { status?: unknown } | undefined)?.status;
     this.status = typeof status === 'number' ? status : undefined;
   }
@@ -59,7 +65,15 @@ export async function replaceObject(
   }
   await first(
     () => steps.remove(live),
-    (error) => failed('delete', error, `the previous ${key} is unchanged`, 'previous'),
+    (error) =>
+      isUnknownOutcome(error)
+        ? failed(
+            'delete',
+            error,
+            `the previous ${key} may have been deleted: plan again to see what is live`,
+            'unknown',
+          )
+        : failed('delete', error, `the previous ${key} is unchanged`, 'previous'),
   );
   steps.forget();
   try {

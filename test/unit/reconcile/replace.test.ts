@@ -141,6 +141,41 @@ describe('a replacement whose create fails', () => {
   });
 });
 
+describe('a replacement whose answer is lost and cannot be read back', () => {
+  const lost = () => Object.assign(new Error('socket hang up'), { outcome: 'unknown' });
+  /** Roles whose read-back fails, as a server that drops every request for a while. */
+  const unreadable = () => roles({ get: async () => Promise.reject(new Error('503 service unavailable')) });
+
+  it('says the previous object may have been deleted, its outcome unknown, when the delete was applied', async () => {
+    const provider = unreadable();
+    const remove = provider.delete?.bind(provider);
+    provider.delete = async (ctx, l) => {
+      await remove?.(ctx, l);
+      throw lost();
+    };
+    const { failure } = await run(provider, [renamed()]);
+    expect(provider.objects.has('app1')).toBe(false);
+    expect(failure?.live).toBe('unknown');
+    expect(failure?.outcome).toBe('unknown');
+    expect(failure?.message).toMatch(
+      /the delete's answer was lost .*; the previous LDAPStaticRole\/app1 may have been deleted: plan again/,
+    );
+  });
+
+  it('is an outcome unknown, not a failure, when the create was applied', async () => {
+    const provider = unreadable();
+    const create = provider.create.bind(provider);
+    provider.create = async (ctx, d, fields) => {
+      await create(ctx, d, fields);
+      throw lost();
+    };
+    const { failure } = await run(provider, [renamed()]);
+    expect(provider.objects.get('app1')).toMatchObject({ username: 'svc-app2' });
+    expect(failure?.live).toBe('unknown');
+    expect(failure?.outcome).toBe('unknown');
+  });
+});
+
 describe('a kind whose objects can live side by side', () => {
   it('creates the new object before deleting the old one', async () => {
     const provider = roles({ createsBeside: true });
