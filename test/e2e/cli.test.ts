@@ -253,4 +253,34 @@ describe('converge as a process', () => {
     const actions = (JSON.parse(after.stdout) as { plan: { actions: Array<{ action: string }> } }).plan.actions;
     expect(actions.filter((a) => a.action !== 'noop').length).toBeGreaterThan(0);
   });
+
+  it('ends at once on a second Ctrl-C, naming each action in flight as of unknown outcome', async () => {
+    emulator.setLatency(1500);
+    const child = spawn(process.execPath, [CLI, 'apply', KINDS, '--auto-approve', '--parallelism', '1'], {
+      cwd: scratch,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    let interrupted = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!interrupted && /\[1\/\d+\]/.test(stdout)) {
+        interrupted = true;
+        // the next action's request is held 1.5 s: both signals land while it is in flight
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 200);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    emulator.setLatency(0);
+    expect(code).toBe(130);
+    expect(stderr).toMatch(
+      /Ended at once with 1 action\(s\) in flight, their outcome unknown:\n {2}\? \w+ \S+: it may/,
+    );
+    expect(stderr).toContain('Plan again to see what is live.');
+  });
 });

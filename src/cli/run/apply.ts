@@ -19,6 +19,7 @@ import { loadInputs } from '../session.ts';
 import { VERSION } from '../version.ts';
 import { checkWritable } from '../writable.ts';
 import { confirmApply, guardDeletes, guardReplacements } from './confirm.ts';
+import { actionsInFlight, inFlightLines } from './in-flight.ts';
 import { makePlan } from './make-plan.ts';
 
 export interface ApplyFlags extends CommonFlags {
@@ -97,8 +98,13 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     // Ctrl-C, or SIGTERM from a CI runner's cancel, `timeout` or `docker stop`: stop new work,
     // let requests in flight finish, say what was and was not done, keep the fingerprints; a
     // second signal ends the process at once
+    const inFlight = actionsInFlight(events);
     const onSignal = (signal: NodeJS.Signals) => {
-      if (interrupt.signal.aborted) process.exit(signal === 'SIGTERM' ? 143 : 130);
+      if (interrupt.signal.aborted) {
+        // ended at once: what was in flight is not known, and a replacement may be past its delete
+        for (const line of inFlightLines(inFlight)) process.stderr.write(`${line}\n`);
+        process.exit(signal === 'SIGTERM' ? 143 : 130);
+      }
       interrupt.abort();
     };
     process.on('SIGINT', onSignal);
