@@ -12,25 +12,33 @@ export interface Declared {
   ensure: ReadonlyMap<string, DesiredObject['ensure']>;
   /** By key: the declared objects (`ensure: present`) that reference it. */
   referrers: ReadonlyMap<string, readonly DesiredObject[]>;
+  /** By key: the declared objects it holds (`Provider.heldByReference`), which its replacement deletes. */
+  held: ReadonlyMap<string, readonly DesiredObject[]>;
 }
 
 /** `referencesOf` is the kind's own `Provider.references`: what the API needs to exist for the object. */
 export function declaredOf(
   objects: readonly DesiredObject[],
   referencesOf: (object: DesiredObject) => readonly Address[],
+  isHeld: (object: DesiredObject) => boolean = () => false,
 ): Declared {
   const ensure = new Map<string, DesiredObject['ensure']>();
   const referrers = new Map<string, DesiredObject[]>();
+  const held = new Map<string, DesiredObject[]>();
   for (const object of objects) {
     ensure.set(addressKey(object.address), object.ensure);
     // an object the manifests delete needs nothing to stay
     if (object.ensure !== 'present') continue;
-    for (const ref of referencesOf(object)) {
-      const key = addressKey(ref);
-      const list = referrers.get(key);
-      if (list) list.push(object);
-      else referrers.set(key, [object]);
-    }
+    const refs = referencesOf(object);
+    for (const ref of refs) add(referrers, addressKey(ref), object);
+    // held by the first object it references (a test variable by its module)
+    if (refs[0] && isHeld(object)) add(held, addressKey(refs[0]), object);
   }
-  return { ensure, referrers };
+  return { ensure, referrers, held };
+}
+
+function add(map: Map<string, DesiredObject[]>, key: string, object: DesiredObject): void {
+  const list = map.get(key);
+  if (list) list.push(object);
+  else map.set(key, [object]);
 }

@@ -75,7 +75,11 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const { plan, problems } = buildPlan(snapshots, {
     ...options,
     // every declared object, not only the selected ones: a target never prunes what another references
-    declared: declaredOf(all, (d) => input.providers.get(d.kind)?.references?.(d) ?? []),
+    declared: declaredOf(
+      all,
+      (d) => input.providers.get(d.kind)?.references?.(d) ?? [],
+      (d) => input.providers.get(d.kind)?.heldByReference === true,
+    ),
     exists: (kind, key) => live.get(kind)?.has(key) ?? false,
     ...(inTarget && { inTarget }),
     planned: early.planned,

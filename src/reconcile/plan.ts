@@ -77,6 +77,8 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   const unmanaged: UnmanagedObject[] = [];
   const allDeclared = options.declared ?? declaredIn(sorted);
 
+  // objects replaced: those they hold (a module's test variables) are deleted with them, and made again
+  const replaced = new Set<string>();
   for (const snapshot of sorted) {
     const { provider } = snapshot;
     const can = capabilities(provider);
@@ -84,12 +86,17 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     for (const desired of [...snapshot.desired].sort((a, b) => compareAddresses(a.address, b.address))) {
       const key = addressKey(desired.address);
       declared.add(key);
-      const live = snapshot.live.get(key);
+      const holder = heldBy(provider, desired, replaced);
+      const live = holder === undefined ? snapshot.live.get(key) : undefined;
       const early = options.planned?.get(key);
-      const result =
+      const planned =
         early && live && early.live === live ? early.result : planObject(provider, desired, key, live, options, can);
+      const result = holder === undefined ? planned : madeAgain(planned, holder);
       if ('problem' in result) problems.push(result.problem);
-      else (result.action === 'delete' ? deletes : forward).push(result);
+      else {
+        if (result.action === 'replace') replaced.add(key);
+        (result.action === 'delete' ? deletes : forward).push(result);
+      }
     }
     const undeclared = [...snapshot.live].filter(([key]) => !declared.has(key));
     for (const [key, live] of undeclared.sort(([, a], [, b]) => compareAddresses(a.address, b.address))) {
@@ -108,11 +115,47 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   }
 
   problems.push(...referenceProblems(sorted, allDeclared, options));
+  problems.push(...heldOutsideSelection(replaced, allDeclared, sorted));
   const kept = withoutCascaded(deletes, sorted);
   linkDependencies(sorted, forward, kept);
   kept.reverse(); // deletes run in reverse kind order
   const actions = [...forward, ...kept];
   return { plan: { actions, unmanaged, counts: countActions(actions) }, problems };
+}
+
+/** The replaced object that holds this one (`Provider.heldByReference`): deleted with it, to be made again. */
+function heldBy(provider: Provider, desired: DesiredObject, replaced: ReadonlySet<string>): string | undefined {
+  if (!provider.heldByReference || desired.ensure !== 'present') return undefined;
+  const [holder] = provider.references?.(desired) ?? [];
+  const key = holder && addressKey(holder);
+  return key !== undefined && replaced.has(key) ? key : undefined;
+}
+
+/**
+ * A replaced object deletes what it holds; one of those declared but left out by --target would
+ * not be made again: refused, naming it, rather than lost (a module's test variables).
+ */
+function heldOutsideSelection(
+  replaced: ReadonlySet<string>,
+  declared: Declared,
+  snapshots: readonly KindSnapshot[],
+): PlanProblem[] {
+  const planned = new Set(snapshots.flatMap((s) => s.desired.map((d) => addressKey(d.address))));
+  return [...replaced].flatMap((holder) =>
+    (declared.held.get(holder) ?? [])
+      .filter((d) => !planned.has(addressKey(d.address)))
+      .map((d) => {
+        const key = addressKey(d.address);
+        const why = `replacing ${holder} deletes it with it, and the selection leaves it out, so it would not be made again`;
+        return { key, source: d.source, message: `${key}: ${why}: select it too (-t ${key})` };
+      }),
+  );
+}
+
+/** An object planned as absent because its holder is replaced: a create, saying why. */
+function madeAgain(result: ObjectResult, holder: string): ObjectResult {
+  if ('problem' in result) return result;
+  return withNotes(result, [`created again: replacing ${holder} deletes it with it`]);
 }
 
 /**
@@ -335,6 +378,7 @@ function declaredIn(snapshots: readonly KindSnapshot[]): Declared {
   return declaredOf(
     snapshots.flatMap((s) => s.desired),
     (object) => providers.get(object.kind)?.references?.(object) ?? [],
+    (object) => providers.get(object.kind)?.heldByReference === true,
   );
 }
 

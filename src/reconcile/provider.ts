@@ -164,6 +164,12 @@ export interface Provider {
 
   /** Other objects this one needs to exist first (a test variable needs its module). */
   references?(desired: DesiredObject): Address[];
+  /**
+   * The first object it references holds it: the API deletes it with that object (a module's
+   * test variables go with their module). When that object is replaced, this one is created
+   * again after it, whatever its live state said (src/reconcile/plan.ts).
+   */
+  readonly heldByReference?: boolean;
   /** Rules beyond the schema, checked offline before anything is sent (docs/kinds.md lists them per kind). */
   check?(object: DesiredObject, all: readonly DesiredObject[]): SpecProblem[];
   /**

@@ -14,6 +14,7 @@ import { FIXTURES } from '../emulator/registry-ingest/tarballs.ts';
 import { type CliTarget, cliTarget, NO_FINGERPRINTS } from '../helpers/cli-target.ts';
 
 const MODULE = '/api/v2/organizations/example-org/registry-modules/private/example-org/network/aws';
+const VARIABLES = '/api/v2/organizations/example-org/tests/registry-modules/private/example-org/network/aws/vars';
 
 let target: CliTarget;
 let repo: ReturnType<typeof gitRepository>;
@@ -29,7 +30,7 @@ beforeEach(async () => {
 });
 afterEach(() => target?.close());
 
-async function write(identifier: string): Promise<string> {
+async function write(identifier: string, more = ''): Promise<string> {
   const file = join(target.scratch, 'module.yaml');
   await writeFile(
     file,
@@ -38,10 +39,19 @@ async function write(identifier: string): Promise<string> {
       'metadata: {organization: example-org, name: network, provider: aws}',
       'spec:',
       `  vcs-repo: {identifier: ${identifier}, oauth-token-id: ot-abc, branch: main}`,
-      '',
+      more,
     ].join('\n'),
   );
   return file;
+}
+
+/** The module's test variables, by name, as the API lists them. */
+async function liveVariables(): Promise<string[]> {
+  const response = await fetch(`${target.emulator.url}${VARIABLES}`, {
+    headers: { authorization: `Bearer ${target.emulator.tokens.admin}` },
+  });
+  const body = (await response.json()) as { data: Array<{ attributes: { key: string } }> };
+  return body.data.map((v) => v.attributes.key).sort();
 }
 
 async function liveRepository(): Promise<Record<string, unknown>> {
@@ -86,6 +96,39 @@ describe('a RegistryModule published from VCS', () => {
     const applied = await target.run(['apply', file, '--auto-approve', '--allow-replace', 'RegistryModule']);
     expect(applied.code, applied.stderr).toBe(0);
     expect(await liveRepository()).toMatchObject({ identifier: 'other/terraform-aws-network', branch: 'main' });
+    expect((await target.run(['plan', file, '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('makes its declared test variables again after a replacement, which deletes them with the module', async () => {
+    const variable = (name: string) =>
+      `---\nkind: ModuleTestVariable\nmetadata: {organization: example-org, module: network/aws, name: ${name}}\nspec: {value: plain}\n`;
+    const both = `${variable('TF_VAR_a')}${variable('TF_VAR_b')}`;
+    expect((await target.run(['apply', await write('acme/terraform-aws-network', both), '--auto-approve'])).code).toBe(
+      0,
+    );
+    expect(await liveVariables()).toEqual(['TF_VAR_a', 'TF_VAR_b']);
+    const file = await write('other/terraform-aws-network', both);
+
+    // a target that leaves one out would lose it: refused, before anything is sent
+    const targeted = await target.run([
+      'plan',
+      file,
+      '-t',
+      'RegistryModule/example-org/network/aws',
+      '-t',
+      'ModuleTestVariable/example-org/network/aws/TF_VAR_a',
+    ]);
+    expect(targeted.code).toBe(1);
+    expect(targeted.stderr).toContain(
+      'ModuleTestVariable/example-org/network/aws/TF_VAR_b: replacing RegistryModule/example-org/network/aws deletes it with it',
+    );
+
+    const plan = await target.run(['plan', file]);
+    expect(plan.stdout).toContain('+ create ModuleTestVariable/example-org/network/aws/TF_VAR_a');
+    expect(plan.stdout).toContain('created again: replacing RegistryModule/example-org/network/aws deletes it with it');
+    const applied = await target.run(['apply', file, '--auto-approve', '--allow-replace', 'RegistryModule']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await liveVariables()).toEqual(['TF_VAR_a', 'TF_VAR_b']);
     expect((await target.run(['plan', file, '--detailed-exitcode'])).code).toBe(0);
   });
 });

@@ -42,7 +42,8 @@ export const registryModule = defineProvider(
       scoped: true,
       identity: MODULE_IDENTITY,
       children: [{ field: 'versions', key: 'version', provider: registryModuleVersion }],
-      replaceConsent: 'a module is replaced by deleting it with every version it has and creating it anew',
+      replaceConsent:
+        'a module is replaced by deleting it with every version and test variable it has and creating it anew (its declared test variables are created again)',
       // its uploaded versions go with it, and what was read does not hold their content
       unrestorable: () => 'its versions are deleted with it',
       address(metadata) {

@@ -123,6 +123,8 @@ export function jsonApiCollectionProvider(config: CollectionConfig): Provider {
           return (await parent.inScope(ctx, scope)).map((p) => ({ scope, parent: p }));
         },
         references: (desired) => [parentOf(desired.address, parent.kind)],
+        // its parent holds it: the API deletes it with its parent (a module's test variables)
+        heldByReference: true,
       }),
 
       // errors propagate: when the answer is lost the engine reads back before deciding

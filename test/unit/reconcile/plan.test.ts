@@ -371,3 +371,50 @@ describe('buildPlan', () => {
     expect(plan.unmanaged).toEqual([]);
   });
 });
+
+describe('objects a replaced object holds (a module and its test variables)', () => {
+  // Mod's `repo` cannot change in place; a Var is held by the Mod it references, and deleted with it
+  const mods = memoryProvider('Mod', { immutable: ['repo'], toManifest: undefined });
+  const vars = memoryProvider('Var', {
+    heldByReference: true,
+    dependsOn: ['Mod'],
+    references: (d) => [{ kind: 'Mod', name: String(d.metadata.module) }],
+  });
+  const variable = (name: string) => desired('Var', name, { value: 'v' }, { metadata: { name, module: 'm' } });
+  const snapshots = (held: ReturnType<typeof variable>[]): KindSnapshot[] => [
+    {
+      provider: mods,
+      desired: [desired('Mod', 'm', { repo: 'other' })],
+      live: liveMap(live('Mod', 'm', { enabled: true, repo: 'acme' })),
+    },
+    {
+      provider: vars,
+      desired: held,
+      live: liveMap(live('Var', 'a', { enabled: true, value: 'v' }), live('Var', 'b', { enabled: true, value: 'v' })),
+    },
+  ];
+
+  it('are created again after the replacement, whatever their live state said', () => {
+    const { plan, problems } = buildPlan(snapshots([variable('a'), variable('b')]), options);
+    expect(problems).toEqual([]);
+    expect(plan.actions.map((a) => [a.key, a.action, a.dependsOn])).toEqual([
+      ['Mod/m', 'replace', []],
+      ['Var/a', 'create', ['Mod/m']],
+      ['Var/b', 'create', ['Mod/m']],
+    ]);
+    expect(plan.actions[1]?.notes).toContain('created again: replacing Mod/m deletes it with it');
+  });
+
+  it('refuse the plan when the selection leaves one out: it would be lost', () => {
+    const all = [desired('Mod', 'm', { repo: 'other' }), variable('a'), variable('b')];
+    const declared = declaredOf(
+      all,
+      (d) => (d.kind === 'Var' ? [{ kind: 'Mod', name: 'm' }] : []),
+      (d) => d.kind === 'Var',
+    );
+    const { problems } = buildPlan(snapshots([variable('a')]), { ...options, declared });
+    expect(problems.map((p) => p.message)).toEqual([
+      'Var/b: replacing Mod/m deletes it with it, and the selection leaves it out, so it would not be made again: select it too (-t Var/b)',
+    ]);
+  });
+});
