@@ -13,6 +13,7 @@
 import type { SchemaSet } from '../manifest/schemas.ts';
 import { validateDocument } from '../manifest/validate.ts';
 import { reservedMountProblems } from '../providers/shared/secrets-api.ts';
+import { withoutChildLists } from '../reconcile/children.ts';
 import { setPath } from '../reconcile/field-paths.ts';
 import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
 import type { DesiredObject, Fields, Metadata } from '../reconcile/types.ts';
@@ -96,10 +97,13 @@ export function ruleProblems(
 ): ManifestProblem[] {
   if (!provider.check) return [];
   const made = madePaths(placeholders);
-  return provider
-    .check(withoutChildLists(object, provider), all)
-    .filter((p) => !made.has(p.path))
-    .map(({ path, message }) => ({ path, message }));
+  return (
+    provider
+      // a child item's content (a module version's archive) is read by validate, after export downloads it
+      .check({ ...object, spec: withoutChildLists(object.spec, provider.children ?? []) }, all)
+      .filter((p) => !made.has(p.path))
+      .map(({ path, message }) => ({ path, message }))
+  );
 }
 
 /** Schema and rules for one manifest on its own, `validate`'s words for it (a unit's view). */
@@ -115,15 +119,6 @@ export function manifestProblems(
 
 const madePaths = (placeholders: readonly string[]): Set<string> =>
   new Set(placeholders.map((field) => `spec.${field}`));
-
-/** The object without its child lists (a module's versions), whose rules read content export has not downloaded yet. */
-function withoutChildLists(object: DesiredObject, provider: CheckedProvider): DesiredObject {
-  const fields = (provider.children ?? []).map((c) => c.field).filter((field) => field in object.spec);
-  if (fields.length === 0) return object;
-  const spec = { ...object.spec };
-  for (const field of fields) delete spec[field];
-  return { ...object, spec };
-}
 
 /**
  * What `validate` would say of a scope as the metadata field an object of the kind names it by

@@ -13,7 +13,8 @@ import { DEFAULT_SCHEMA_DIR } from '../manifest/schema-dir.ts';
 import { readSchema } from '../manifest/schema-file.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { childAddress } from '../reconcile/address.ts';
-import type { Provider } from '../reconcile/provider.ts';
+import { parentLists } from '../reconcile/children.ts';
+import type { ChildList, Provider } from '../reconcile/provider.ts';
 import type { Address, Metadata } from '../reconcile/types.ts';
 import { judge, type Outcome } from './evaluate.ts';
 import { policyCompiler } from './hooks.ts';
@@ -63,11 +64,14 @@ export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<
   return { results, untested: policies.map((p) => p.name).filter((n) => !tested.has(n)) };
 }
 
+/** The parent of each child kind (a module's versions): an example of one is addressed by its parent's metadata. */
+const PARENTS = parentLists(providerMap.values());
+
 function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
   const { kind } = c.object;
   const provider = providerMap.get(kind);
-  const parent = parentOf(kind);
-  const metadata = withMetadataDefaults(parent?.provider.kind ?? kind, c.object.metadata);
+  const parent = PARENTS.get(kind);
+  const metadata = withMetadataDefaults(parent?.parent.kind ?? kind, c.object.metadata);
   const labels = metadata.labels as Record<string, string> | undefined;
   const address = addressOf(kind, provider, parent, metadata, c.object.spec);
   let actual: Outcome = 'allow';
@@ -113,15 +117,6 @@ function withMetadataDefaults(kind: string, metadata: Record<string, unknown> = 
 
 type SchemaNode = Record<string, { properties?: Record<string, { default?: unknown }> }>;
 
-/** The kind whose keyed list holds objects of `kind` (a module's versions), and that list. */
-function parentOf(kind: string): { provider: Provider; key: string } | undefined {
-  for (const provider of providerMap.values()) {
-    const child = provider.children?.find((c) => c.provider.kind === kind);
-    if (child) return { provider, key: child.key };
-  }
-  return undefined;
-}
-
 /**
  * The example's address, as plan's for a declared object: from its metadata, or for a child from
  * its parent's address and its key (src/reconcile/children.ts). It gives the scope
@@ -130,14 +125,14 @@ function parentOf(kind: string): { provider: Provider; key: string } | undefined
 function addressOf(
   kind: string,
   provider: Provider | undefined,
-  parent: { provider: Provider; key: string } | undefined,
+  parent: { parent: Provider; list: ChildList } | undefined,
   metadata: Record<string, unknown>,
   spec: Record<string, unknown> | undefined,
 ): Address | undefined {
   try {
     if (!parent) return provider?.address(metadata as Metadata);
-    const key = spec?.[parent.key];
-    return childAddress(parent.provider.address(metadata as Metadata), kind, String(key ?? ''));
+    const key = spec?.[parent.list.key];
+    return childAddress(parent.parent.address(metadata as Metadata), kind, String(key ?? ''));
   } catch {
     return undefined; // metadata too partial to name an object by: it is in no scope
   }

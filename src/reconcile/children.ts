@@ -5,8 +5,10 @@
  * (`childAddress`); the parent keeps its other fields. Pure.
  */
 import { type Address, addressKey, childAddress } from './address.ts';
+import { isPlainObject } from './equal.ts';
+import { withoutPaths } from './field-paths.ts';
 import type { ChildList, Provider } from './provider.ts';
-import type { DesiredObject, Fields, Json } from './types.ts';
+import type { DesiredObject, Fields } from './types.ts';
 
 export function expandChildren(
   desired: readonly DesiredObject[],
@@ -19,9 +21,7 @@ export function expandChildren(
       out.push(object);
       continue;
     }
-    const spec: Fields = { ...object.spec };
-    for (const child of children) delete spec[child.field];
-    out.push({ ...object, spec });
+    out.push({ ...object, spec: withoutChildLists(object.spec, children) });
     // deleting the parent deletes its children with it: they are not planned one by one
     if (object.ensure === 'absent') continue;
     for (const child of children) out.push(...childObjects(object, child));
@@ -41,7 +41,7 @@ export function childItems(
   if (!Array.isArray(items)) return [];
   const { field, key, provider } = child;
   return items.flatMap((item, index) => {
-    if (!isFields(item) || typeof item[key] !== 'string') return [];
+    if (!isPlainObject(item) || typeof item[key] !== 'string') return [];
     return [{ address: childAddress(parent.address, provider.kind, item[key]), path: `spec.${field}.${index}`, item }];
   });
 }
@@ -66,6 +66,18 @@ function childObjects(parent: DesiredObject, child: ChildList): DesiredObject[] 
   );
 }
 
-function isFields(value: Json): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A parent's spec without its child lists: each item is an object of its own (`expandChildren`). */
+export function withoutChildLists(spec: Fields, lists: readonly ChildList[]): Fields {
+  return withoutPaths(
+    spec,
+    lists.map((list) => list.field),
+  );
+}
+
+/** Each child kind's parent and the list of the parent that holds it (a module's versions), by the child's kind. */
+export function parentLists(providers: Iterable<Provider>): Map<string, { parent: Provider; list: ChildList }> {
+  const lists = new Map<string, { parent: Provider; list: ChildList }>();
+  for (const parent of providers)
+    for (const list of parent.children ?? []) lists.set(list.provider.kind, { parent, list });
+  return lists;
 }

@@ -4,6 +4,7 @@
  */
 
 import { type Address, addressKey, compareAddresses, kindOfKey, parentOf } from './address.ts';
+import { parentLists } from './children.ts';
 import { compare } from './comparison.ts';
 import { type Declared, declaredOf } from './declared.ts';
 import { orderKinds } from './order.ts';
@@ -165,14 +166,11 @@ function madeAgain(result: ObjectResult, holder: string): ObjectResult {
  * module's last version, which is never deleted alone (src/providers/registry-module/version-status.ts).
  */
 function withoutCascaded(deletes: PlannedAction[], snapshots: readonly KindSnapshot[]): PlannedAction[] {
-  const parentKind = new Map<string, string>();
-  for (const { provider } of snapshots) {
-    for (const child of provider.children ?? []) parentKind.set(child.provider.kind, provider.kind);
-  }
-  if (parentKind.size === 0) return deletes;
+  const lists = parentLists(snapshots.map((s) => s.provider));
+  if (lists.size === 0) return deletes;
   const deleted = new Set(deletes.map((d) => d.key));
   return deletes.filter((d) => {
-    const parent = parentKind.get(d.kind);
+    const parent = lists.get(d.kind)?.parent.kind;
     return parent === undefined || !deleted.has(addressKey(parentOf(d.address, parent)));
   });
 }
