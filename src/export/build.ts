@@ -32,6 +32,7 @@ import { posix } from 'node:path';
 import { Document, isMap, isScalar } from 'yaml';
 import type { SchemaSet } from '../manifest/schemas.ts';
 import { addressKey, compareAddresses } from '../reconcile/address.ts';
+import { withoutPaths } from '../reconcile/field-paths.ts';
 import { capabilities, type ExportItem, type ManifestDocument, type Provider } from '../reconcile/provider.ts';
 import type { Fields, Json, LiveObject } from '../reconcile/types.ts';
 import { checkManifest, type ManifestProblem, ruleProblems } from './manifest-check.ts';
@@ -253,7 +254,7 @@ function prepare({ provider, objects, children }: ExportInput, options: ExportOp
       const held = options.placeholders === false ? wasSecret.filter((h) => isRequired(h.field)) : wasSecret;
       const unmanaged = wasSecret.filter((h) => !held.includes(h)).map((h) => h.field);
       // a field left unmanaged is left out: `ignore` keeps the plan from taking it back to its default
-      const spec = unmanaged.length > 0 ? withoutFields(own.spec, unmanaged) : own.spec;
+      const spec = withoutPaths(own.spec, unmanaged);
       // the directory is all a child's relative file needs, so the manifest is checked before it is named
       const manifest = withChildren({ ...own, spec }, items, dir);
       return { provider, live, key, manifest, secrets, held, unmanaged, items };
@@ -288,10 +289,6 @@ function scalarSteps(value: Json): string[][] {
   if (typeof value !== 'object') return [[]];
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
   return entries.flatMap(([step, item]) => scalarSteps(item).map((steps) => [step, ...steps]));
-}
-
-function withoutFields(spec: Fields, fields: readonly string[]): Fields {
-  return Object.fromEntries(Object.entries(spec).filter(([field]) => !fields.includes(field)));
 }
 
 /**

@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import type { InputProblem } from '../errors.ts';
 import { parseDocuments, positionOf } from '../manifest/documents.ts';
 import { didYouMean, unknownKind } from '../manifest/suggest.ts';
+import { isPlainObject } from '../reconcile/equal.ts';
 import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
 import type { Outcome } from './evaluate.ts';
@@ -128,7 +129,7 @@ const CHANGE_KEYS: readonly string[] = ['action', 'paths'];
  * one, and the case would test something else than what it says.
  */
 function caseProblem(raw: unknown, kinds: ReadonlySet<string>): CaseProblem | undefined {
-  if (!isRecord(raw)) return { path: '', message: 'a case is a map: {name, object, live, change, expect}' };
+  if (!isPlainObject(raw)) return { path: '', message: 'a case is a map: {name, object, live, change, expect}' };
   return (
     unknownKey(raw, CASE_KEYS, '') ??
     nameProblem(raw.name) ??
@@ -147,7 +148,7 @@ function nameProblem(name: unknown): CaseProblem | undefined {
 }
 
 function objectProblem(object: unknown, kinds: ReadonlySet<string>): CaseProblem | undefined {
-  if (!isRecord(object)) return { path: 'object', message: '`object` is a map: {kind, metadata, spec}' };
+  if (!isPlainObject(object)) return { path: 'object', message: '`object` is a map: {kind, metadata, spec}' };
   if (typeof object.kind !== 'string') return { path: 'object', message: '`object` needs a `kind`' };
   if (!kinds.has(object.kind)) return { path: 'object.kind', message: unknownKind(object.kind, kinds) };
   return unknownKey(object, OBJECT_KEYS, 'object') ?? mapProblem(object, 'object', ['metadata', 'spec']);
@@ -158,7 +159,7 @@ const LIVE_METADATA = "`live` has no metadata of its own: it is the object's add
 /** `live` is optional, and `null` says there is none (a create). */
 function liveProblem(live: unknown): CaseProblem | undefined {
   if (live === undefined || live === null) return undefined;
-  if (!isRecord(live)) return { path: 'live', message: '`live` is a map, {spec}, or null for no live object' };
+  if (!isPlainObject(live)) return { path: 'live', message: '`live` is a map, {spec}, or null for no live object' };
   // plan reads the live object of the object's address, and sees only that address of it: metadata
   // written here (labels, another name) would be what no plan ever shows a rule
   if (live.metadata !== undefined) return { path: 'live.metadata', atKey: true, message: LIVE_METADATA };
@@ -167,7 +168,7 @@ function liveProblem(live: unknown): CaseProblem | undefined {
 
 function changeProblem(change: unknown): CaseProblem | undefined {
   if (change === undefined) return undefined;
-  if (!isRecord(change)) return { path: 'change', message: '`change` is a map: {action, paths}' };
+  if (!isPlainObject(change)) return { path: 'change', message: '`change` is a map: {action, paths}' };
   const unknown = unknownKey(change, CHANGE_KEYS, 'change');
   if (unknown) return unknown;
   if (!ACTIONS.includes(change.action as string))
@@ -180,7 +181,7 @@ function changeProblem(change: unknown): CaseProblem | undefined {
 
 /** The first of `keys` that `parent` gives as something else than a map. */
 function mapProblem(parent: Record<string, unknown>, side: string, keys: readonly string[]): CaseProblem | undefined {
-  const key = keys.find((k) => parent[k] !== undefined && !isRecord(parent[k]));
+  const key = keys.find((k) => parent[k] !== undefined && !isPlainObject(parent[k]));
   return key === undefined ? undefined : { path: `${side}.${key}`, message: `\`${side}.${key}\` is a map` };
 }
 
@@ -190,8 +191,4 @@ function unknownKey(map: Record<string, unknown>, known: readonly string[], at: 
   if (key === undefined) return undefined;
   const where = at ? `${at}.${key}` : key;
   return { path: where, atKey: true, message: `\`${where}\` is not read by a test case${didYouMean(key, known)}` };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
