@@ -115,8 +115,10 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     }
   }
 
-  problems.push(...referenceProblems(sorted, allDeclared, options));
-  problems.push(...heldOutsideSelection(replaced, allDeclared, sorted));
+  // the declared objects in play (selected), by key, with their `ensure`
+  const inPlay = new Map(sorted.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d.ensure] as const)));
+  problems.push(...referenceProblems(sorted, inPlay, allDeclared, options));
+  problems.push(...heldOutsideSelection(replaced, inPlay, allDeclared));
   const kept = withoutCascaded(deletes, sorted);
   linkDependencies(sorted, forward, kept);
   kept.reverse(); // deletes run in reverse kind order
@@ -138,13 +140,12 @@ function heldBy(provider: Provider, desired: DesiredObject, replaced: ReadonlySe
  */
 function heldOutsideSelection(
   replaced: ReadonlySet<string>,
+  inPlay: ReadonlyMap<string, DesiredObject['ensure']>,
   declared: Declared,
-  snapshots: readonly KindSnapshot[],
 ): PlanProblem[] {
-  const planned = new Set(snapshots.flatMap((s) => s.desired.map((d) => addressKey(d.address))));
   return [...replaced].flatMap((holder) =>
     (declared.held.get(holder) ?? [])
-      .filter((d) => !planned.has(addressKey(d.address)))
+      .filter((d) => !inPlay.has(addressKey(d.address)))
       .map((d) => {
         const key = addressKey(d.address);
         const why = `replacing ${holder} deletes it with it, and the selection leaves it out, so it would not be made again`;
@@ -405,10 +406,10 @@ function prunedReference(referrer: DesiredObject, key: string): PlanProblem {
  */
 function referenceProblems(
   snapshots: readonly KindSnapshot[],
+  inPlay: ReadonlyMap<string, DesiredObject['ensure']>,
   declared: Declared,
   options: PlanOptions,
 ): PlanProblem[] {
-  const inPlay = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d.ensure] as const)));
   const exists =
     options.exists ??
     ((kind: string, key: string) => snapshots.some((s) => s.provider.kind === kind && s.live.has(key)));
