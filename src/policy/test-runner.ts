@@ -107,12 +107,25 @@ function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
  * plan gives it its parent's metadata, so its example gets the parent kind's defaults.
  */
 function withMetadataDefaults(kind: string, metadata: Record<string, unknown> = {}): Record<string, unknown> {
-  if (!existsSync(join(DEFAULT_SCHEMA_DIR, `${kind}.schema.json`))) return metadata;
-  const fields = (readSchema(DEFAULT_SCHEMA_DIR, kind).properties as SchemaNode | undefined)?.metadata?.properties;
-  const defaults = Object.entries(fields ?? {}).flatMap(([key, field]) =>
-    field.default === undefined ? [] : [[key, field.default] as const],
-  );
-  return { ...Object.fromEntries(defaults), ...metadata };
+  return { ...metadataDefaults(kind), ...metadata };
+}
+
+/** Each kind's metadata defaults, read from its schema file once however many cases it has. */
+const defaultsByKind = new Map<string, Record<string, unknown>>();
+
+function metadataDefaults(kind: string): Record<string, unknown> {
+  let defaults = defaultsByKind.get(kind);
+  if (!defaults) {
+    const exists = existsSync(join(DEFAULT_SCHEMA_DIR, `${kind}.schema.json`));
+    const schema = exists ? (readSchema(DEFAULT_SCHEMA_DIR, kind).properties as SchemaNode | undefined) : undefined;
+    defaults = Object.fromEntries(
+      Object.entries(schema?.metadata?.properties ?? {}).flatMap(([key, field]) =>
+        field.default === undefined ? [] : [[key, field.default] as const],
+      ),
+    );
+    defaultsByKind.set(kind, defaults);
+  }
+  return defaults;
 }
 
 type SchemaNode = Record<string, { properties?: Record<string, { default?: unknown }> }>;
