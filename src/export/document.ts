@@ -6,7 +6,7 @@
  */
 import { addressKey } from '../reconcile/address.ts';
 import { ENV_EXAMPLE, type ExportResult, type SkippedObject } from './build.ts';
-import type { KindCount } from './summary.ts';
+import { type KindCount, objectsWritten } from './summary.ts';
 
 export const EXPORT_FORMAT = 'converge-export';
 export const EXPORT_VERSION = 1;
@@ -38,7 +38,7 @@ export function exportDocument(summary: ExportSummary): string {
     generatedAt: summary.generatedAt ?? new Date().toISOString(),
     converge: summary.converge,
     out: summary.out,
-    objects: result.files.reduce((n, f) => n + f.objects, 0),
+    objects: objectsWritten(result),
     kinds: summary.counts.map((c) => ({ kind: c.kind, objects: c.objects })),
     files: result.files.map((f) => ({ path: f.path, kind: f.kind, objects: f.objects })),
     // the child items' content (a module version's archive), each the file of one object

@@ -40,9 +40,12 @@ export interface SummaryInput {
   envExample: string;
 }
 
+/** The objects written, over every manifest file. */
+export const objectsWritten = (result: ExportResult): number => result.files.reduce((n, f) => n + f.objects, 0);
+
 /** The headline (`Exported 2 object(s) of 1 kind(s) to imported in 5 file(s) (…)`), then a line per kind, then the placeholders'. */
 export function summaryLines({ dir, counts, result, skippedObjects, envExample }: SummaryInput): string[] {
-  const objects = result.files.reduce((n, f) => n + f.objects, 0);
+  const objects = objectsWritten(result);
   const kinds = new Set(result.files.map((f) => f.kind)).size;
   const parts = [
     `${result.files.length} manifest(s)`,
