@@ -15,6 +15,8 @@ export interface CompiledRule {
   uses: ReadonlySet<RuleVariable>;
   /** The fields of `object` it reads, when it reads only fixed ones (src/policy/result-cache.ts). */
   objectPaths?: readonly string[];
+  /** Of `objectPaths`, those whose value it reads only as a map's keys (`object.spec.all(k, ...)`). */
+  objectKeysOnly?: readonly string[];
   /** Every field of `object` and `live` it selects by name (`object.spec.max_ttl`), checked against the kinds' fields. */
   reads: readonly string[];
 }
@@ -66,7 +68,10 @@ export function compileRule(text: string): { rule: CompiledRule } | { error: Rul
   const live = selections(ast, 'live');
   const reads = [...object.paths.map((path) => `object.${path}`), ...live.paths.map((path) => `live.${path}`)];
   const rule: CompiledRule = { run: (variables) => parsed(variables), uses: referencedVariables(ast), reads };
-  if (!object.opaque) rule.objectPaths = object.paths;
+  if (!object.opaque) {
+    rule.objectPaths = object.paths;
+    rule.objectKeysOnly = object.keysOnly;
+  }
   return { rule };
 }
 

@@ -100,6 +100,7 @@ function ruleRuns(): (policy: Policy) => RuleRun {
  * runs once per object; and whether a policy must still be matched per object (by scope, labels).
  */
 interface KindChecks {
+  kind: string;
   entries: { policy: Policy; slot: number; perObject: boolean }[];
   runs: RuleRun[];
   /** The current object's verdict per slot (UNSET until its rule runs): reused, not made per object. */
@@ -109,7 +110,7 @@ interface KindChecks {
 const UNSET = Symbol('unset');
 
 function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: Policy) => RuleRun): KindChecks {
-  const checks: KindChecks = { entries: [], runs: [], verdicts: [] };
+  const checks: KindChecks = { kind, entries: [], runs: [], verdicts: [] };
   const slots = new Map<RuleRun, number>();
   for (const policy of policies) {
     if (!matchesKind(policy, kind)) continue;
@@ -158,12 +159,16 @@ export function checkDeclared(
   const runOf = ruleRuns();
   const byKind = new Map<string, KindChecks>();
   const source = new DeclaredVariables();
+  // objects come grouped by kind: the kind's checks are looked up when the kind changes
+  let checks: KindChecks | undefined;
   for (const d of expandChildren(desired, providers)) {
     if (d.ensure !== 'present') continue;
-    let checks = byKind.get(d.kind);
-    if (!checks) {
-      checks = kindChecks(offline, d.kind, runOf);
-      byKind.set(d.kind, checks);
+    if (checks?.kind !== d.kind) {
+      checks = byKind.get(d.kind);
+      if (!checks) {
+        checks = kindChecks(offline, d.kind, runOf);
+        byKind.set(d.kind, checks);
+      }
     }
     const { entries, runs, verdicts } = checks;
     if (entries.length === 0) continue;

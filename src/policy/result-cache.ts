@@ -38,22 +38,29 @@ export interface RuleRun {
 export function ruleRun(rule: CompiledRule, run: (variables: Record<string, unknown>) => Verdict): RuleRun {
   // a rule over live or change sees what differs per object
   const paths = rule.uses.has('live') || rule.uses.has('change') ? undefined : rule.objectPaths;
-  if (!paths?.every(reusable)) return { verdict: (_object, source) => run(source.variables()) };
+  const keysOnly = new Set(rule.objectKeysOnly);
+  if (!paths?.every((path) => reusable(path, keysOnly.has(path)))) {
+    return { verdict: (_object, source) => run(source.variables()) };
+  }
   const reads = paths.map((path): Read => {
     const steps = path.split('.');
-    return { steps, inSpec: steps[0] === 'spec' };
+    return { steps, inSpec: steps[0] === 'spec', keysOnly: keysOnly.has(path) };
   });
   // the key: one path's string value (the usual case: `kind`) as itself, no string made; else the
   // values as one string. Absent, a string and a map are told apart: they are keys of different maps.
   const byValue = new Map<string | undefined, Verdict>();
   const byText = new Map<string, Verdict>();
   const [only] = reads;
-  const single = reads.length === 1 && only && !only.inSpec ? only.steps : undefined;
+  const single = reads.length === 1 && only && !only.inSpec ? only : undefined;
   return {
     verdict(object, source) {
-      const value = single ? valueAt(object, single) : undefined;
+      const value = single ? valueAt(object, single.steps) : undefined;
       const direct = single !== undefined && (typeof value === 'string' || value === undefined);
-      const key = direct ? (value as string | undefined) : single ? valueKey(value) : joinedKey(object, source, reads);
+      const key = direct
+        ? (value as string | undefined)
+        : single
+          ? readKey(single, value)
+          : joinedKey(object, source, reads);
       const results = direct ? byValue : byText;
       let found = results.get(key as string);
       if (found === undefined) {
@@ -69,13 +76,19 @@ interface Read {
   steps: string[];
   /** Read from the spec the rule sees (canonical), not from the object as declared. */
   inSpec: boolean;
+  /** Read only as a map's keys (src/policy/variables.ts, `selections`): a map is keyed by its keys alone. */
+  keysOnly: boolean;
 }
 
-/** Whether objects may share the value at a path: a field of the spec or the metadata, the kind. */
-function reusable(path: string): boolean {
+/**
+ * Whether objects may share what the rule reads at a path: a field of the spec or the metadata,
+ * the kind, or the keys of the whole spec or metadata (the keys are short; a whole spec as a key
+ * costs about the run it would save).
+ */
+function reusable(path: string, keysOnly: boolean): boolean {
   if (path === 'kind') return true;
   const [top, field] = path.split('.');
-  return field !== undefined && (top === 'spec' || top === 'metadata');
+  return (field !== undefined || keysOnly) && (top === 'spec' || top === 'metadata');
 }
 
 function valueAt(object: unknown, steps: readonly string[]): unknown {
@@ -89,10 +102,16 @@ function valueAt(object: unknown, steps: readonly string[]): unknown {
 /** The values at the paths, as one string: each value's key in turn. */
 function joinedKey(object: ObjectKey, source: VariablesSource, reads: readonly Read[]): string {
   let key = '';
-  for (const { steps, inSpec } of reads) {
-    key += `${valueKey(valueAt(inSpec ? (source.variables().object as CelObject) : object, steps))};`;
+  for (const read of reads) {
+    key += `${readKey(read, valueAt(read.inSpec ? (source.variables().object as CelObject) : object, read.steps))};`;
   }
   return key;
+}
+
+/** What a rule sees of the value it reads: a map read only by its keys, the keys in order; else all of it. */
+function readKey(read: Read, value: unknown): string {
+  if (!read.keysOnly || value === null || typeof value !== 'object' || Array.isArray(value)) return valueKey(value);
+  return `K${JSON.stringify(Object.keys(value))}`;
 }
 
 /**

@@ -24,25 +24,65 @@ export function referencedVariables(root: ASTNode): Set<RuleVariable> {
   return found;
 }
 
+/** What a rule reads of a variable: the fields it selects by name, and whether it reads more. */
+export interface Selections {
+  /** `object.metadata.labels` as `metadata.labels`, `has(object.kind)` as `kind`; sorted. */
+  paths: string[];
+  /** Of `paths`, those whose value the rule reads only as a map's keys (`keyRead`). */
+  keysOnly: string[];
+  /** The rule also uses the variable some other way (`object[k]`, `object.size()`). */
+  opaque: boolean;
+}
+
 /**
- * The fields of `variable` a rule selects by name (`object.metadata.labels` as `metadata.labels`,
- * `has(object.kind)` as `kind`); `opaque` when it also uses the variable any other way
- * (`object[k]`, `object.size()`). `object.metadata.all(...)` reads every key of metadata and shows
- * as `metadata`. A rule over `object` that is not opaque gives a result that is a function of the
- * values at these paths (CEL is pure), which is what lets converge reuse it
- * (src/policy/result-cache.ts); every path is checked against the kinds' fields (policy.ts).
+ * The fields of `variable` a rule selects by name; `opaque` when it also uses the variable any
+ * other way. `object.metadata.all(...)` reads metadata and shows as `metadata`. A rule over
+ * `object` that is not opaque gives a result that is a function of the values at these paths
+ * (CEL is pure), which is what lets converge reuse it (src/policy/result-cache.ts); every path is
+ * checked against the kinds' fields (policy.ts).
  */
-export function selections(root: ASTNode, variable: RuleVariable): { paths: string[]; opaque: boolean } {
+export function selections(root: ASTNode, variable: RuleVariable): Selections {
   const paths = new Set<string>();
+  const whole = new Set<string>();
+  // operands read by their keys only, marked when the node that reads them is entered
+  const byKeys = new Set<ASTNode>();
   let opaque = false;
   walk(root, (node, hidden) => {
     if (hidden.has(variable)) return true;
+    const keyed = keyRead(node);
+    if (keyed) byKeys.add(keyed);
     const path = node.op === '.' ? selection(node, variable) : undefined;
-    if (path !== undefined) paths.add(path);
-    else if (node.op === 'id' && node.args === variable) opaque = true;
+    if (path !== undefined) {
+      paths.add(path);
+      if (!byKeys.has(node)) whole.add(path);
+    } else if (node.op === 'id' && node.args === variable) opaque = true;
     return path === undefined;
   });
-  return { paths: [...paths].sort(), opaque };
+  const sorted = [...paths].sort();
+  return { paths: sorted, keysOnly: sorted.filter((path) => !whole.has(path)), opaque };
+}
+
+/** Macros that, over a map, see only its keys when they bind one variable (`m.all(k, ...)`). */
+const KEY_MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+
+/**
+ * The operand a node reads only by its keys when it is a map: the receiver of a one-variable
+ * macro (`m.all(k, ...)`, `m.map(k, ...)`), of `size` (`m.size()`, `size(m)`), the right side of
+ * `in`. Over a map CEL gives these its keys alone (a list or a string they read whole, which the
+ * result cache tells apart at run time); undefined for any other node.
+ */
+function keyRead(node: ASTNode): ASTNode | undefined {
+  if (node.op === 'in') return (node.args as [ASTNode, ASTNode])[1];
+  if (node.op === 'call') {
+    const [name, args] = node.args as [string, ASTNode[]];
+    return name === 'size' && args.length === 1 ? args[0] : undefined;
+  }
+  if (node.op !== 'rcall') return undefined;
+  const [method, receiver, args] = node.args as [string, ASTNode, ASTNode[]];
+  if (method === 'size') return args.length === 0 ? receiver : undefined;
+  // two variables (`m.all(k, v, ...)`) see the values too; `map(x, filter, transform)` binds one
+  const oneVariable = args.length === 2 || (method === 'map' && args.length === 3);
+  return KEY_MACROS.has(method) && oneVariable ? receiver : undefined;
 }
 
 /** The rule's calls of the method `name` (`x.matches('...')`), wherever they stand. */

@@ -50,6 +50,35 @@ describe('the fields of object a rule reads', () => {
   it('do not count a macro variable named object', () => {
     expect(paths('object.spec.users.all(object, object.x == 1)')).toEqual(['spec.users']);
   });
+
+  it('are read only by their keys where a macro, size() or in reads a map so, and not where anything reads it whole', () => {
+    const keysOnly = (rule: string) =>
+      (compileRule(rule) as { rule: { objectKeysOnly?: readonly string[] } }).rule.objectKeysOnly;
+    for (const rule of [
+      'object.spec.all(k, k.size() < 100)',
+      'object.spec.exists(k, k.startsWith("x"))',
+      'object.spec.exists_one(k, k == "x")',
+      'object.spec.map(k, k).size() > 0',
+      'object.spec.map(k, k != "a", k).size() > 0',
+      'object.spec.filter(k, k != "a").size() > 0',
+      'object.spec.size() > 0',
+      'size(object.spec) > 0',
+      '"x" in object.spec',
+    ]) {
+      expect(paths(rule), rule).toEqual(['spec']);
+      expect(keysOnly(rule), rule).toEqual(['spec']);
+    }
+    // the same field read whole anywhere in the rule is read whole
+    expect(keysOnly('object.spec.all(k, k != "a") && object.spec == {}')).toEqual([]);
+    expect(keysOnly('object.spec.all(k, object.spec[k] != 1)')).toEqual([]);
+    expect(keysOnly('object.spec.users.all(u, u != "root") && object.spec.users[0] != "x"')).toEqual([]);
+    // two reads, one by keys: each keeps its own
+    expect(paths('object.spec.all(k, k != "a") && has(object.spec.ttl)')).toEqual(['spec', 'spec.ttl']);
+    expect(keysOnly('object.spec.all(k, k != "a") && has(object.spec.ttl)')).toEqual(['spec']);
+    // a macro's own arguments are read as usual
+    expect(keysOnly('object.spec.all(k, k != object.metadata.name)')).toEqual(['spec']);
+    expect(paths('object.spec.all(k, k != object.metadata.name)')).toEqual(['metadata.name', 'spec']);
+  });
 });
 
 describe('a result reused by the values a rule reads', () => {
@@ -148,11 +177,82 @@ describe('a result reused by the values a rule reads', () => {
   });
 
   it('never for a rule over a whole spec, live or change', () => {
-    for (const rule of ['object.spec.size() >= 0', "object.spec.all(k, k != 'x')", "change.action != 'delete'"]) {
+    for (const rule of [
+      'object.spec != {}',
+      "object.spec.all(k, object.spec[k] != 'x')",
+      "change.action != 'delete'",
+    ]) {
       const { verdict, runs } = counted(rule);
       verdict('SSHRole', { name: 'a' });
       verdict('SSHRole', { name: 'a' });
       expect(runs(), rule).toBe(2);
+    }
+  });
+
+  it('runs a rule over the keys of a map once per list of keys; a list or a string there, once per value', () => {
+    const keys = counted("object.spec.all(k, k != 'root')");
+    expect(keys.verdict('X', { name: 'a' }, { user: 'ops', ttl: 60n })).toBe(true);
+    expect(keys.verdict('X', { name: 'b' }, { user: 'dev', ttl: 7200n })).toBe(true);
+    expect(keys.verdict('X', { name: 'c' }, { user: 'ops', root: true })).toBe(false);
+    expect(keys.verdict('X', { name: 'd' }, { user: 'x', root: false })).toBe(false);
+    expect(keys.verdict('X', { name: 'e' }, { ttl: 60n, user: 'ops' })).toBe(true);
+    // the same keys in another order are another list: map() and filter() give them in order
+    expect(keys.runs()).toBe(3);
+    const listed = counted("object.spec.users.exists(u, u == 'root')");
+    expect(listed.verdict('X', { name: 'a' }, { users: ['ops'] })).toBe(false);
+    expect(listed.verdict('X', { name: 'b' }, { users: ['root'] })).toBe(true);
+    expect(listed.verdict('X', { name: 'c' }, { users: { root: 'ops' } })).toBe(true);
+    expect(listed.verdict('X', { name: 'd' }, { users: { root: 'dev' } })).toBe(true);
+    expect(listed.verdict('X', { name: 'e' }, { users: ['ops'] })).toBe(false);
+    // a map with the same keys as the one before shares its run
+    expect(listed.runs()).toBe(3);
+    const sized = counted('object.metadata.name.size() < 3');
+    expect(sized.verdict('X', { name: 'ab' })).toBe(true);
+    expect(sized.verdict('X', { name: 'abc' })).toBe(false);
+    expect(sized.verdict('Y', { name: 'ab' })).toBe(true);
+    expect(sized.runs()).toBe(2);
+  });
+
+  it('gives every object the verdict its own run gives', () => {
+    const rules = [
+      "object.spec.all(k, k != 'root')",
+      "'root' in object.spec.users",
+      'object.spec.users.size() < 2',
+      "object.spec.map(k, k)[0] != 'b'",
+      "object.spec.filter(k, k.startsWith('u')).size() <= 1 && has(object.spec.b)",
+    ];
+    const specs: Record<string, unknown>[] = [
+      { a: 1n, b: 2n },
+      { b: 2n, a: 1n },
+      { a: 'x', b: 'y', users: ['root'] },
+      { a: 'x', b: 'z', users: ['ops', 'root'] },
+      { users: { root: 'x', ops: 'y' } },
+      { users: { ops: 'y' }, root: 1n },
+      { users: 'root', b: 1n },
+      { b: 1n, users: 'ops' },
+    ];
+    for (const rule of rules) {
+      const compiled = policy(rule).rule;
+      // a run that could not be evaluated (a key that is not there) is a verdict of its own
+      const alone = (spec: Record<string, unknown>) => {
+        try {
+          return String(compiled.run(view('X', { name: 'n' }, spec)));
+        } catch {
+          return 'error';
+        }
+      };
+      const reused = ruleRun(compiled, (variables) => {
+        try {
+          return String(compiled.run(variables));
+        } catch {
+          return 'error';
+        }
+      });
+      const verdicts = specs.map((spec) =>
+        reused.verdict({ kind: 'X', metadata: { name: 'n' } }, { variables: () => view('X', { name: 'n' }, spec) }),
+      );
+      expect(verdicts, rule).toEqual(specs.map(alone));
+      expect(new Set(verdicts).size, `${rule} decides both ways`).toBeGreaterThan(1);
     }
   });
 
