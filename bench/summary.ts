@@ -1,5 +1,5 @@
 /** The end-of-run table on stderr: every figure that has a target, and whether it was met. */
-import { type Checked, fmt, mark } from './lib/report.ts';
+import { type Checked, fmt, mark, signed } from './lib/report.ts';
 import type { ApplyResult } from './suites/apply.ts';
 import type { EfficiencyRow } from './suites/efficiency.ts';
 import type { EmulatorResult } from './suites/emulator.ts';
@@ -76,7 +76,13 @@ export function summarize(suites: SuiteResults): string[] {
     line(`startup ${r.command} from ${r.from} (median)`, `${r.medianMs} ms`, r.check);
   }
   const p = suites.policies;
-  if (p) line(`policies: ${p.policies} policies over validate of ${p.objects} objects`, `+${p.overheadPct} %`, p.check);
+  if (p) {
+    line(
+      `policies: ${p.policies} over validate of ${p.objects} objects, ${p.judged}`,
+      `${signed(p.overheadPct)} %`,
+      p.check,
+    );
+  }
   for (const r of suites.memory?.rows ?? []) line(`memory ${r.command} from ${r.from}`, `${r.peakRssMB} MB`, r.check);
   const registry = suites.registry;
   for (const p of registry?.publish ?? []) {
