@@ -6,7 +6,10 @@
 import { basename } from 'node:path';
 import type { InputProblem } from '../errors.ts';
 import { parseDocuments, positionOf } from '../manifest/documents.ts';
+import { explainErrors, type SchemaProblem } from '../manifest/schema-problems.ts';
+import type { SchemaSet } from '../manifest/schemas.ts';
 import { didYouMean, unknownKind } from '../manifest/suggest.ts';
+import { parentLists } from '../reconcile/children.ts';
 import { isPlainObject } from '../reconcile/equal.ts';
 import { topFields } from '../reconcile/field-paths.ts';
 import type { Provider } from '../reconcile/provider.ts';
@@ -34,12 +37,14 @@ const ACTIONS: readonly string[] = ['create', 'update', 'replace', 'delete', 'no
 /**
  * `providers`: the kinds an example object may be of, with their fields. An object of another kind
  * matches no policy, and a misspelt field is one the rule never sees: either way a case expecting
- * `allow` would pass whatever the rule says.
+ * `allow` would pass whatever the rule says. `schemas`: the kinds' schemas, which an example's
+ * metadata is read by as a manifest's is.
  */
 export function parseTestFile(
   file: string,
   text: string,
   providers: ReadonlyMap<string, Provider>,
+  schemas: SchemaSet,
 ): { tests?: TestFile; problems: InputProblem[] } {
   // read as a manifest is (docs/security.md, "Reading input"): its limits, and a number YAML
   // cannot keep exactly refused rather than rounded
@@ -62,6 +67,8 @@ export function parseTestFile(
   }
   const policy = typeof data.policy === 'string' ? data.policy : basename(file).replace(/\.test\.ya?ml$/i, '');
   const kinds = new Set(providers.keys());
+  // a module's version is written with its module's metadata, as plan gives it
+  const metadataKinds = new Map([...parentLists(providers.values())].map(([kind, { parent }]) => [kind, parent.kind]));
   const cases: TestCase[] = [];
   for (const [index, raw] of (data.cases as unknown[]).entries()) {
     const problem = caseProblem(raw, kinds);
@@ -76,6 +83,14 @@ export function parseTestFile(
       problems.push(problemAt(`cases.${index}.${side}.spec.${key}`, `case ${index + 1}: ${message}`, true));
     }
     if (misnamed.length > 0) continue;
+    const object = valid.object as TestCase['object'];
+    const metadata = object.metadata
+      ? metadataProblems(schemas, metadataKinds.get(object.kind) ?? object.kind, object.metadata)
+      : [];
+    for (const { path, atKey, message } of metadata) {
+      problems.push(problemAt(`cases.${index}.object.${path}`, `case ${index + 1}: ${message}`, atKey));
+    }
+    if (metadata.length > 0) continue;
     const change = valid.change as TestCase['change'] | undefined;
     cases.push({
       name: typeof valid.name === 'string' ? valid.name : `case ${index + 1}`,
@@ -108,6 +123,20 @@ function unknownFields(
         message: `${side}.spec.${key} is no field of ${provider.kind}${didYouMean(key, fields)}`,
       }));
   });
+}
+
+/**
+ * What the kind's schema refuses in an example's metadata, as in a manifest: a key it does not have
+ * (`lables`), a value of another type or form (`name: 42`, `labels: [a]`, a mount that is no
+ * path). A field left out is not refused: a case may give a prune's address alone, or no name.
+ */
+function metadataProblems(schemas: SchemaSet, kind: string, metadata: Record<string, unknown>): SchemaProblem[] {
+  const validate = schemas.validator(kind);
+  // validated as the metadata of a document of its kind (whose defaults the validator fills in: a copy)
+  if (validate({ kind, metadata: structuredClone(metadata) })) return [];
+  return explainErrors(validate.errors ?? [], () => undefined).filter((problem) =>
+    problem.path.startsWith('metadata.'),
+  );
 }
 
 /** What is wrong with a case, and where: a dotted path inside it (`change.paths`; '' for the case itself). */

@@ -11,6 +11,7 @@ import { InputError, type InputProblem } from '../errors.ts';
 import { loadManifestSet } from '../manifest/load.ts';
 import { DEFAULT_SCHEMA_DIR } from '../manifest/schema-dir.ts';
 import { readSchema } from '../manifest/schema-file.ts';
+import { schemaSet } from '../manifest/schemas.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { childAddress } from '../reconcile/address.ts';
 import { parentLists } from '../reconcile/children.ts';
@@ -47,9 +48,10 @@ export async function runPolicyTests(dir: string, cwd = process.cwd()): Promise<
   const byName = new Map(policies.map((p) => [p.name, p]));
   const problems: InputProblem[] = [];
   const files: TestFile[] = [];
+  const schemas = await schemaSet();
   for (const path of await testFiles(resolve(cwd, dir))) {
     const name = relative(cwd, path);
-    const parsed = parseTestFile(name, await readFile(path, 'utf8'), providerMap);
+    const parsed = parseTestFile(name, await readFile(path, 'utf8'), providerMap, schemas);
     problems.push(...parsed.problems);
     if (!parsed.tests) continue;
     if (!byName.has(parsed.tests.policy)) {

@@ -311,7 +311,7 @@ describe('converge policy test', () => {
     expect(result.stdout).toContain('4 of 4 policy test case(s) passed.');
   });
 
-  it('refuses an example object of a kind that does not exist, or with a field its kind does not have: either would pass as allowed', async () => {
+  it('refuses an example object of a kind that does not exist, or with a field or metadata its kind does not have: each would pass as allowed', async () => {
     const refused = await testReleaseHost(
       '  - name: typo\n    object: {kind: ToolVersions, metadata: {name: 1.0.0}, spec: {url: "https://elsewhere.test/t.zip"}}\n    expect: allow\n  - name: field\n    object: {kind: ToolVersion, metadata: {name: 1.0.0}, spec: {uri: "https://elsewhere.test/t.zip"}}\n    expect: allow\n',
     );
@@ -322,6 +322,16 @@ describe('converge policy test', () => {
     expect(refused.stderr).toContain(
       'm/release-host.test.yaml:6:65: case 2: object.spec.uri is no field of ToolVersion; did you mean "url"?',
     );
+
+    // metadata a manifest could not have: labels a rule over them would never see so
+    const metadata = await testReleaseHost(
+      '  - name: labels\n    object: {kind: ToolVersion, metadata: {name: 1.0.0, lables: {team: a}}, spec: {}}\n    expect: allow\n',
+    );
+    expect(metadata.code).toBe(1);
+    expect(metadata.stderr).toContain(
+      'm/release-host.test.yaml:3:57: case 1: unknown field "lables" in metadata; did you mean "labels"?',
+    );
+    expect(metadata.stdout).not.toContain('policy test case(s) passed');
   });
 
   it('refuses a case it could not read as written at the value, rather than testing another case', async () => {
