@@ -1,6 +1,6 @@
 /**
  * Policies: what 20 policies add to `converge validate` of 10,000 mixed objects (2,000 in quick
- * mode), against the same manifests without them. Target: under 10 % (docs/policies.md,
+ * mode, 200 in a smoke run, which times the sources only), against the same manifests without them. Target: under 10 % (docs/policies.md,
  * "Cost"), judged on the build, the `converge` an installed package runs (`npm install` builds
  * it); the sources, as `npm run converge` runs them, are measured beside it: there each module
  * is also type-stripped and the CEL library loads as its 14 files, costs no user's run has.
@@ -22,7 +22,7 @@ import { mixedSet } from '../kinds.ts';
 import { writeManifests } from '../lib/manifests.ts';
 import { BUILT_MAIN, MAIN, staleBuildSource, tempDir } from '../lib/paths.ts';
 import { cliEnv, runProcess } from '../lib/process-run.ts';
-import { atMost, type Checked, mark, median, round, type SuiteOptions, signed } from '../lib/report.ts';
+import { atMost, bySize, type Checked, mark, median, round, type SuiteOptions, signed } from '../lib/report.ts';
 
 const POLICIES = 20;
 const TARGET_PCT = 10;
@@ -75,8 +75,8 @@ function policyDocument(index: number, kinds: readonly string[]): string {
 }
 
 export async function policies(options: SuiteOptions): Promise<PolicyResult> {
-  const objects = options.quick ? 2000 : 10_000;
-  const rounds = options.quick ? 3 : 9;
+  const objects = bySize(options, 10_000, 2000, 200);
+  const rounds = bySize(options, 9, 3, 1);
   const dir = await tempDir('policies');
   const { docs, files, parts } = mixedSet(objects);
   const without = await writeManifests(join(dir, 'without'), docs, files);
@@ -87,11 +87,13 @@ export async function policies(options: SuiteOptions): Promise<PolicyResult> {
   await writeFile(join(withPolicies, 'policies.yaml'), text);
 
   const stale = staleBuildSource();
-  const buildNote = !existsSync(BUILT_MAIN)
-    ? 'dist/cli/main.js is missing: run `npm run build` to measure the build'
-    : stale
-      ? `${stale} is newer than dist/: run \`npm run build\` to measure the build`
-      : undefined;
+  const buildNote = options.smoke
+    ? 'a smoke run: the build is not measured'
+    : !existsSync(BUILT_MAIN)
+      ? 'dist/cli/main.js is missing: run `npm run build` to measure the build'
+      : stale
+        ? `${stale} is newer than dist/: run \`npm run build\` to measure the build`
+        : undefined;
   const mains: Array<{ from: 'source' | 'build'; main: string }> = [
     { from: 'source', main: MAIN },
     ...(buildNote ? [] : [{ from: 'build' as const, main: BUILT_MAIN }]),

@@ -48,6 +48,16 @@ interface Results {
       }>;
     };
     apply: { runs: Array<{ objects: number; requests: number; wallMs: number; applyMs: number; check: Checked }> };
+    policies: {
+      objects: number;
+      policies: number;
+      judged: string;
+      source: { withoutMs: number; withMs: number; overheadPct: number };
+      build?: unknown;
+      buildNote?: string;
+      overheadPct: number;
+      check: Checked;
+    };
   };
   errors?: Record<string, string>;
 }
@@ -154,6 +164,7 @@ describe('bench harness (smoke)', () => {
       'scale',
       'memory',
       'apply',
+      'policies',
     ]);
     results = JSON.parse(await readFile(out, 'utf8')) as Results;
   }, 300_000);
@@ -176,6 +187,7 @@ describe('bench harness (smoke)', () => {
       'apply',
       'efficiency',
       'memory',
+      'policies',
       'rateLimit',
       'scale',
       'startup',
@@ -263,8 +275,20 @@ describe('bench harness (smoke)', () => {
     }
   });
 
+  it('times validate with and without policies from source, judged there in a smoke run', () => {
+    const p = results.suites.policies;
+    expect(p).toMatchObject({ objects: 200, policies: 20, judged: 'source' });
+    expect(p.buildNote).toBe('a smoke run: the build is not measured');
+    expect(p.build).toBeUndefined();
+    expect(p.source.withoutMs).toBeGreaterThan(0);
+    expect(p.source.withMs).toBeGreaterThan(0);
+    expect(p.overheadPct).toBe(p.source.overheadPct);
+    expect(isChecked(p.check)).toBe(true);
+  });
+
   it('prints a summary of every target on stderr', () => {
     expect(result.stderr).toMatch(/efficiency: \d+ kind\/size\/phase runs at the lower bound/);
     expect(result.stderr).toMatch(/startup converge --version from source \(median\)/);
+    expect(result.stderr).toMatch(/policies: 20 over validate of 200 objects, source/);
   });
 });
