@@ -14,8 +14,11 @@ export async function runValidate(
 ): Promise<number> {
   const output = processOutput();
   const inputs = await loadInputs(paths, { ...flags, target: [], selector: [], prune: false, resendSecrets: false });
-  const policies = withoutTurbofan(inputs.policies.length, () =>
-    checkDeclared(inputs.policies, inputs.desired, inputs.providers),
+  // the check is validate's last work: one line of output follows it
+  const policies = withoutTurbofan(
+    inputs.policies.length,
+    () => checkDeclared(inputs.policies, inputs.desired, inputs.providers),
+    { endsRun: true },
   );
   const byKind = new Map<string, number>();
   for (const d of inputs.desired) byKind.set(d.kind, (byKind.get(d.kind) ?? 0) + 1);

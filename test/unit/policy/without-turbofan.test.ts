@@ -1,5 +1,6 @@
 /**
- * The policy check runs without V8's optimizing compiler, which is on again after it
+ * The policy check runs without V8's optimizing compiler, which is on again after it, and when it
+ * is the run's last work without starting an incremental marking of the heap
  * (src/policy/without-turbofan.ts; what it saves: docs/policies.md, "Cost"). V8 gives no way to
  * read a flag back, so this checks the calls made to set them.
  */
@@ -61,6 +62,24 @@ describe('withoutTurbofan', () => {
   it('changes nothing when the check runs no policy', () => {
     expect(withoutTurbofan(0, () => 'nothing to check')).toBe('nothing to check');
     expect(setFlags).not.toHaveBeenCalled();
+  });
+
+  it('turns incremental marking off for good when the check ends the run, and only then', () => {
+    withoutTurbofan(1, () => undefined, { endsRun: true });
+    expect(setFlags.mock.calls).toEqual([['--no-incremental-marking'], ['--no-turbofan'], ['--turbofan']]);
+    setFlags.mockClear();
+    withoutTurbofan(0, () => undefined, { endsRun: true });
+    expect(setFlags).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['--single-threaded-gc', [['--no-turbofan'], ['--turbofan']]],
+    ['--no_incremental_marking', [['--no-turbofan'], ['--turbofan']]],
+    ['--no-opt', [['--no-incremental-marking']]],
+  ])('leaves to the user what they chose (%s) and does the rest', (flag, calls) => {
+    process.env.NODE_OPTIONS = flag;
+    expect(withoutTurbofan(1, () => 'done', { endsRun: true })).toBe('done');
+    expect(setFlags.mock.calls).toEqual(calls);
   });
 
   it('does not take other flags for a choice of compilers', () => {
