@@ -8,29 +8,14 @@ import { describe, expect, it } from 'vitest';
 import type { ManifestOnlyDocument } from '../../../src/manifest/manifest-only.ts';
 import { compileRule } from '../../../src/policy/cel.ts';
 import { checkDeclared } from '../../../src/policy/evaluate.ts';
-import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
+import { compilePolicies } from '../../../src/policy/policy.ts';
 import { ruleRun } from '../../../src/policy/result-cache.ts';
 import { celValue, objectView, objectViewer } from '../../../src/policy/view.ts';
 import { providerMap } from '../../../src/providers/index.ts';
 import type { DesiredObject } from '../../../src/reconcile/types.ts';
-import { ANY_FIELDS } from './any-fields.ts';
+import { anyFieldsPolicy } from './any-fields.ts';
 
-function policy(rule: string, kinds = ['*']): Policy {
-  const doc: ManifestOnlyDocument = {
-    kind: 'Policy',
-    name: 'p',
-    data: {
-      kind: 'Policy',
-      metadata: { name: 'p' },
-      spec: { match: { kinds }, rule, message: 'no', enforcement: 'deny' },
-    },
-    source: { file: 'p.yaml', line: 1, col: 1 },
-    positions: {},
-  };
-  const { policies, problems } = compilePolicies([doc], ANY_FIELDS);
-  expect(problems).toEqual([]);
-  return policies[0]!;
-}
+const policy = anyFieldsPolicy;
 
 const paths = (rule: string) => (compileRule(rule) as { rule: { objectPaths?: readonly string[] } }).rule.objectPaths;
 

@@ -7,10 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ManifestOnlyDocument } from '../../../src/manifest/manifest-only.ts';
-import { compilePolicies } from '../../../src/policy/policy.ts';
 import { ruleRun } from '../../../src/policy/result-cache.ts';
-import { ANY_FIELDS } from './any-fields.ts';
+import { anyFieldsPolicy } from './any-fields.ts';
 
 const RULES = [
   "object.kind.startsWith('S')",
@@ -33,22 +31,7 @@ const RULES = [
   'size(object.spec.users) < 2',
 ];
 
-function compiled(rule: string) {
-  const doc: ManifestOnlyDocument = {
-    kind: 'Policy',
-    name: 'p',
-    data: {
-      kind: 'Policy',
-      metadata: { name: 'p' },
-      spec: { match: { kinds: ['*'] }, rule, message: 'm', enforcement: 'deny' },
-    },
-    source: { file: 'p.yaml', line: 1, col: 1 },
-    positions: {},
-  };
-  const { policies, problems } = compilePolicies([doc], ANY_FIELDS);
-  expect(problems).toEqual([]);
-  return policies[0]!.rule;
-}
+const compiled = (rule: string) => anyFieldsPolicy(rule).rule;
 
 const value = fc.oneof(
   fc.constantFrom(60n, 3600n, 7200n, 0.5),
