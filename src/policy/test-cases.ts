@@ -17,7 +17,8 @@ import type { Outcome } from './evaluate.ts';
 
 export interface TestCase {
   name: string;
-  object: { kind: string; metadata?: Record<string, unknown>; spec?: Record<string, unknown> };
+  /** `metadata` as its kind's schema reads it: its defaults filled in. */
+  object: { kind: string; metadata: Record<string, unknown>; spec?: Record<string, unknown> };
   /** Its metadata is the object's address, as plan gives it (src/policy/test-runner.ts). */
   live?: { spec?: Record<string, unknown> } | null;
   change?: { action: string; paths?: string[] };
@@ -84,17 +85,15 @@ export function parseTestFile(
     }
     if (misnamed.length > 0) continue;
     const object = valid.object as TestCase['object'];
-    const metadata = object.metadata
-      ? metadataProblems(schemas, metadataKinds.get(object.kind) ?? object.kind, object.metadata)
-      : [];
-    for (const { path, atKey, message } of metadata) {
+    const metadata = readMetadata(schemas, metadataKinds.get(object.kind) ?? object.kind, object.metadata ?? {});
+    for (const { path, atKey, message } of metadata.problems) {
       problems.push(problemAt(`cases.${index}.object.${path}`, `case ${index + 1}: ${message}`, atKey));
     }
-    if (metadata.length > 0) continue;
+    if (metadata.problems.length > 0) continue;
     const change = valid.change as TestCase['change'] | undefined;
     cases.push({
       name: typeof valid.name === 'string' ? valid.name : `case ${index + 1}`,
-      object: valid.object as TestCase['object'],
+      object: { ...object, metadata: metadata.read },
       ...(valid.live !== undefined && { live: valid.live as TestCase['live'] }),
       ...(change && { change }),
       expect: valid.expect as Outcome,
@@ -126,17 +125,22 @@ function unknownFields(
 }
 
 /**
- * What the kind's schema refuses in an example's metadata, as in a manifest: a key it does not have
- * (`lables`), a value of another type or form (`name: 42`, `labels: [a]`, a mount that is no
+ * An example's metadata read as a manifest's is by its kind's schema: the schema's defaults (an SSH
+ * role's `mount: ssh`) under what is written, and what the schema refuses, a key it does not have
+ * (`lables`) or a value of another type or form (`name: 42`, `labels: [a]`, a mount that is no
  * path). A field left out is not refused: a case may give a prune's address alone, or no name.
  */
-function metadataProblems(schemas: SchemaSet, kind: string, metadata: Record<string, unknown>): SchemaProblem[] {
+function readMetadata(
+  schemas: SchemaSet,
+  kind: string,
+  metadata: Record<string, unknown>,
+): { read: Record<string, unknown>; problems: SchemaProblem[] } {
   const validate = schemas.validator(kind);
-  // validated as the metadata of a document of its kind (whose defaults the validator fills in: a copy)
-  if (validate({ kind, metadata: structuredClone(metadata) })) return [];
-  return explainErrors(validate.errors ?? [], () => undefined).filter((problem) =>
-    problem.path.startsWith('metadata.'),
-  );
+  // validated as the metadata of a document of its kind, on a copy the validator fills defaults into
+  const read = structuredClone(metadata);
+  if (validate({ kind, metadata: read })) return { read, problems: [] };
+  const problems = explainErrors(validate.errors ?? [], () => undefined);
+  return { read, problems: problems.filter((problem) => problem.path.startsWith('metadata.')) };
 }
 
 /** What is wrong with a case, and where: a dotted path inside it (`change.paths`; '' for the case itself). */

@@ -4,13 +4,10 @@
  * it (allow, deny or warn; allow when the policy does not match the object)
  * is the one expected.
  */
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { InputError, type InputProblem } from '../errors.ts';
 import { loadManifestSet } from '../manifest/load.ts';
-import { DEFAULT_SCHEMA_DIR } from '../manifest/schema-dir.ts';
-import { readSchema } from '../manifest/schema-file.ts';
 import { schemaSet } from '../manifest/schemas.ts';
 import { catalog, providerMap } from '../providers/index.ts';
 import { childAddress } from '../reconcile/address.ts';
@@ -73,7 +70,7 @@ function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
   const { kind } = c.object;
   const provider = providerMap.get(kind);
   const parent = PARENTS.get(kind);
-  const metadata = withMetadataDefaults(parent?.parent.kind ?? kind, c.object.metadata);
+  const { metadata } = c.object;
   const labels = metadata.labels as Record<string, string> | undefined;
   const address = addressOf(kind, provider, parent, metadata, c.object.spec);
   let actual: Outcome = 'allow';
@@ -102,35 +99,6 @@ function runCase(policy: Policy, c: TestCase, file: string): CaseResult {
     ...(error !== undefined && { error }),
   };
 }
-
-/**
- * An example's metadata as a manifest's is once loaded: the schema's defaults (an SSH role's
- * `mount: ssh`) under what is written. A child kind (a module's version) has no schema of its own:
- * plan gives it its parent's metadata, so its example gets the parent kind's defaults.
- */
-function withMetadataDefaults(kind: string, metadata: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...metadataDefaults(kind), ...metadata };
-}
-
-/** Each kind's metadata defaults, read from its schema file once however many cases it has. */
-const defaultsByKind = new Map<string, Record<string, unknown>>();
-
-function metadataDefaults(kind: string): Record<string, unknown> {
-  let defaults = defaultsByKind.get(kind);
-  if (!defaults) {
-    const exists = existsSync(join(DEFAULT_SCHEMA_DIR, `${kind}.schema.json`));
-    const schema = exists ? (readSchema(DEFAULT_SCHEMA_DIR, kind).properties as SchemaNode | undefined) : undefined;
-    defaults = Object.fromEntries(
-      Object.entries(schema?.metadata?.properties ?? {}).flatMap(([key, field]) =>
-        field.default === undefined ? [] : [[key, field.default] as const],
-      ),
-    );
-    defaultsByKind.set(kind, defaults);
-  }
-  return defaults;
-}
-
-type SchemaNode = Record<string, { properties?: Record<string, { default?: unknown }> }>;
 
 /**
  * The example's address, as plan's for a declared object: from its metadata, or for a child from
