@@ -56,7 +56,7 @@ const URL_PARTS = /^[a-z][a-z\d+.-]*:\/\/(?:([^/?#]*)@)?(\[[^\]/?#]*\]|[^:/?#]*)
  * for a whole value (REDACT_ANYWHERE): a short host (`dc1`) only where it stands quoted, else
  * every ordinary word spelled like it would be masked too.
  */
-export function echoedParts(value: string): string[] {
+function echoedParts(value: string): string[] {
   if (!value.includes('://')) return [];
   const parts = new Set<string>();
   for (const item of value.split(',')) {

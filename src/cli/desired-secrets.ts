@@ -75,14 +75,17 @@ function registerSent(d: DesiredObject, paths: readonly string[], secrets: Field
   let forms: Fields[];
   try {
     const canonical = provider.canonicalDesired(spec);
-    forms = [canonical, provider.wire?.(canonical, spec) ?? canonical];
+    const wire = provider.wire?.(canonical, spec);
+    forms = wire ? [canonical, wire] : [canonical];
   } catch {
     // a spec the kind cannot normalize is the plan's to report; nothing is sent of it
     return;
   }
+  const written = paths.filter((path) => !isEmpty(getPath(d.spec, path)));
+  const fields = Object.keys(secrets).filter((field) => !isEmpty(secrets[field]));
   for (const sent of forms) {
-    for (const path of paths) if (!isEmpty(getPath(d.spec, path))) registerValue(getPath(sent, path));
-    for (const [field, written] of Object.entries(secrets)) if (!isEmpty(written)) registerValue(sent[field]);
+    for (const path of written) registerValue(getPath(sent, path));
+    for (const field of fields) registerValue(sent[field]);
   }
 }
 

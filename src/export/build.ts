@@ -251,8 +251,10 @@ function prepare({ provider, objects, children }: ExportInput, options: ExportOp
       const items = children?.get(key) ?? [];
       const own = provider.toManifest(live);
       const wasSecret = heldSecrets(provider, key, own, exported, options.wasSecret);
-      const held = options.placeholders === false ? wasSecret.filter((h) => isRequired(h.field)) : wasSecret;
-      const unmanaged = wasSecret.filter((h) => !held.includes(h)).map((h) => h.field);
+      // without placeholders only a required field keeps one; the rest are left unmanaged
+      const keep = (h: HeldSecret) => options.placeholders !== false || isRequired(h.field);
+      const held = wasSecret.filter(keep);
+      const unmanaged = wasSecret.filter((h) => !keep(h)).map((h) => h.field);
       // a field left unmanaged is left out: `ignore` keeps the plan from taking it back to its default
       const spec = withoutPaths(own.spec, unmanaged);
       // the directory is all a child's relative file needs, so the manifest is checked before it is named

@@ -14,7 +14,7 @@ import type { SchemaSet } from '../manifest/schemas.ts';
 import { validateDocument } from '../manifest/validate.ts';
 import { reservedMountProblems } from '../providers/shared/secrets-api.ts';
 import { withoutChildLists } from '../reconcile/children.ts';
-import { setPath } from '../reconcile/field-paths.ts';
+import { setPath, topFields } from '../reconcile/field-paths.ts';
 import type { ManifestDocument, Provider } from '../reconcile/provider.ts';
 import type { DesiredObject, Fields, Metadata } from '../reconcile/types.ts';
 
@@ -76,7 +76,7 @@ export function checkManifest(
     ensure: 'present',
     spec: document.spec as Fields,
     // the kinds' rules name a value in these fields as `a secret value` (src/providers/shared/check-values.ts)
-    secretFields: [...new Set(interpolated.map((path) => path.split('.')[0] as string))].sort(),
+    secretFields: [...new Set(topFields(interpolated))].sort(),
     ...paths,
     source: { file: '', line: 1, col: 1 },
     positions: {},

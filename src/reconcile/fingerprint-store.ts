@@ -105,8 +105,8 @@ export class FingerprintStore {
     const recorded = this.#file.keyChecks[name];
     if (recorded !== check) {
       if (recorded !== undefined) this.#reasons.push(`the token for ${name} changed`);
-      // entries hashed with another key can never match: drop them, and record the new check
-      this.#dropNamespace(name);
+      // entries hashed with another key can never match: mark them incomparable, and record the new check
+      this.#markIncomparable(name);
       this.#file.keyChecks[name] = check;
       this.#dirty = true;
     }
@@ -170,7 +170,7 @@ export class FingerprintStore {
   }
 
   /** Entries hashed under another token can never match: incomparable, still secret (`has`). */
-  #dropNamespace(name: string): void {
+  #markIncomparable(name: string): void {
     for (const entry of Object.keys(this.#file.entries)) {
       if (entry.startsWith(`${name}|`)) this.#file.entries[entry] = INCOMPARABLE;
     }
