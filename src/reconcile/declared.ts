@@ -5,6 +5,7 @@
  * reference a live object that --prune would otherwise delete. Pure.
  */
 import { type Address, addressKey } from './address.ts';
+import type { Provider } from './provider.ts';
 import type { DesiredObject } from './types.ts';
 
 export interface Declared {
@@ -35,6 +36,18 @@ export function declaredOf(
     if (refs[0] && isHeld(object)) add(held, addressKey(refs[0]), object);
   }
   return { ensure, referrers, held };
+}
+
+/** `declaredOf` with each kind's own `references` and `heldByReference`, as a run knows them. */
+export function declaredByKind(
+  objects: readonly DesiredObject[],
+  providers: ReadonlyMap<string, Pick<Provider, 'references' | 'heldByReference'>>,
+): Declared {
+  return declaredOf(
+    objects,
+    (object) => providers.get(object.kind)?.references?.(object) ?? [],
+    (object) => providers.get(object.kind)?.heldByReference === true,
+  );
 }
 
 function add(map: Map<string, DesiredObject[]>, key: string, object: DesiredObject): void {

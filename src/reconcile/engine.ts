@@ -7,7 +7,7 @@ import PQueue from 'p-queue';
 import type { ApiClients } from '../api/types.ts';
 import { type Address, addressKey, kindOfKey, type ListUnit, parentOf, unitKey } from './address.ts';
 import { expandChildren } from './children.ts';
-import { declaredOf } from './declared.ts';
+import { declaredByKind } from './declared.ts';
 import type { EventStream } from './events.ts';
 import { groupByKind } from './group-by-kind.ts';
 import type { OwnershipRule } from './ownership.ts';
@@ -75,11 +75,7 @@ export async function planRun(input: PlanRunInput): Promise<PlanRun> {
   const { plan, problems } = buildPlan(snapshots, {
     ...options,
     // every declared object, not only the selected ones: a target never prunes what another references
-    declared: declaredOf(
-      all,
-      (d) => input.providers.get(d.kind)?.references?.(d) ?? [],
-      (d) => input.providers.get(d.kind)?.heldByReference === true,
-    ),
+    declared: declaredByKind(all, input.providers),
     exists: (kind, key) => live.get(kind)?.has(key) ?? false,
     ...(inTarget && { inTarget }),
     planned: early.planned,

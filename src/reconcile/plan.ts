@@ -6,7 +6,7 @@
 import { type Address, addressKey, compareAddresses, kindOfKey, parentOf } from './address.ts';
 import { parentLists } from './children.ts';
 import { compare } from './comparison.ts';
-import { type Declared, declaredOf } from './declared.ts';
+import { type Declared, declaredByKind } from './declared.ts';
 import { orderKinds } from './order.ts';
 import { isOwned, type OwnershipRule } from './ownership.ts';
 import { type Capabilities, canReplace, capabilities, type Provider } from './provider.ts';
@@ -374,10 +374,9 @@ function deleteAction(key: string, live: LiveObject, reason: string): PlannedAct
 /** The declared objects in play and what they reference, when the caller does not know every declared object. */
 function declaredIn(snapshots: readonly KindSnapshot[]): Declared {
   const providers = new Map(snapshots.map((s) => [s.provider.kind, s.provider]));
-  return declaredOf(
+  return declaredByKind(
     snapshots.flatMap((s) => s.desired),
-    (object) => providers.get(object.kind)?.references?.(object) ?? [],
-    (object) => providers.get(object.kind)?.heldByReference === true,
+    providers,
   );
 }
 
