@@ -4,7 +4,7 @@
  * shown and applied alone), its address built from the parent's
  * (`childAddress`); the parent keeps its other fields. Pure.
  */
-import { type Address, addressKey, childAddress } from './address.ts';
+import { type Address, addressKey, childAddress, kindOfKey, parentOf } from './address.ts';
 import { isPlainObject } from './equal.ts';
 import { withoutPaths } from './field-paths.ts';
 import type { ChildList, Provider } from './provider.ts';
@@ -80,4 +80,11 @@ export function parentLists(providers: Iterable<Provider>): Map<string, { parent
   for (const parent of providers)
     for (const list of parent.children ?? []) lists.set(list.provider.kind, { parent, list });
   return lists;
+}
+
+/** The objects that must exist for a declared one to be written: what it references, and its parent. */
+export function neededBy(desired: DesiredObject, provider: Provider | undefined): Address[] {
+  const refs = provider?.references?.(desired) ?? [];
+  if (desired.parent === undefined) return refs;
+  return [...refs, parentOf(desired.address, kindOfKey(desired.parent))];
 }

@@ -5,8 +5,8 @@
  */
 import PQueue from 'p-queue';
 import type { ApiClients } from '../api/types.ts';
-import { type Address, addressKey, kindOfKey, type ListUnit, parentOf, unitKey } from './address.ts';
-import { expandChildren } from './children.ts';
+import { addressKey, type ListUnit, unitKey } from './address.ts';
+import { expandChildren, neededBy } from './children.ts';
 import { declaredByKind } from './declared.ts';
 import type { EventStream } from './events.ts';
 import { groupByKind } from './group-by-kind.ts';
@@ -151,7 +151,7 @@ function addReferenceReads(
   const extra = new Map<string, Set<string>>();
   for (const desired of selected) {
     if (desired.ensure !== 'present') continue;
-    for (const ref of neededBy(desired, providers)) {
+    for (const ref of neededBy(desired, providers.get(desired.kind))) {
       const provider = providers.get(ref.kind);
       if (!provider) continue;
       const unit = listUnitOf(provider, ref);
@@ -167,13 +167,6 @@ function addReferenceReads(
     }
   }
   return extra;
-}
-
-/** The objects that must exist for a declared one to be written: what it references, and its parent. */
-function neededBy(desired: DesiredObject, providers: ReadonlyMap<string, Provider>): Address[] {
-  const refs = providers.get(desired.kind)?.references?.(desired) ?? [];
-  if (desired.parent === undefined) return refs;
-  return [...refs, parentOf(desired.address, kindOfKey(desired.parent))];
 }
 
 /** The live objects of a kind outside the units read only to check references. */

@@ -4,7 +4,7 @@
  */
 
 import { type Address, addressKey, compareAddresses, kindOfKey, parentOf } from './address.ts';
-import { parentLists } from './children.ts';
+import { neededBy, parentLists } from './children.ts';
 import { compare } from './comparison.ts';
 import { type Declared, declaredByKind } from './declared.ts';
 import { orderKinds } from './order.ts';
@@ -471,9 +471,8 @@ function linkDependencies(snapshots: readonly KindSnapshot[], forward: PlannedAc
     const desired = desiredByKey.get(action.key);
     if (!desired) continue;
     const provider = providers.get(action.kind);
-    const refs = (provider?.references?.(desired) ?? []).map(addressKey);
-    // an item of a child list waits for the object it belongs to
-    if (desired.parent !== undefined) refs.push(desired.parent);
+    // what it references, and an item of a child list the object it belongs to
+    const refs = neededBy(desired, provider).map(addressKey);
     // an object that names nothing it needs waits for the kinds it depends on in its own scope
     // (an LDAP role for its mount's config): a scoped kind's objects need their scope set up first
     if (provider && !provider.references && desired.parent === undefined && action.address.scope !== undefined) {
