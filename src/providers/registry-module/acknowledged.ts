@@ -22,7 +22,12 @@ const contentOf = (spec: Fields): string => `sha256:${String(spec.digest)}`;
  */
 export function whereOf(spec: Fields, secretFields: readonly string[]): string {
   const field = spec.source !== undefined ? 'source' : 'archive';
-  return secretFields.includes(field) ? `the ${field} (a secret value)` : String(spec[field]);
+  return shownSource(spec, field, secretFields.includes(field));
+}
+
+/** A version's `source` or `archive` as messages show it: as written, or its field when it is a secret. */
+export function shownSource(spec: Fields, field: 'source' | 'archive', secret: boolean): string {
+  return secret ? `the ${field} (a secret value)` : String(spec[field]);
 }
 
 /** The acknowledged digest when the content is another one. */

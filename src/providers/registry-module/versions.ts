@@ -23,7 +23,14 @@ import { contentProblem } from '../../registry/module-source.ts';
 import type { PackedModule } from '../../registry/pack.ts';
 import { defineProvider } from '../shared/define.ts';
 import { flag } from '../shared/rules.ts';
-import { ACKNOWLEDGED, acknowledgedNotes, changedContentNotes, requireAcknowledged, whereOf } from './acknowledged.ts';
+import {
+  ACKNOWLEDGED,
+  acknowledgedNotes,
+  changedContentNotes,
+  requireAcknowledged,
+  shownSource,
+  whereOf,
+} from './acknowledged.ts';
 import { organizationModules } from './api.ts';
 import { downloadVersion } from './download.ts';
 import { listedModule, moduleOf, moduleParts, VERSION_IDENTITY, versionOf } from './names.ts';
@@ -232,7 +239,7 @@ export function versionProblems(
     return [at('archive', 'a version has source or archive, not both')];
   }
   // shown as written: the manifest's own words, the same on every machine (and part of the key, as the message quotes it)
-  const shown = secret ? `the ${where.kind} (a secret value)` : String(object.spec[where.kind]);
+  const shown = shownSource(object.spec, where.kind, secret);
   const key = `${where.kind}:${where.path}:${shown}`;
   if (!checked.has(key)) checked.set(key, contentProblem({ ...where, shown, secret }, object.roots));
   const problem = checked.get(key);
