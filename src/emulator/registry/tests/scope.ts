@@ -18,6 +18,11 @@ export type Binding =
 
 export type Scope = ReadonlyMap<string, Binding>;
 
+/** A known value bound from `source`, marked sensitive when it is. */
+export function valueBinding(value: Value, source: string, sensitive = false): Binding {
+  return { kind: 'value', value, source, ...(sensitive && { sensitive: true as const }) };
+}
+
 /** The binding of `var.<name>`; throws the typed error that makes the run errored. */
 export function lookup(scope: Scope, name: string): Exclude<Binding, { kind: 'invalid' }> {
   const binding = scope.get(name);

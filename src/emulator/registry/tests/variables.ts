@@ -20,7 +20,7 @@ import { InvalidVariableError } from './errors.ts';
 import { evaluateHclJson } from './expression.ts';
 import { containsExpression, parseLiteralText } from './hcl-values.ts';
 import { reason } from './reasons.ts';
-import type { Binding, Scope } from './scope.ts';
+import { type Binding, type Scope, valueBinding } from './scope.ts';
 import { SENSITIVE_VALUE } from './values.ts';
 
 const ENV_PREFIX = 'TF_VAR_';
@@ -44,12 +44,7 @@ export async function inputScope(
     if (category !== 'env' || !key.startsWith(ENV_PREFIX) || key.length === ENV_PREFIX.length) continue;
     const name = key.slice(ENV_PREFIX.length);
     const complex = /^\s*[[{]/.test(value);
-    scope.set(
-      name,
-      complex
-        ? await literalBinding(name, value, key, sensitive)
-        : { kind: 'value', value, source: key, ...(sensitive && { sensitive }) },
-    );
+    scope.set(name, complex ? await literalBinding(name, value, key, sensitive) : valueBinding(value, key, sensitive));
   }
   for (const { key, value } of runVariables) {
     if (key !== '') scope.set(key, await literalBinding(key, value, 'test run variables', false));
@@ -69,9 +64,7 @@ async function literalBinding(name: string, text: string, source: string, sensit
   }
   if (containsExpression(json)) return invalid(`value ${value} is an expression, not a literal`);
   const outcome = await evaluateHclJson(json, new Map());
-  return outcome.known
-    ? { kind: 'value', value: outcome.value, source, ...(sensitive && { sensitive }) }
-    : invalid(`value ${value} is not a literal`);
+  return outcome.known ? valueBinding(outcome.value, source, sensitive) : invalid(`value ${value} is not a literal`);
 }
 
 /** Sources 3 and 4: a `variables` block layered over `base`; its expressions read `base`. */
@@ -87,7 +80,7 @@ export async function withVariablesBlock(
       scope.set(
         name,
         outcome.known
-          ? { kind: 'value', value: outcome.value, source, ...(outcome.sensitive && { sensitive: true as const }) }
+          ? valueBinding(outcome.value, source, outcome.sensitive)
           : {
               kind: 'unknown',
               reason: reason(`reads var.${name}, set from an expression the emulator cannot evaluate`),
