@@ -134,13 +134,20 @@ function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: P
 class DeclaredVariables implements VariablesSource {
   readonly #viewer = objectViewer();
   readonly #variables = { object: this.#viewer.view, live: null, change: NO_CHANGE };
+  #spec: DesiredObject['spec'] | undefined;
 
   at(desired: DesiredObject, provider: Provider | undefined): void {
     this.#viewer.show(desired, provider);
+    // the objects checked are present ones: their spec is seen canonical, keys and all
+    this.#spec = provider?.canonicalKeysFollowSpec ? desired.spec : undefined;
   }
 
   variables(): Record<string, unknown> {
     return this.#variables;
+  }
+
+  specKeys(): object | undefined {
+    return this.#spec;
   }
 }
 

@@ -8,9 +8,11 @@
  * over `object.spec.max_ttl` once per TTL, one over `object.metadata.name` once per name (a name
  * is unique only within its kind and scope: the same role name in every mount, the same version
  * of a tool and of a policy engine). A spec's values are the canonical ones the rule sees. A rule
- * over a whole spec (`object.spec.all(...)`) runs for every object: a key made of a whole spec
- * costs about what the run it would save does (measured in the policies bench: the canonical
- * specs and their keys took what 10,000 runs had).
+ * that reads a map only by its keys (`object.spec.all(k, ...)`) runs once per list of keys; for
+ * the whole spec of a kind whose canonical keys follow its declared keys, once per kind and list of
+ * declared keys, no canonical spec made. A rule that reads a whole spec any other way
+ * (`object.spec == {...}`) runs for every object: a key made of a whole spec costs about what the
+ * run it would save does (measured in the policies bench).
  */
 import type { CompiledRule } from './cel.ts';
 import type { CelObject } from './view.ts';
@@ -21,6 +23,12 @@ export type Verdict = boolean | string;
 /** The variables a rule sees for one object, made only when a rule must run. */
 export interface VariablesSource {
   variables(): Record<string, unknown>;
+  /**
+   * A map whose keys stand for those of the spec the rule sees, cheaper to get than that spec:
+   * the declared spec, when the kind's canonical spec has keys that follow from its keys alone
+   * (Provider.canonicalKeysFollowSpec). Absent or undefined: only the spec the rule sees will do.
+   */
+  specKeys?(): object | undefined;
 }
 
 /** The object a result may be reused by: its kind and metadata, as the rule sees them. */
@@ -44,7 +52,7 @@ export function ruleRun(rule: CompiledRule, run: (variables: Record<string, unkn
   }
   const reads = paths.map((path): Read => {
     const steps = path.split('.');
-    return { steps, inSpec: steps[0] === 'spec', keysOnly: keysOnly.has(path) };
+    return { steps, inSpec: steps[0] === 'spec', keysOnly: keysOnly.has(path), keys: new KeysKey() };
   });
   // the key: one path's string value (the usual case: `kind`) as itself, no string made; else the
   // values as one string. Absent, a string and a map are told apart: they are keys of different maps.
@@ -52,6 +60,11 @@ export function ruleRun(rule: CompiledRule, run: (variables: Record<string, unkn
   const byText = new Map<string, Verdict>();
   const [only] = reads;
   const single = reads.length === 1 && only && !only.inSpec ? only : undefined;
+  // objects come in runs that read alike (a kind's objects, most without labels): the last key
+  // and its verdict are checked before the maps, which cost a lookup per object (docs/policies.md, "Cost")
+  let lastKey: string | undefined | typeof NONE = NONE;
+  let lastDirect = false;
+  let lastVerdict: Verdict = false;
   return {
     verdict(object, source) {
       const value = single ? valueAt(object, single.steps) : undefined;
@@ -61,16 +74,23 @@ export function ruleRun(rule: CompiledRule, run: (variables: Record<string, unkn
         : single
           ? readKey(single, value)
           : joinedKey(object, source, reads);
+      if (key === lastKey && direct === lastDirect) return lastVerdict;
       const results = direct ? byValue : byText;
       let found = results.get(key as string);
       if (found === undefined) {
         found = run(source.variables());
         results.set(key as string, found);
       }
+      // a value and a key made of one may read alike: each is only ever compared with its own kind
+      lastKey = key;
+      lastDirect = direct;
+      lastVerdict = found;
       return found;
     },
   };
 }
+
+const NONE = Symbol('none');
 
 interface Read {
   steps: string[];
@@ -78,6 +98,8 @@ interface Read {
   inSpec: boolean;
   /** Read only as a map's keys (src/policy/variables.ts, `selections`): a map is keyed by its keys alone. */
   keysOnly: boolean;
+  /** The key of the last map read by its keys, made again only when the keys differ. */
+  keys: KeysKey;
 }
 
 /**
@@ -99,19 +121,54 @@ function valueAt(object: unknown, steps: readonly string[]): unknown {
   return value;
 }
 
-/** The values at the paths, as one string: each value's key in turn. */
+/**
+ * The values at the paths, as one string: each value's key in turn (one path's key as it is). The
+ * keys of the whole spec come from the declared spec where its keys stand for the canonical one's
+ * (VariablesSource.specKeys): no canonical spec is made to learn them. The mapping is the kind's
+ * own, so that key names the kind.
+ */
 function joinedKey(object: ObjectKey, source: VariablesSource, reads: readonly Read[]): string {
+  if (reads.length === 1) return readOne(object, source, reads[0] as Read);
   let key = '';
-  for (const read of reads) {
-    key += `${readKey(read, valueAt(read.inSpec ? (source.variables().object as CelObject) : object, read.steps))};`;
-  }
+  for (const read of reads) key += `${readOne(object, source, read)};`;
   return key;
+}
+
+function readOne(object: ObjectKey, source: VariablesSource, read: Read): string {
+  if (!read.inSpec) return readKey(read, valueAt(object, read.steps));
+  if (read.keysOnly && read.steps.length === 1) {
+    const declared = source.specKeys?.();
+    if (declared) return read.keys.of(`${object.kind}:`, declared);
+  }
+  return readKey(read, valueAt(source.variables().object as CelObject, read.steps));
 }
 
 /** What a rule sees of the value it reads: a map read only by its keys, the keys in order; else all of it. */
 function readKey(read: Read, value: unknown): string {
   if (!read.keysOnly || value === null || typeof value !== 'object' || Array.isArray(value)) return valueKey(value);
-  return `K${JSON.stringify(Object.keys(value))}`;
+  return read.keys.of('', value);
+}
+
+/** A map's keys in order as a key (`K["a","b"]`), the string made again only when they differ from the last map's. */
+class KeysKey {
+  #prefix = '';
+  #keys: string[] = [];
+  #key = 'K[]';
+
+  of(prefix: string, map: object): string {
+    if (prefix === this.#prefix && sameKeys(map, this.#keys)) return this.#key;
+    this.#prefix = prefix;
+    this.#keys = Object.keys(map);
+    this.#key = `${prefix}K${JSON.stringify(this.#keys)}`;
+    return this.#key;
+  }
+}
+
+/** Whether the map's keys are `keys`, in order (for...in: no array made per map). */
+function sameKeys(map: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in map) if (key !== keys[i++]) return false;
+  return i === keys.length;
 }
 
 /**

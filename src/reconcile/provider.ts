@@ -228,6 +228,12 @@ export interface Provider {
   canonicalDesired(spec: Fields): Fields;
   /** Canonical spec of a live object, comparable with canonicalDesired. Pure. */
   canonicalLive(fields: Fields): Fields;
+  /**
+   * canonicalDesired gives any two specs with the same keys the same keys (src/providers/shared/fields.ts,
+   * `keysFollowSpecKeys`): a policy that reads only the spec's keys is keyed by the declared spec's
+   * (src/policy/result-cache.ts), no canonical spec made. Absent: not known.
+   */
+  canonicalKeysFollowSpec?: boolean;
   /** A canonical value as shown in plans and reports (a duration as `3h`); the canonical value when absent. */
   present?(field: string, value: Json): Json;
   /** Canonical fields in the API's own forms (a duration as `2h`), as writes send them; `written` is the spec. */

@@ -20,6 +20,7 @@ type FromTable =
   | 'defaulted'
   | 'canonicalDesired'
   | 'canonicalLive'
+  | 'canonicalKeysFollowSpec'
   | 'present'
   | 'wire';
 type Defaulted = 'api' | 'cardinality' | 'scoped' | 'updateStyle' | 'dependsOn';
@@ -46,6 +47,7 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     ...(forms.remembered.length > 0 && { remembers: forms.remembered }),
     canonicalDesired: forms.desired,
     canonicalLive: forms.live,
+    canonicalKeysFollowSpec: forms.keysFollowSpecKeys,
     present: forms.present,
     wire: forms.wire,
     // every secret that is configuration, whether or not export would ask for it (a generated CA's key)

@@ -86,7 +86,10 @@ export interface FieldRule {
 export interface FieldsConfig {
   /** Every field the kind manages, write-only ones included. Read-only attributes are left out. */
   fields: Readonly<Record<string, FieldRule>>;
-  /** A rule across fields (deprecated-reason is null unless deprecated), applied to both sides. */
+  /**
+   * A rule across fields (deprecated-reason is null unless deprecated), applied to both sides. Which
+   * fields it returns depends only on which it is given, never on their values (`keysFollowSpecKeys`).
+   */
   finish?: (fields: Fields) => Fields;
 }
 
@@ -106,6 +109,12 @@ export interface CanonicalForms {
   readonly defaulted: readonly string[];
   /** Defaults overlaid with the spec, every value normalized, inapplicable fields left out. */
   desired(spec: Fields): Fields;
+  /**
+   * Whether `desired` gives any two specs with the same keys the same keys, whatever their values:
+   * a flat table whose defaults are values, with no field that applies only sometimes (a `finish`
+   * decides its fields by keys alone).
+   */
+  readonly keysFollowSpecKeys: boolean;
   /** The managed, readable live attributes, normalized the same way. */
   live(attributes: Fields): Fields;
   /** Canonical fields as the API wants them sent; `written` is the spec as the user wrote it. */
@@ -257,6 +266,9 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     remembered: flagged('remembered'),
     defaulted: rules.filter(([, rule]) => rule.default !== undefined && !rule.implied).map(([key]) => key),
     desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),
+    // flatCanonical keeps a row when the spec sets it, or when it has a default and no alias of it
+    // is set: both by key; normalizers map values to values (src/providers/shared/normalize.ts)
+    keysFollowSpecKeys: onePass && conditionalRows.length === 0,
     live,
     wire(fields, written) {
       const out = structuredClone(fields);

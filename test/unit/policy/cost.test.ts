@@ -8,14 +8,26 @@ import { describe, expect, it } from 'vitest';
 import type { ManifestOnlyDocument } from '../../../src/manifest/manifest-only.ts';
 import { compileRule } from '../../../src/policy/cel.ts';
 import { checkDeclared } from '../../../src/policy/evaluate.ts';
-import { compilePolicies } from '../../../src/policy/policy.ts';
+import { compilePolicies, type Policy } from '../../../src/policy/policy.ts';
 import { ruleRun } from '../../../src/policy/result-cache.ts';
 import { celValue, objectView, objectViewer } from '../../../src/policy/view.ts';
 import { providerMap } from '../../../src/providers/index.ts';
 import type { DesiredObject } from '../../../src/reconcile/types.ts';
+import { desired } from '../reconcile/builders.ts';
 import { anyFieldsPolicy } from './any-fields.ts';
 
 const policy = anyFieldsPolicy;
+
+/** Counts the runs of a policy's rule (shared by the policies that share its text) from now on. */
+function countRuns(p: Policy): () => number {
+  let runs = 0;
+  const run = p.rule.run;
+  p.rule.run = (variables) => {
+    runs++;
+    return run(variables);
+  };
+  return () => runs;
+}
 
 const paths = (rule: string) => (compileRule(rule) as { rule: { objectPaths?: readonly string[] } }).rule.objectPaths;
 
@@ -278,12 +290,7 @@ describe('a result reused by the values of the spec a rule sees', () => {
 
   it('keys by the canonical value: a TTL written 1h and 3600 is one value, and each object keeps its verdict', () => {
     const p = policy('!has(object.spec.ttl) || object.spec.ttl <= 3600', ['SSHRole']);
-    let runs = 0;
-    const run = p.rule.run;
-    p.rule.run = (variables) => {
-      runs++;
-      return run(variables);
-    };
+    const runs = countRuns(p);
     const summary = checkDeclared(
       [p],
       [role('a', { ttl: '1h' }), role('b', { ttl: 3600 }), role('c', { ttl: '2h' }), role('d', { ttl: '120m' })],
@@ -291,7 +298,65 @@ describe('a result reused by the values of the spec a rule sees', () => {
     );
     expect(summary.evaluated).toBe(4);
     expect(summary.violations.map((v) => v.object)).toEqual(['SSHRole/ssh/c', 'SSHRole/ssh/d']);
-    expect(runs).toBe(2);
+    expect(runs()).toBe(2);
+  });
+
+  it("keys a rule over the spec's keys by the declared keys where the kind's canonical keys follow them", () => {
+    const p = policy("object.spec.size() == 7 && !('deprecated-reason' in object.spec && object.spec.beta)", ['*']);
+    const runs = countRuns(p);
+    const url = (i: number) => `https://releases.example.com/t-${i}.zip`;
+    const sha = 'a'.repeat(64);
+    const objects = [
+      // ToolVersion: every row has a default or is set, so its 7 canonical keys come from any declared keys
+      ...[1, 2, 3].map((i) => desired('ToolVersion', `1.${i}.0`, { url: url(i), sha })),
+      desired('ToolVersion', '2.0.0', { url: url(4), sha, deprecated: true }),
+      desired('ToolVersion', '2.1.0', { url: url(5), sha, deprecated: false }),
+      // another kind with the same declared keys has its own canonical keys: its own run
+      desired('PolicyVersion', '0.60.0', { url: url(6), sha }),
+    ];
+    const summary = checkDeclared([p], objects, providerMap);
+    expect(summary.evaluated).toBe(6);
+    expect(summary.violations).toEqual([]);
+    // one run per kind and list of declared keys: [url, sha] twice (two kinds), [url, sha, deprecated] once
+    expect(runs()).toBe(3);
+    // and the verdicts are those of the canonical specs: a spec rule over values still sees them all
+    const beta = policy('object.spec.beta == false', ['ToolVersion']);
+    expect(checkDeclared([beta], objects, providerMap).violations).toEqual([]);
+  });
+
+  it('reads the canonical spec for a kind whose canonical keys depend on values', () => {
+    // an SSH role's CA fields apply only to CA roles: the same declared keys give other canonical ones
+    const p = policy("'allowed_user_key_lengths' in object.spec", ['SSHRole']);
+    const summary = checkDeclared(
+      [p],
+      [role('ca', { key_type: 'ca', ttl: '1h' }), role('otp', { key_type: 'otp', ttl: '1h' })],
+      providerMap,
+    );
+    expect(summary.violations.map((v) => v.object)).toEqual(['SSHRole/ssh/otp']);
+  });
+});
+
+describe('the last result', () => {
+  it('is reused for the next object only when what it reads is the same kind of value', () => {
+    // a map read by its keys and a string that reads like the key made of them are two values
+    const compiled = policy("'team' in object.metadata.labels").rule;
+    const reused = ruleRun(compiled, (variables) => {
+      try {
+        return String(compiled.run(variables));
+      } catch {
+        return 'error';
+      }
+    });
+    const verdict = (labels: unknown) => {
+      const metadata = { name: 'n', labels };
+      const variables = { object: { kind: 'X', metadata, spec: {} }, live: null, change: {} };
+      return reused.verdict({ kind: 'X', metadata }, { variables: () => variables });
+    };
+    expect(verdict({ team: 'web' })).toBe('true');
+    expect(verdict('K["team"]')).toBe('error');
+    expect(verdict({ team: 'db' })).toBe('true');
+    expect(verdict(undefined)).toBe('error');
+    expect(verdict({ tier: 'x' })).toBe('false');
   });
 });
 
@@ -333,14 +398,9 @@ describe('a rule several policies share', () => {
     expect(problems).toEqual([]);
     const compiled = policies[0]!.rule;
     expect(policies.every((p) => p.rule === compiled)).toBe(true);
-    let runs = 0;
-    const run = compiled.run;
-    compiled.run = (variables) => {
-      runs++;
-      return run(variables);
-    };
+    const runs = countRuns(policies[0]!);
     const summary = checkDeclared(policies, [user('tmp-a', { team: 'web' }), user('b'), user('tmp-c')], providerMap);
-    expect(runs).toBe(3);
+    expect(runs()).toBe(3);
     // 3 objects x (everywhere, users) + 1 labelled one x team-web
     expect(summary.evaluated).toBe(7);
     expect(summary.violations.map((v) => `${v.outcome} ${v.policy} ${v.object}`)).toEqual([

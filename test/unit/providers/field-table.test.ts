@@ -4,13 +4,15 @@
  * depend on another field, per-object secrecy, immutable and create-only
  * fields, and what the engine makes of them.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { providers } from '../../../src/providers/index.ts';
 import { defineProvider } from '../../../src/providers/shared/define.ts';
 import { canonicalForms } from '../../../src/providers/shared/fields.ts';
 import { duration, integer } from '../../../src/providers/shared/normalize.ts';
 import { flag, text, whenEnabled, writeOnly } from '../../../src/providers/shared/rules.ts';
 import { buildPlan } from '../../../src/reconcile/plan.ts';
-import type { Fields, LiveObject } from '../../../src/reconcile/types.ts';
+import type { Fields, Json, LiveObject } from '../../../src/reconcile/types.ts';
 import { desired } from '../reconcile/builders.ts';
 
 const secrets = { lookup: undefined, resend: false };
@@ -189,5 +191,46 @@ describe('which secrets export and validate take', () => {
     const object = desired('Test', 'x', spec, { secretFields: Object.keys(spec) });
     const refused = forms.tableProblems(object).map((problem) => problem.path);
     expect(refused).toEqual(['spec.token', 'spec.password', 'spec.test-address']);
+  });
+});
+
+describe('canonical keys that follow the declared keys', () => {
+  it('hold for a flat table of value defaults, and not where a field applies only sometimes or a default is computed', () => {
+    expect(canonicalForms({ fields: { a: flag(false), b: text() } }).keysFollowSpecKeys).toBe(true);
+    expect(canonicalForms({ fields: { 'a.b': flag(false) } }).keysFollowSpecKeys).toBe(false);
+    expect(canonicalForms({ fields: { a: text(), b: { appliesWhen: (f) => f.a === 'x' } } }).keysFollowSpecKeys).toBe(
+      false,
+    );
+    expect(canonicalForms({ fields: { a: text(), b: { default: (f) => f.a ?? null } } }).keysFollowSpecKeys).toBe(
+      false,
+    );
+  });
+
+  // the claim a policy's result cache relies on (src/policy/result-cache.ts): any two specs with
+  // the same keys get the same canonical keys, finish and normalizers included, for every kind that makes it
+  const claiming = providers.filter((p) => p.canonicalKeysFollowSpec);
+  const values: Json[] = [true, false, null, '', 'x', ' X ', '1h', '3600', 60, 0, 2.5, ['a', 'b'], [], { a: 'b' }, {}];
+
+  it('are claimed by most kinds', () => {
+    expect(claiming.map((p) => p.kind)).toEqual(expect.arrayContaining(['ToolVersion', 'AdminUser', 'LDAPStaticRole']));
+    expect(claiming.map((p) => p.kind)).not.toContain('SSHRole');
+  });
+
+  it.each(claiming.map((p) => [p.kind, p] as const))('hold for %s whatever the values', (_kind, provider) => {
+    const keys = [...(provider.fieldPaths ?? []), 'unknown'];
+    const specOf = (present: boolean[], picks: number[]): Fields =>
+      Object.fromEntries(
+        keys.flatMap((key, i) => (present[i] ? [[key, values[(picks[i] ?? 0) % values.length] as Json]] : [])),
+      );
+    const bools = fc.array(fc.boolean(), { minLength: keys.length, maxLength: keys.length });
+    const picks = fc.array(fc.nat(), { minLength: keys.length, maxLength: keys.length });
+    fc.assert(
+      fc.property(bools, picks, picks, (present, a, b) => {
+        const first = Object.keys(provider.canonicalDesired(specOf(present, a)));
+        const second = Object.keys(provider.canonicalDesired(specOf(present, b)));
+        expect(second).toEqual(first);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
