@@ -12,6 +12,7 @@
 import { createRequire } from 'node:module';
 import { type ASTNode, EvaluationError } from '@marcbachmann/cel-js';
 import type { RE2JS } from 're2js';
+import { plainPattern } from './plain-pattern.ts';
 
 /** What a rule's `matches` calls are renamed to; a rule that writes it itself gets the same function. */
 export const RE2_MATCHES = '__matches';
@@ -19,21 +20,27 @@ export const RE2_SIGNATURE = `string.${RE2_MATCHES}(string): bool`;
 
 type Engine = typeof RE2JS;
 let engine: Engine | undefined;
-/** re2js (RE2's port to JavaScript), loaded when a rule first uses `matches`: a run without one does not pay ~15 ms. */
+/**
+ * re2js (RE2's port to JavaScript), loaded when a rule first uses `matches` with a pattern that
+ * RegExp cannot stand in for (src/policy/plain-pattern.ts): a run without one does not pay ~15 ms.
+ */
 const re2 = (): Engine => {
   engine ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
   return engine;
 };
 
+/** A compiled pattern: RE2's, or RegExp's where it reads the pattern alike. */
+type Matcher = Pick<RE2JS, 'test'>;
+
 /** Compiled patterns: a rule's pattern is usually a literal, compiled once; a few from data, kept while there are few. */
-const compiled = new Map<string, RE2JS | Error>();
+const compiled = new Map<string, Matcher | Error>();
 const KEPT_PATTERNS = 1000;
 
-function compiledPattern(pattern: string): RE2JS | Error {
+function compiledPattern(pattern: string): Matcher | Error {
   let found = compiled.get(pattern);
   if (found === undefined) {
     try {
-      found = re2().compile(pattern);
+      found = plainPattern(pattern) ?? re2().compile(pattern);
     } catch (error) {
       found = error instanceof Error ? error : new Error(String(error));
     }
