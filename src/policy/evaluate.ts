@@ -103,6 +103,10 @@ interface KindChecks {
   kind: string;
   entries: { policy: Policy; slot: number; perObject: boolean }[];
   runs: RuleRun[];
+  /** Per slot: whether a policy of the kind holds its rule for every object, so it runs for each. */
+  always: boolean[];
+  /** Whether every entry holds for every object: none is matched by scope or labels. */
+  unselective: boolean;
   /** The current object's verdict per slot (UNSET until its rule runs): reused, not made per object. */
   verdicts: (Verdict | typeof UNSET)[];
 }
@@ -110,7 +114,7 @@ interface KindChecks {
 const UNSET = Symbol('unset');
 
 function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: Policy) => RuleRun): KindChecks {
-  const checks: KindChecks = { kind, entries: [], runs: [], verdicts: [] };
+  const checks: KindChecks = { kind, entries: [], runs: [], always: [], unselective: true, verdicts: [] };
   const slots = new Map<RuleRun, number>();
   for (const policy of policies) {
     if (!matchesKind(policy, kind)) continue;
@@ -120,7 +124,10 @@ function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: P
       slot = checks.runs.push(run) - 1;
       slots.set(run, slot);
     }
-    checks.entries.push({ policy, slot, perObject: selectsWithinKind(policy) });
+    const perObject = selectsWithinKind(policy);
+    checks.entries.push({ policy, slot, perObject });
+    checks.always[slot] ||= !perObject;
+    checks.unselective &&= !perObject;
   }
   checks.verdicts = checks.runs.map(() => UNSET);
   return checks;
@@ -177,10 +184,25 @@ export function checkDeclared(
         byKind.set(d.kind, checks);
       }
     }
-    const { entries, runs, verdicts } = checks;
+    const { entries, runs, always, verdicts } = checks;
     if (entries.length === 0) continue;
-    verdicts.fill(UNSET);
     source.at(d, providers.get(d.kind));
+    // the rules every object gets first; when all hold and no policy selects within the kind (the
+    // usual object), its checks are counted without going through its policies one by one
+    let held = checks.unselective;
+    for (let slot = 0; slot < runs.length; slot++) {
+      if (!always[slot]) {
+        verdicts[slot] = UNSET;
+        continue;
+      }
+      const verdict = (runs[slot] as RuleRun).verdict(d, source);
+      verdicts[slot] = verdict;
+      if (verdict !== true) held = false;
+    }
+    if (held) {
+      evaluation.evaluated += entries.length;
+      continue;
+    }
     for (const { policy, slot, perObject } of entries) {
       if (perObject && !policyMatches(policy, { kind: d.kind, scope: d.address.scope, labels: d.metadata.labels })) {
         continue;
