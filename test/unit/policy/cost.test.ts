@@ -411,6 +411,40 @@ describe('a rule several policies share', () => {
       'warn users AdminUser/tmp-c',
     ]);
   });
+
+  it('runs for the objects its policies select, when they all select by labels or scope', () => {
+    const { policies, problems } = compilePolicies(
+      [
+        doc(
+          'team-web',
+          "!object.metadata.name.startsWith('tmp-')",
+          { kinds: ['AdminUser'], labels: { team: 'web' } },
+          'deny',
+        ),
+        doc('no-a', "!object.metadata.name.endsWith('-a')", { kinds: ['AdminUser'] }, 'deny'),
+      ],
+      providerMap,
+    );
+    expect(problems).toEqual([]);
+    const selective = countRuns(policies[0]!);
+    const everywhere = countRuns(policies[1]!);
+    const users = [
+      user('tmp-a', { team: 'web' }),
+      user('tmp-b'),
+      user('root', { team: 'web' }),
+      user('c-a', { team: 'db' }),
+    ];
+    const summary = checkDeclared(policies, users, providerMap);
+    expect(selective()).toBe(2);
+    expect(everywhere()).toBe(4);
+    expect(summary.evaluated).toBe(6);
+    // in the order of the objects, and each object's in the order of the policies
+    expect(summary.violations.map((v) => `${v.policy} ${v.object}`)).toEqual([
+      'team-web AdminUser/tmp-a',
+      'no-a AdminUser/tmp-a',
+      'no-a AdminUser/c-a',
+    ]);
+  });
 });
 
 /** A provider whose canonical form adds a default port, counting the specs it works out. */
