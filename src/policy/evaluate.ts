@@ -103,8 +103,8 @@ interface KindChecks {
   kind: string;
   entries: { policy: Policy; slot: number; perObject: boolean }[];
   runs: RuleRun[];
-  /** Per slot: whether a policy of the kind holds its rule for every object, so it runs for each. */
-  always: boolean[];
+  /** Per slot: whether a policy of the kind applies its rule to every object, so it runs for each. */
+  everyObject: boolean[];
   /** Whether every entry holds for every object: none is matched by scope or labels. */
   unselective: boolean;
   /** The current object's verdict per slot (UNSET until its rule runs): reused, not made per object. */
@@ -114,7 +114,7 @@ interface KindChecks {
 const UNSET = Symbol('unset');
 
 function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: Policy) => RuleRun): KindChecks {
-  const checks: KindChecks = { kind, entries: [], runs: [], always: [], unselective: true, verdicts: [] };
+  const checks: KindChecks = { kind, entries: [], runs: [], everyObject: [], unselective: true, verdicts: [] };
   const slots = new Map<RuleRun, number>();
   for (const policy of policies) {
     if (!matchesKind(policy, kind)) continue;
@@ -126,7 +126,7 @@ function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: P
     }
     const perObject = selectsWithinKind(policy);
     checks.entries.push({ policy, slot, perObject });
-    checks.always[slot] ||= !perObject;
+    checks.everyObject[slot] ||= !perObject;
     checks.unselective &&= !perObject;
   }
   checks.verdicts = checks.runs.map(() => UNSET);
@@ -141,20 +141,20 @@ function kindChecks(policies: readonly Policy[], kind: string, runOf: (policy: P
 class DeclaredVariables implements VariablesSource {
   readonly #viewer = objectViewer();
   readonly #variables = { object: this.#viewer.view, live: null, change: NO_CHANGE };
-  #spec: DesiredObject['spec'] | undefined;
+  #declaredSpec: DesiredObject['spec'] | undefined;
 
   at(desired: DesiredObject, provider: Provider | undefined): void {
     this.#viewer.show(desired, provider);
     // the objects checked are present ones: their spec is seen canonical, keys and all
-    this.#spec = provider?.canonicalKeysFollowSpec ? desired.spec : undefined;
+    this.#declaredSpec = provider?.canonicalKeysFollowSpec ? desired.spec : undefined;
   }
 
   variables(): Record<string, unknown> {
     return this.#variables;
   }
 
-  specKeys(): object | undefined {
-    return this.#spec;
+  specForKeys(): object | undefined {
+    return this.#declaredSpec;
   }
 }
 
@@ -184,22 +184,22 @@ export function checkDeclared(
         byKind.set(d.kind, checks);
       }
     }
-    const { entries, runs, always, verdicts } = checks;
+    const { entries, runs, everyObject, verdicts } = checks;
     if (entries.length === 0) continue;
     source.at(d, providers.get(d.kind));
     // the rules every object gets first; when all hold and no policy selects within the kind (the
     // usual object), its checks are counted without going through its policies one by one
-    let held = checks.unselective;
+    let allHold = checks.unselective;
     for (let slot = 0; slot < runs.length; slot++) {
-      if (!always[slot]) {
+      if (!everyObject[slot]) {
         verdicts[slot] = UNSET;
         continue;
       }
       const verdict = (runs[slot] as RuleRun).verdict(d, source);
       verdicts[slot] = verdict;
-      if (verdict !== true) held = false;
+      if (verdict !== true) allHold = false;
     }
-    if (held) {
+    if (allHold) {
       evaluation.evaluated += entries.length;
       continue;
     }

@@ -6,10 +6,11 @@
  *
  * The part: literal characters; punctuation escaped to stand for itself; classes of literal
  * characters and ranges, negated or not; `^` first and `$` last; and one `*`, `+` or `?` after a
- * character or a class, only in a pattern that starts with `^`. Anything else (a group, `|`, `.`,
- * `\d` and the like, `{n}`, a flag, a POSIX class, a second quantifier) is left to RE2: each either
- * reads differently in the two (`.` and `\s` match other characters, `[]a]` is a class in RE2 and
- * nothing in RegExp) or lets RegExp backtrack without bound (`^(a+)+$`, `a*a*b`).
+ * character or a class, only in a pattern that starts with `^`. Anything else is left to RE2:
+ * some constructs read differently in the two (`.` and `\s` match other characters, `[]a]` is a
+ * class in RE2 and a syntax error in RegExp, `[[:space:]]` a POSIX class in RE2 only), some let
+ * RegExp backtrack without bound (a group `^(a+)+$`, alternation, a second quantifier `a*a*b`), and
+ * the rest (`\d`, `{n}`) are left out to keep the part small enough to argue about.
  *
  * Why linear: without a quantifier, a match tried at each position of the string costs at most the
  * pattern's length. With one, only the first position can match (`^`), and the quantifier gives back

@@ -40,7 +40,7 @@ function compiledPattern(pattern: string): Matcher | Error {
   let found = compiled.get(pattern);
   if (found === undefined) {
     try {
-      found = plainPattern(pattern) ?? re2().compile(pattern);
+      found = plainRegExp(pattern) ?? re2().compile(pattern);
     } catch (error) {
       found = error instanceof Error ? error : new Error(String(error));
     }
@@ -48,6 +48,15 @@ function compiledPattern(pattern: string): Matcher | Error {
     compiled.set(pattern, found);
   }
   return found;
+}
+
+/** RegExp's reading of a plain pattern; should RegExp refuse one, RE2 reads it and says why in its own words. */
+function plainRegExp(pattern: string): RegExp | undefined {
+  try {
+    return plainPattern(pattern);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The function `matches` calls: RE2's partial match. A pattern RE2 refuses is an evaluation error that never quotes it (it may come from a secret). */

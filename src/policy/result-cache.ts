@@ -25,10 +25,11 @@ export interface VariablesSource {
   variables(): Record<string, unknown>;
   /**
    * A map whose keys stand for those of the spec the rule sees, cheaper to get than that spec:
-   * the declared spec, when the kind's canonical spec has keys that follow from its keys alone
-   * (Provider.canonicalKeysFollowSpec). Absent or undefined: only the spec the rule sees will do.
+   * the declared spec (JSON: no key whose value is undefined), when the kind's canonical spec has
+   * keys that follow from its keys alone (Provider.canonicalKeysFollowSpec). Absent or undefined:
+   * only the spec the rule sees will do.
    */
-  specKeys?(): object | undefined;
+  specForKeys?(): object | undefined;
 }
 
 /** The object a result may be reused by: its kind and metadata, as the rule sees them. */
@@ -124,7 +125,7 @@ function valueAt(object: unknown, steps: readonly string[]): unknown {
 /**
  * The values at the paths, as one string: each value's key in turn (one path's key as it is). The
  * keys of the whole spec come from the declared spec where its keys stand for the canonical one's
- * (VariablesSource.specKeys): no canonical spec is made to learn them. The mapping is the kind's
+ * (VariablesSource.specForKeys): no canonical spec is made to learn them. The mapping is the kind's
  * own, so that key names the kind.
  */
 function joinedKey(object: ObjectKey, source: VariablesSource, reads: readonly Read[]): string {
@@ -137,8 +138,8 @@ function joinedKey(object: ObjectKey, source: VariablesSource, reads: readonly R
 function readOne(object: ObjectKey, source: VariablesSource, read: Read): string {
   if (!read.inSpec) return readKey(read, valueAt(object, read.steps));
   if (read.keysOnly && read.steps.length === 1) {
-    const declared = source.specKeys?.();
-    if (declared) return read.keys.of(`${object.kind}:`, declared);
+    const declared = source.specForKeys?.();
+    if (declared) return read.keys.of(declared, object.kind);
   }
   return readKey(read, valueAt(source.variables().object as CelObject, read.steps));
 }
@@ -146,28 +147,32 @@ function readOne(object: ObjectKey, source: VariablesSource, read: Read): string
 /** What a rule sees of the value it reads: a map read only by its keys, the keys in order; else all of it. */
 function readKey(read: Read, value: unknown): string {
   if (!read.keysOnly || value === null || typeof value !== 'object' || Array.isArray(value)) return valueKey(value);
-  return read.keys.of('', value);
+  return read.keys.of(value);
 }
 
-/** A map's keys in order as a key (`K["a","b"]`), the string made again only when they differ from the last map's. */
+/**
+ * A map's keys in order as a key (`K["a","b"]`; a kind's declared keys `"ToolVersion"K["a"]`, the
+ * kind quoted so no kind's name can make it read like another key), the string made again only when
+ * they, or the kind, differ from the last map's.
+ */
 class KeysKey {
-  #prefix = '';
+  #kind: string | undefined;
   #keys: string[] = [];
   #key = 'K[]';
 
-  of(prefix: string, map: object): string {
-    if (prefix === this.#prefix && sameKeys(map, this.#keys)) return this.#key;
-    this.#prefix = prefix;
+  of(map: object, kind?: string): string {
+    if (kind === this.#kind && sameKeys(map, this.#keys)) return this.#key;
+    this.#kind = kind;
     this.#keys = Object.keys(map);
-    this.#key = `${prefix}K${JSON.stringify(this.#keys)}`;
+    this.#key = `${kind === undefined ? '' : JSON.stringify(kind)}K${JSON.stringify(this.#keys)}`;
     return this.#key;
   }
 }
 
-/** Whether the map's keys are `keys`, in order (for...in: no array made per map). */
+/** Whether the map's own keys are `keys`, in order (for...in: no array made per map). */
 function sameKeys(map: object, keys: readonly string[]): boolean {
   let i = 0;
-  for (const key in map) if (key !== keys[i++]) return false;
+  for (const key in map) if (key !== keys[i++] || !Object.hasOwn(map, key)) return false;
   return i === keys.length;
 }
 

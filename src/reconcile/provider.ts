@@ -229,8 +229,8 @@ export interface Provider {
   /** Canonical spec of a live object, comparable with canonicalDesired. Pure. */
   canonicalLive(fields: Fields): Fields;
   /**
-   * canonicalDesired gives any two specs with the same keys the same keys (src/providers/shared/fields.ts,
-   * `keysFollowSpecKeys`): a policy that reads only the spec's keys is keyed by the declared spec's
+   * canonicalDesired gives any two specs with the same keys the same keys, and never throws
+   * (src/providers/shared/fields.ts, `keysFollowSpecKeys`): a policy that reads only the spec's keys is keyed by the declared spec's
    * (src/policy/result-cache.ts), no canonical spec made. Absent: not known.
    */
   canonicalKeysFollowSpec?: boolean;

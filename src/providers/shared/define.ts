@@ -47,7 +47,9 @@ export function defineProvider(shape: (forms: CanonicalForms) => ProviderShape, 
     ...(forms.remembered.length > 0 && { remembers: forms.remembered }),
     canonicalDesired: forms.desired,
     canonicalLive: forms.live,
-    canonicalKeysFollowSpec: forms.keysFollowSpecKeys,
+    // the claim is the table's: a kind that made its own canonical form (which its shape's type
+    // forbids, but a spread could slip in) makes none
+    canonicalKeysFollowSpec: forms.keysFollowSpecKeys && !('canonicalDesired' in own),
     present: forms.present,
     wire: forms.wire,
     // every secret that is configuration, whether or not export would ask for it (a generated CA's key)

@@ -86,11 +86,13 @@ export interface FieldRule {
 export interface FieldsConfig {
   /** Every field the kind manages, write-only ones included. Read-only attributes are left out. */
   fields: Readonly<Record<string, FieldRule>>;
-  /**
-   * A rule across fields (deprecated-reason is null unless deprecated), applied to both sides. Which
-   * fields it returns depends only on which it is given, never on their values (`keysFollowSpecKeys`).
-   */
+  /** A rule across fields (deprecated-reason is null unless deprecated), applied to both sides. */
   finish?: (fields: Fields) => Fields;
+  /**
+   * `finish` decides which fields it returns by which fields it is given, never by their values,
+   * and never throws: the table's canonical keys may then still follow its keys (`keysFollowSpecKeys`).
+   */
+  finishByKeys?: boolean;
 }
 
 export interface CanonicalForms {
@@ -110,9 +112,10 @@ export interface CanonicalForms {
   /** Defaults overlaid with the spec, every value normalized, inapplicable fields left out. */
   desired(spec: Fields): Fields;
   /**
-   * Whether `desired` gives any two specs with the same keys the same keys, whatever their values:
-   * a flat table whose defaults are values, with no field that applies only sometimes (a `finish`
-   * decides its fields by keys alone).
+   * Whether `desired` gives any two specs with the same keys the same keys, whatever their values,
+   * and never throws: a flat table whose defaults are values, with no field that applies only
+   * sometimes, and no `finish` or one that decides by keys (`finishByKeys`). Its normalizers map
+   * values to values and never throw (src/providers/shared/normalize.ts).
    */
   readonly keysFollowSpecKeys: boolean;
   /** The managed, readable live attributes, normalized the same way. */
@@ -268,7 +271,7 @@ export function canonicalForms(config: FieldsConfig): CanonicalForms {
     desired: (spec) => finish(applicable(copy(withDefaultsNormalized(spec)))),
     // flatCanonical keeps a row when the spec sets it, or when it has a default and no alias of it
     // is set: both by key; normalizers map values to values (src/providers/shared/normalize.ts)
-    keysFollowSpecKeys: onePass && conditionalRows.length === 0,
+    keysFollowSpecKeys: onePass && conditionalRows.length === 0 && (!config.finish || config.finishByKeys === true),
     live,
     wire(fields, written) {
       const out = structuredClone(fields);

@@ -18,6 +18,8 @@ export const versionFields: FieldsConfig = {
     beta: flag(false),
   },
   finish: deprecatedReasonOnlyWhenDeprecated,
+  // it sets deprecated-reason whenever either field is there, by key
+  finishByKeys: true,
 };
 
 /** A reason is null unless the version is deprecated (the API clears it too). */

@@ -63,12 +63,12 @@ type Spec = Record<string, unknown>;
 
 /**
  * Every object of any sequence gets through one cache what its own run gives. `seen` is the spec
- * the rule sees for the declared one; `specKeys`, what the source offers for the spec's keys.
+ * the rule sees for the declared one; `specForKeys`, what the source offers for the spec's keys.
  */
 function reusedIsRun(
   rule: string,
   seen: (kind: string, spec: Spec) => Spec,
-  specKeys?: (kind: string, spec: Spec) => Spec | undefined,
+  specForKeys?: (kind: string, spec: Spec) => Spec | undefined,
 ) {
   const compiledRule = compiled(rule);
   fc.assert(
@@ -82,7 +82,10 @@ function reusedIsRun(
           change: NO_CHANGE,
         };
         const alone = outcome(() => compiledRule.run(variables));
-        const source = { variables: () => variables, ...(specKeys && { specKeys: () => specKeys(o.kind, o.spec) }) };
+        const source = {
+          variables: () => variables,
+          ...(specForKeys && { specForKeys: () => specForKeys(o.kind, o.spec) }),
+        };
         expect(cache.verdict({ kind: o.kind, metadata }, source)).toBe(alone);
       }
     }),

@@ -204,10 +204,24 @@ describe('canonical keys that follow the declared keys', () => {
     expect(canonicalForms({ fields: { a: text(), b: { default: (f) => f.a ?? null } } }).keysFollowSpecKeys).toBe(
       false,
     );
+    // a rule across fields counts only when it says it decides by keys
+    const finish = (fields: Fields) => ({ ...fields, b: fields.b ?? null });
+    expect(canonicalForms({ fields: { a: text(), b: text() }, finish }).keysFollowSpecKeys).toBe(false);
+    expect(canonicalForms({ fields: { a: text(), b: text() }, finish, finishByKeys: true }).keysFollowSpecKeys).toBe(
+      true,
+    );
+  });
+
+  it('are not claimed by a kind whose canonical form is its own', () => {
+    const table = { fields: { a: text() } };
+    expect(defineProvider(() => ({ kind: 'T' }) as never, table).canonicalKeysFollowSpec).toBe(true);
+    const own = { kind: 'T', canonicalDesired: (spec: Fields) => spec };
+    expect(defineProvider(() => own as never, table).canonicalKeysFollowSpec).toBe(false);
   });
 
   // the claim a policy's result cache relies on (src/policy/result-cache.ts): any two specs with
-  // the same keys get the same canonical keys, finish and normalizers included, for every kind that makes it
+  // the same keys get the same canonical keys, finish and normalizers included, and none throws,
+  // for every kind that makes it
   const claiming = providers.filter((p) => p.canonicalKeysFollowSpec);
   const values: Json[] = [true, false, null, '', 'x', ' X ', '1h', '3600', 60, 0, 2.5, ['a', 'b'], [], { a: 'b' }, {}];
 
