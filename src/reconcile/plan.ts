@@ -78,8 +78,10 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
   const unmanaged: UnmanagedObject[] = [];
   const allDeclared = options.declared ?? declaredIn(sorted);
 
-  // objects replaced: those they hold (a module's test variables) are deleted with them, and made again
+  // objects replaced: those they hold (a module's test variables) are deleted with them, and made
+  // again; kinds are planned in order, so a holder's replacement is known before what it holds
   const replaced = new Set<string>();
+  const madeAgainBy = new Map<string, string>();
   for (const snapshot of sorted) {
     const { provider } = snapshot;
     const can = capabilities(provider);
@@ -87,7 +89,7 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     for (const desired of [...snapshot.desired].sort((a, b) => compareAddresses(a.address, b.address))) {
       const key = addressKey(desired.address);
       declared.add(key);
-      const holder = heldBy(provider, desired, replaced);
+      const holder = madeAgainBy.get(key);
       const live = holder === undefined ? snapshot.live.get(key) : undefined;
       const early = options.planned?.get(key);
       const planned =
@@ -95,7 +97,10 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
       const result = holder === undefined ? planned : madeAgain(planned, holder);
       if ('problem' in result) problems.push(result.problem);
       else {
-        if (result.action === 'replace') replaced.add(key);
+        if (result.action === 'replace') {
+          replaced.add(key);
+          for (const held of allDeclared.held.get(key) ?? []) madeAgainBy.set(addressKey(held.address), key);
+        }
         (result.action === 'delete' ? deletes : forward).push(result);
       }
     }
@@ -115,23 +120,15 @@ export function buildPlan(snapshots: readonly KindSnapshot[], options: PlanOptio
     }
   }
 
-  // the declared objects in play (selected), by key, with their `ensure`
-  const inPlay = new Map(sorted.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d.ensure] as const)));
+  // the declared objects in play (selected), by key
+  const inPlay = new Map(sorted.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d] as const)));
   problems.push(...referenceProblems(sorted, inPlay, allDeclared, options));
   problems.push(...heldOutsideSelection(replaced, inPlay, allDeclared));
   const kept = withoutCascaded(deletes, sorted);
-  linkDependencies(sorted, forward, kept);
+  linkDependencies(sorted, inPlay, forward, kept);
   kept.reverse(); // deletes run in reverse kind order
   const actions = [...forward, ...kept];
   return { plan: { actions, unmanaged, counts: countActions(actions) }, problems };
-}
-
-/** The replaced object that holds this one (`Provider.heldByReference`): deleted with it, to be made again. */
-function heldBy(provider: Provider, desired: DesiredObject, replaced: ReadonlySet<string>): string | undefined {
-  if (!provider.heldByReference || desired.ensure !== 'present') return undefined;
-  const [holder] = provider.references?.(desired) ?? [];
-  const key = holder && addressKey(holder);
-  return key !== undefined && replaced.has(key) ? key : undefined;
 }
 
 /**
@@ -140,7 +137,7 @@ function heldBy(provider: Provider, desired: DesiredObject, replaced: ReadonlySe
  */
 function heldOutsideSelection(
   replaced: ReadonlySet<string>,
-  inPlay: ReadonlyMap<string, DesiredObject['ensure']>,
+  inPlay: ReadonlyMap<string, DesiredObject>,
   declared: Declared,
 ): PlanProblem[] {
   return [...replaced].flatMap((holder) =>
@@ -405,7 +402,7 @@ function prunedReference(referrer: DesiredObject, key: string): PlanProblem {
  */
 function referenceProblems(
   snapshots: readonly KindSnapshot[],
-  inPlay: ReadonlyMap<string, DesiredObject['ensure']>,
+  inPlay: ReadonlyMap<string, DesiredObject>,
   declared: Declared,
   options: PlanOptions,
 ): PlanProblem[] {
@@ -433,11 +430,11 @@ function referenceProblems(
 /** Why the object a selected one needs will not be there when the plan runs; undefined when it will. */
 function whyMissing(
   key: string,
-  inPlay: ReadonlyMap<string, DesiredObject['ensure']>,
+  inPlay: ReadonlyMap<string, DesiredObject>,
   declared: Declared,
   exists: (kind: string, key: string) => boolean,
 ): string | undefined {
-  const state = inPlay.get(key);
+  const state = inPlay.get(key)?.ensure;
   if (state === 'present' || (state === undefined && exists(kindOfKey(key), key))) return undefined;
   switch (state ?? declared.ensure.get(key)) {
     case 'absent':
@@ -454,9 +451,13 @@ function whyMissing(
  * Creates and updates wait for the objects they reference; deletes of a kind
  * wait for the deletes of kinds that depend on it.
  */
-function linkDependencies(snapshots: readonly KindSnapshot[], forward: PlannedAction[], deletes: PlannedAction[]) {
+function linkDependencies(
+  snapshots: readonly KindSnapshot[],
+  desiredByKey: ReadonlyMap<string, DesiredObject>,
+  forward: PlannedAction[],
+  deletes: PlannedAction[],
+) {
   const providers = new Map(snapshots.map((s) => [s.provider.kind, s.provider]));
-  const desiredByKey = new Map(snapshots.flatMap((s) => s.desired.map((d) => [addressKey(d.address), d] as const)));
   const active = new Set(forward.filter((a) => a.action !== 'noop').map((a) => a.key));
   // the forward actions of each kind in each scope, for objects that wait for a kind in their scope
   const inScope = new Map<string, string[]>();
