@@ -102,7 +102,7 @@ async function applyWith(output: TurnOutput, paths: string[], flags: ApplyFlags)
     const onSignal = (signal: NodeJS.Signals) => {
       if (interrupt.signal.aborted) {
         // ended at once: what was in flight is not known, and a replacement may be past its delete
-        for (const line of inFlightLines(inFlight)) process.stderr.write(`${line}\n`);
+        for (const line of inFlightLines(inFlight)) output.err(line);
         process.exit(signal === 'SIGTERM' ? 143 : 130);
       }
       interrupt.abort();
