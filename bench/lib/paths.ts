@@ -24,6 +24,13 @@ export async function removeTempDirs(): Promise<void> {
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
+/** Why a suite times the sources alone and not the build: a smoke run, or no build; undefined when there is one to time. */
+export function unbuiltNote(smoke: boolean): string | undefined {
+  if (smoke) return 'a smoke run: the build is not measured';
+  if (!existsSync(BUILT_MAIN)) return 'dist/cli/main.js is missing: run `npm run build` to measure the build';
+  return undefined;
+}
+
 /**
  * The first source file newer than the build, when there is a build: its figures would then be
  * of older code than the tree's (`npm run build` first). Undefined when the build is current or

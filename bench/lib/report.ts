@@ -66,12 +66,12 @@ export function mark(check: Checked): string {
   return check.met ? 'met' : 'MISSED';
 }
 
-/** `1234.5` -> `1,235`; NaN and Infinity pass through as `-`. */
 /** A change as a person reads it: `+8.4`, `-1.2`, `0`. */
 export function signed(value: number): string {
   return value > 0 ? `+${value}` : String(value);
 }
 
+/** `1234.5` -> `1,235`; NaN and Infinity pass through as `-`. */
 export function fmt(value: number, digits = 0): string {
   if (!Number.isFinite(value)) return '-';
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -14,13 +14,11 @@
  * The 20 policies are a platform team's: a few over every kind, the rest one kind each, each
  * true for every object (validate must pass to be compared), so every rule runs to its end.
  */
-
-import { existsSync } from 'node:fs';
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { mixedSet } from '../kinds.ts';
 import { writeManifests } from '../lib/manifests.ts';
-import { BUILT_MAIN, MAIN, staleBuildSource, tempDir } from '../lib/paths.ts';
+import { BUILT_MAIN, MAIN, staleBuildSource, tempDir, unbuiltNote } from '../lib/paths.ts';
 import { cliEnv, runProcess } from '../lib/process-run.ts';
 import { atMost, bySize, type Checked, mark, median, round, type SuiteOptions, signed } from '../lib/report.ts';
 
@@ -86,14 +84,12 @@ export async function policies(options: SuiteOptions): Promise<PolicyResult> {
   const text = Array.from({ length: POLICIES }, (_, i) => policyDocument(i, kinds)).join('---\n');
   await writeFile(join(withPolicies, 'policies.yaml'), text);
 
-  const stale = staleBuildSource();
-  const buildNote = options.smoke
-    ? 'a smoke run: the build is not measured'
-    : !existsSync(BUILT_MAIN)
-      ? 'dist/cli/main.js is missing: run `npm run build` to measure the build'
-      : stale
-        ? `${stale} is newer than dist/: run \`npm run build\` to measure the build`
-        : undefined;
+  // a build older than the sources is not timed either: its figures would be of other code
+  const stale = (): string | undefined => {
+    const file = staleBuildSource();
+    return file && `${file} is newer than dist/: run \`npm run build\` to measure the build`;
+  };
+  const buildNote = unbuiltNote(options.smoke) ?? stale();
   const mains: Array<{ from: 'source' | 'build'; main: string }> = [
     { from: 'source', main: MAIN },
     ...(buildNote ? [] : [{ from: 'build' as const, main: BUILT_MAIN }]),

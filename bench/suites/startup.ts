@@ -12,12 +12,12 @@
  * weighs on all of them alike and the ratios stay fair. Median and p90; targets on the median.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { mixedSet } from '../kinds.ts';
 import { writeManifests } from '../lib/manifests.ts';
-import { BUILT_MAIN, MAIN, ROOT, tempDir } from '../lib/paths.ts';
+import { BUILT_MAIN, MAIN, ROOT, tempDir, unbuiltNote } from '../lib/paths.ts';
 import { atMost, bySize, type Checked, mark, median, quantile, round, type SuiteOptions } from '../lib/report.ts';
 
 export interface StartupRow {
@@ -72,12 +72,13 @@ export async function startup(options: SuiteOptions): Promise<StartupResult> {
   const manifests = await writeManifests(join(dir, 'manifests'), docs, files);
   const notes: string[] = [];
   const entries: Array<{ from: 'source' | 'build'; main: string }> = [{ from: 'source', main: MAIN }];
-  if (options.smoke) notes.push('a smoke run: the build is not measured');
-  else if (existsSync(BUILT_MAIN)) {
+  const unbuilt = unbuiltNote(options.smoke);
+  if (unbuilt) notes.push(unbuilt);
+  else {
     entries.push({ from: 'build', main: BUILT_MAIN });
     const built = statSync(BUILT_MAIN).mtimeMs;
     if (newestSource(join(ROOT, 'src')) > built) notes.push('dist/ is older than src/: run `npm run build` first');
-  } else notes.push('dist/cli/main.js is missing: run `npm run build` to measure the build');
+  }
 
   const commands: Command[] = [
     { name: 'node -e 0', from: 'node', argv: ['-e', '0'], cwd: dir, target: () => Number.NaN, times: [] },
